@@ -1,0 +1,31 @@
+# beacon2mqtt — see README.md. `make demo` and `make test` do all set-up on a fresh Debian machine.
+SHELL := /bin/bash
+SWIFT ?= swift
+BIN := .build/debug/beacon2mqtt
+
+.PHONY: all build deps test demo bench fuzz clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build 2>&1 | tee .build/test.log | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; \
+	  exit $${PIPESTATUS[0]}
+
+demo: deps
+	@scripts/demo.sh
+
+bench: deps
+	@scripts/bench.sh
+
+fuzz: deps
+	@scripts/fuzz.sh
+
+clean:
+	rm -rf .build

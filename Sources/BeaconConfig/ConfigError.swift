@@ -1,0 +1,23 @@
+/// A configuration problem, located in its file: printed as `file:line:column: key: what is wrong`.
+public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var file: String
+    /// 1-based; 0 when the problem has no position (the file could not be read).
+    public var line: Int
+    public var column: Int
+    /// Dotted key path, e.g. `ranging.filter.window` or `regions[2].uuid`; empty for syntax errors.
+    public var key: String
+    public var message: String
+
+    public init(file: String, line: Int, column: Int, key: String, message: String) {
+        self.file = file
+        self.line = line
+        self.column = column
+        self.key = key
+        self.message = message
+    }
+
+    public var description: String {
+        let position = line > 0 ? "\(file):\(line):\(column)" : file
+        return key.isEmpty ? "\(position): \(message)" : "\(position): \(key): \(message)"
+    }
+}

@@ -1,0 +1,48 @@
+/// A 128-bit beacon identifier, kept big-endian as it is transmitted: an iBeacon proximity UUID,
+/// an AltBeacon id1, or an Eddystone-UID namespace (10 bytes) followed by its instance (6 bytes).
+public struct BeaconID128: Hashable, Sendable, Comparable {
+    /// Bytes 0–7, first transmitted byte most significant.
+    public var high: UInt64
+    /// Bytes 8–15.
+    public var low: UInt64
+
+    public init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The 16 bytes in transmission order.
+    public var bytes: [UInt8] {
+        (0..<16).map { i in
+            let word = i < 8 ? high : low
+            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (i % 8)))
+        }
+    }
+
+    /// Lowercase UUID text with dashes: `e2c56db5-dffb-48d2-b060-d0f5a71096e0`.
+    public var uuidString: String {
+        var out = ""
+        out.reserveCapacity(36)
+        for (i, byte) in bytes.enumerated() {
+            if i == 4 || i == 6 || i == 8 || i == 10 { out.append("-") }
+            out.append(Hex.digit(byte >> 4))
+            out.append(Hex.digit(byte & 0xF))
+        }
+        return out
+    }
+
+    /// Parses a UUID with or without dashes (case-insensitive); nil when malformed.
+    public init?(uuidString text: String) {
+        let hex = text.filter { $0 != "-" }
+        guard hex.count == 32, let b = Hex.bytes(hex), b.count == 16 else { return nil }
+        var h: UInt64 = 0
+        var l: UInt64 = 0
+        for i in 0..<8 { h = h << 8 | UInt64(b[i]) }
+        for i in 8..<16 { l = l << 8 | UInt64(b[i]) }
+        self.init(high: h, low: l)
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.high, lhs.low) < (rhs.high, rhs.low)
+    }
+}

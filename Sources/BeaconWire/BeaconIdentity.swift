@@ -1,0 +1,42 @@
+/// What monitoring keys a beacon by: CoreLocation's (uuid, major, minor), or an Eddystone-UID's
+/// (namespace, instance). iBeacon and AltBeacon share the uuid scheme, since they publish on the
+/// same topics (AltBeacon's id1/id2/id3 map onto uuid/major/minor).
+public struct BeaconIdentity: Hashable, Sendable, Comparable {
+    public enum Scheme: UInt8, Sendable, Comparable {
+        case uuid = 0
+        case eddystone = 1
+        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    public var scheme: Scheme
+    /// uuid scheme: the proximity UUID. eddystone scheme: namespace (10 bytes) then instance (6 bytes).
+    public var id: BeaconID128
+    /// Always 0 for Eddystone.
+    public var major: UInt16
+    /// Always 0 for Eddystone.
+    public var minor: UInt16
+
+    public init(scheme: Scheme, id: BeaconID128, major: UInt16, minor: UInt16) {
+        self.scheme = scheme
+        self.id = id
+        self.major = major
+        self.minor = minor
+    }
+
+    public static func uuid(_ id: BeaconID128, major: UInt16, minor: UInt16) -> Self {
+        Self(scheme: .uuid, id: id, major: major, minor: minor)
+    }
+
+    public static func eddystone(_ id: BeaconID128) -> Self {
+        Self(scheme: .eddystone, id: id, major: 0, minor: 0)
+    }
+
+    /// Eddystone namespace as 20 lowercase hex digits.
+    public var eddystoneNamespace: String { Hex.string(id.bytes[0..<10]) }
+    /// Eddystone instance as 12 lowercase hex digits.
+    public var eddystoneInstance: String { Hex.string(id.bytes[10..<16]) }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.scheme, lhs.id, lhs.major, lhs.minor) < (rhs.scheme, rhs.id, rhs.major, rhs.minor)
+    }
+}

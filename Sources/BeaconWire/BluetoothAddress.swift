@@ -1,0 +1,89 @@
+/// A 48-bit Bluetooth device address (BD_ADDR).
+///
+/// Core Spec Vol 2, Part B, §1.2. On the HCI wire the address is little-endian; it is printed
+/// most significant byte first, as `aa:bb:cc:dd:ee:ff`.
+public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The address as a 48-bit integer; bits 40–47 are the first printed byte.
+    public var rawValue: UInt64
+
+    public init(rawValue: UInt64) { self.rawValue = rawValue & 0xFFFF_FFFF_FFFF }
+
+    /// Builds an address from the six bytes as they appear on the HCI wire (least significant first).
+    public init(littleEndianBytes b: some Collection<UInt8>) {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        for byte in b.prefix(6) {
+            value |= UInt64(byte) << shift
+            shift += 8
+        }
+        self.init(rawValue: value)
+    }
+
+    /// Parses `aa:bb:cc:dd:ee:ff` (case-insensitive); nil when malformed.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 6 else { return nil }
+        var value: UInt64 = 0
+        for part in parts {
+            guard part.count == 2, let byte = UInt8(part, radix: 16) else { return nil }
+            value = value << 8 | UInt64(byte)
+        }
+        self.init(rawValue: value)
+    }
+
+    public var description: String {
+        var out = ""
+        out.reserveCapacity(17)
+        for index in stride(from: 40, through: 0, by: -8) {
+            let byte = UInt8(truncatingIfNeeded: rawValue >> UInt64(index))
+            out.append(Hex.digit(byte >> 4))
+            out.append(Hex.digit(byte & 0xF))
+            if index > 0 { out.append(":") }
+        }
+        return out
+    }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// Lowercase hexadecimal helpers shared by the printable wire types.
+public enum Hex {
+    @inlinable
+    public static func digit(_ nibble: UInt8) -> Character {
+        Character(Unicode.Scalar(nibble < 10 ? 0x30 + nibble : 0x57 + nibble))
+    }
+
+    /// Lowercase hex of `bytes`, no separators.
+    public static func string(_ bytes: some Sequence<UInt8>) -> String {
+        var out = ""
+        for byte in bytes {
+            out.append(digit(byte >> 4))
+            out.append(digit(byte & 0xF))
+        }
+        return out
+    }
+
+    /// Parses an even-length hex string (whitespace ignored); nil when malformed.
+    public static func bytes(_ text: some StringProtocol) -> [UInt8]? {
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count / 2)
+        var high: UInt8?
+        for c in text.utf8 {
+            let v: UInt8
+            switch c {
+            case 0x30...0x39: v = c - 0x30
+            case 0x41...0x46: v = c - 0x37
+            case 0x61...0x66: v = c - 0x57
+            case 0x20, 0x09, 0x0A, 0x0D: continue
+            default: return nil
+            }
+            if let h = high {
+                out.append(h << 4 | v)
+                high = nil
+            } else {
+                high = v
+            }
+        }
+        return high == nil ? out : nil
+    }
+}

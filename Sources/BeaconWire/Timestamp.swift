@@ -1,0 +1,73 @@
+/// A point in time, in microseconds since the Unix epoch (UTC).
+///
+/// The core never reads a clock: live sources stamp packets on arrival, captures carry their own
+/// timestamps, and tests advance a manual clock. So replay is deterministic and as fast as the CPU.
+public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public static func seconds(_ s: Double) -> Self { Self(microseconds: Int64((s * 1_000_000).rounded())) }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.microseconds < rhs.microseconds }
+    public static func + (lhs: Self, rhs: TimeSpan) -> Self { Self(microseconds: lhs.microseconds &+ rhs.microseconds) }
+    public static func - (lhs: Self, rhs: TimeSpan) -> Self { Self(microseconds: lhs.microseconds &- rhs.microseconds) }
+    public static func - (lhs: Self, rhs: Self) -> TimeSpan { TimeSpan(microseconds: lhs.microseconds &- rhs.microseconds) }
+
+    /// RFC 3339 UTC with milliseconds: `2024-05-01T12:00:00.123Z`.
+    public var description: String { rfc3339 }
+
+    /// RFC 3339 UTC with milliseconds, computed without Foundation (civil-from-days).
+    public var rfc3339: String {
+        let ms = microseconds >= 0 ? microseconds / 1000 : (microseconds - 999) / 1000
+        var days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
+        let msOfDay = ms - days * 86_400_000
+        // Howard Hinnant's civil_from_days.
+        days += 719_468
+        let era = (days >= 0 ? days : days - 146_096) / 146_097
+        let doe = days - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        var year = yoe + era * 400
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        if month <= 2 { year += 1 }
+        func pad(_ v: Int64, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        let h = msOfDay / 3_600_000
+        let mi = (msOfDay / 60_000) % 60
+        let s = (msOfDay / 1000) % 60
+        let milli = msOfDay % 1000
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(milli, 3))Z"
+    }
+}
+
+/// A length of time in microseconds.
+public struct TimeSpan: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var microseconds: Int64
+
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+
+    public static func seconds(_ s: Int64) -> Self { Self(microseconds: s * 1_000_000) }
+    public static func milliseconds(_ ms: Int64) -> Self { Self(microseconds: ms * 1000) }
+    public static let zero = Self(microseconds: 0)
+
+    public var seconds: Double { Double(microseconds) / 1_000_000 }
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.microseconds < rhs.microseconds }
+    public static func + (lhs: Self, rhs: Self) -> Self { Self(microseconds: lhs.microseconds + rhs.microseconds) }
+    public static func * (lhs: Self, rhs: Int64) -> Self { Self(microseconds: lhs.microseconds * rhs) }
+
+    /// `10s`, `500ms`, `2m`, `1h`, or `1500us`: the shortest exact form, as the config accepts it.
+    public var description: String {
+        let us = microseconds
+        if us != 0, us % 3_600_000_000 == 0 { return "\(us / 3_600_000_000)h" }
+        if us != 0, us % 60_000_000 == 0 { return "\(us / 60_000_000)m" }
+        if us % 1_000_000 == 0 { return "\(us / 1_000_000)s" }
+        if us % 1000 == 0 { return "\(us / 1000)ms" }
+        return "\(us)us"
+    }
+}

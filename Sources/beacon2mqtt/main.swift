@@ -1,0 +1,2 @@
+import Gateway
+print("todo")
