@@ -97,6 +97,9 @@ public struct MonitoringSettings: Sendable, Equatable {
     public var maxTracked: Int = 4096
     /// Publish per-beacon state/event topics (Android-style) in addition to region ones.
     public var perBeacon: Bool = true
+    /// While inside, the retained `attributes` (with `last_seen`) are refreshed this often, so a
+    /// restarted agent can tell a fresh state from a stale one.
+    public var attributesRefresh: TimeSpan = .seconds(300)
     public init() {}
 }
 

@@ -1,0 +1,18 @@
+import BeaconWire
+
+/// What a packet source reports to the agent's loop.
+public enum SourceEvent: Sendable {
+    case packet(CapturedPacket)
+    /// The source's health changed: nil reason means healthy (`online`), otherwise `degraded`.
+    case health(degradedReason: String?)
+    /// The source has no more packets (end of a capture or simulation).
+    case end
+}
+
+/// A thin transport adapter that produces HCI packets: the live HCI socket, a capture file,
+/// or the simulator. `run` blocks on the caller's thread until `stop()` or the end of input.
+public protocol PacketSource: AnyObject, Sendable {
+    func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws
+    /// Safe to call from any thread; makes `run` return soon.
+    func stop()
+}
