@@ -1,0 +1,35 @@
+import BeaconWire
+import Testing
+
+@Suite struct JSONWriterTests {
+    @Test func writesNestedObjectsAndArraysWithCommas() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("a", 1)
+        w.key("list")
+        w.beginArray()
+        w.int(1)
+        w.string("x\"y")
+        w.beginObject()
+        w.field("n", nil as String?)
+        w.endObject()
+        w.endArray()
+        w.field("b", true)
+        w.endObject()
+        #expect(w.text == #"{"a":1,"list":[1,"x\"y",{"n":null}],"b":true}"#)
+    }
+
+    @Test func formatsDoublesWithoutTrailingZeros() {
+        #expect(JSONWriter.format(1.5, decimals: 2) == "1.5")
+        #expect(JSONWriter.format(-0.004, decimals: 2) == "0")
+        #expect(JSONWriter.format(2.0, decimals: 2) == "2")
+        #expect(JSONWriter.format(-67.26, decimals: 1) == "-67.3")
+        #expect(JSONWriter.format(0.05, decimals: 2) == "0.05")
+    }
+
+    @Test func escapesControlCharacters() {
+        var out = ""
+        JSONWriter.appendQuoted("a\u{01}\n", to: &out)
+        #expect(out == #""a\u0001\n""#)
+    }
+}
