@@ -1,2 +1,9 @@
+import Foundation
 import Gateway
-print("todo")
+
+// Everything lives in the Gateway module so tests can drive the same code in-process.
+signal(SIGPIPE, SIG_IGN)
+let context = CommandContext.process()
+let code = CommandLineTool.main(Array(CommandLine.arguments.dropFirst()), context: context)
+context.flush()
+exit(code.rawValue)
