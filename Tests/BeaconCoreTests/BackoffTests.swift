@@ -1,0 +1,62 @@
+import BeaconCore
+import BeaconWire
+import Testing
+
+/// SplitMix64 (Steele, Lea & Flood 2014): a tiny seeded generator so jitter is reproducible.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct BackoffTests {
+    @Test func stepsDoubleFromTheMinimumUpToTheCap() {
+        var backoff = Backoff(minimum: .seconds(1), maximum: .seconds(10), jitter: 0)
+        var random = SeededRandom(state: 1)
+        let delays = (0..<6).map { _ in backoff.nextDelay(using: &random).microseconds / 1_000_000 }
+        #expect(delays == [1, 2, 4, 8, 10, 10])
+    }
+
+    @Test func jitterStaysWithinTheUpperPartOfEachStep() {
+        var backoff = Backoff(minimum: .seconds(2), maximum: .seconds(60), jitter: 0.5)
+        var random = SeededRandom(state: 42)
+        for attempt in 0..<10 {
+            let step = backoff.step
+            let delay = backoff.nextDelay(using: &random)
+            #expect(delay.microseconds >= step.microseconds / 2, "attempt \(attempt)")
+            #expect(delay <= step, "attempt \(attempt)")
+        }
+    }
+
+    @Test func jitterSpreadsAFleetThatStartsTogether() {
+        var delays = Set<Int64>()
+        for seed in 0..<20 as Range<UInt64> {
+            var backoff = Backoff(minimum: .seconds(1), maximum: .seconds(60))
+            var random = SeededRandom(state: seed)
+            delays.insert(backoff.nextDelay(using: &random).microseconds)
+        }
+        #expect(delays.count > 10)
+    }
+
+    @Test func resetStartsAgainFromTheMinimum() {
+        var backoff = Backoff(minimum: .milliseconds(500), maximum: .seconds(30), jitter: 0)
+        var random = SeededRandom(state: 7)
+        for _ in 0..<5 { _ = backoff.nextDelay(using: &random) }
+        #expect(backoff.step == .seconds(16))
+        backoff.reset()
+        #expect(backoff.attempts == 0)
+        #expect(backoff.nextDelay(using: &random) == .milliseconds(500))
+    }
+
+    @Test func hugeAttemptCountsDoNotOverflow() {
+        var backoff = Backoff(minimum: .seconds(1), maximum: .seconds(300), jitter: 0)
+        var random = SeededRandom(state: 3)
+        for _ in 0..<200 { _ = backoff.nextDelay(using: &random) }
+        #expect(backoff.step == .seconds(300))
+    }
+}
