@@ -29,7 +29,7 @@ extension ConfigDecoder {
         if s.reconnectMin > s.reconnectMax {
             throw m.error(
                 "reconnect_max", locatedAt: ["reconnect_max", "reconnect_min"],
-                "\(s.reconnectMax) is shorter than mqtt.reconnect_min (\(s.reconnectMin))")
+                "\(DurationText.format(s.reconnectMax)) is shorter than mqtt.reconnect_min (\(DurationText.format(s.reconnectMin)))")
         }
         if s.username == nil, let v = m["password_file"], !v.isNull {
             warn(v.warning("has no effect without mqtt.username"))

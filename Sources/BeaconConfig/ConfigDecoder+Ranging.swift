@@ -11,7 +11,7 @@ extension ConfigDecoder {
         if s.staleAfter < s.interval {
             throw m.error(
                 "stale_after", locatedAt: ["stale_after", "interval"],
-                "\(s.staleAfter) is shorter than ranging.interval (\(s.interval))")
+                "\(DurationText.format(s.staleAfter)) is shorter than ranging.interval (\(DurationText.format(s.interval)))")
         }
         if let v = m["filter"] { try filter(v, into: &s.filter) }
         if let v = m["distance"] { try distance(v, into: &s.distance) }

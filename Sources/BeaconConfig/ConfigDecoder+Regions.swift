@@ -6,7 +6,7 @@ extension ConfigDecoder {
     /// an optional instance. Names are topic levels and unique.
     func regions(_ value: ConfigValue) throws(ConfigError) -> [BeaconRegion] {
         var regions: [BeaconRegion] = []
-        var names: [String: ConfigValue] = [:]
+        var names: [String: ConfigValue] = [:]  // name → its region item
         for item in try value.list() {
             let m = try item.mapping()
             guard let nameValue = m["name"], !nameValue.isNull else {
@@ -14,9 +14,9 @@ extension ConfigDecoder {
             }
             let name = try Self.topicLevel(nameValue)
             if let first = names[name] {
-                throw nameValue.error("'\(name)' is already the name of \(first.path) (line \(first.node.line))")
+                throw nameValue.error("'\(name)' is already used by \(first.path) (line \(first.node.line))")
             }
-            names[name] = nameValue
+            names[name] = item
             var region: BeaconRegion
             switch try Self.scheme(m, requireAll: false) {
             case .uuid(let uuid):

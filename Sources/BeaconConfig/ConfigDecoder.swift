@@ -35,7 +35,7 @@ struct ConfigDecoder {
         if let problem = TopicLevel.problem(config.gateway.id) {
             throw ConfigError(
                 file: file, line: 0, column: 0, key: "gateway.id",
-                message: "the host name '\(config.gateway.id)' \(problem) as a topic level; set gateway.id")
+                message: "the host name '\(config.gateway.id)' cannot be a topic level (it \(problem)); set gateway.id")
         }
         return config
     }
@@ -63,7 +63,8 @@ struct ConfigDecoder {
         if s.window > s.interval {
             throw m.error(
                 "window", locatedAt: ["window", "interval"],
-                "\(s.window) is longer than scanner.interval (\(s.interval)); the window must fit in the interval")
+                "\(DurationText.format(s.window)) is longer than scanner.interval (\(DurationText.format(s.interval))); "
+                    + "the window must fit in the interval")
         }
     }
 
@@ -89,7 +90,7 @@ struct ConfigDecoder {
 
     static func topicLevel(_ v: ConfigValue) throws(ConfigError) -> String {
         let text = try v.text()
-        if let problem = TopicLevel.problem(text) { throw v.error("\(problem) (it is used as an MQTT topic level)") }
+        if let problem = TopicLevel.problem(text) { throw v.error("\(problem) (it is an MQTT topic level)") }
         return text
     }
 }

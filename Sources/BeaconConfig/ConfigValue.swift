@@ -111,7 +111,9 @@ struct ConfigValue {
     func duration(in range: ClosedRange<TimeSpan>) throws(ConfigError) -> TimeSpan {
         let span = try duration()
         guard range.contains(span) else {
-            throw error("must be between \(range.lowerBound) and \(range.upperBound), found \(span)")
+            throw error(
+                "must be between \(DurationText.format(range.lowerBound)) and \(DurationText.format(range.upperBound)), "
+                    + "found \(DurationText.format(span))")
         }
         return span
     }
@@ -120,7 +122,8 @@ struct ConfigValue {
         let span = try duration()
         if orOff, span == .zero { return span }
         guard span >= minimum else {
-            throw error("must be at least \(minimum)\(orOff ? " (or 0 to turn it off)" : ""), found \(span)")
+            let off = orOff ? " (or 0 to turn it off)" : ""
+            throw error("must be at least \(DurationText.format(minimum))\(off), found \(DurationText.format(span))")
         }
         return span
     }

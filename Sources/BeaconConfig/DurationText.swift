@@ -41,6 +41,25 @@ enum DurationText {
         return .success(TimeSpan(microseconds: total))
     }
 
+    /// Readable text that `parse` reads back exactly: a whole number of the largest unit below
+    /// 1000 of it (`90s`, `100ms`), else a decimal of the largest unit that is at least 1
+    /// (`10.24s`, `2.5ms`).
+    static func format(_ span: TimeSpan) -> String {
+        let us = span.microseconds
+        if us == 0 { return "0" }
+        let descending = units.reversed()
+        if let whole = descending.first(where: { us % $0.microseconds == 0 && us / $0.microseconds < 1000 }) {
+            return "\(us / whole.microseconds)\(whole.suffix)"
+        }
+        let unit = descending.first(where: { abs(us) >= $0.microseconds }) ?? units[0]
+        var fraction = String(abs(us) % unit.microseconds)
+        let width = String(unit.microseconds).count - 1
+        fraction = String(repeating: "0", count: width - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let sign = us < 0 ? "-" : ""
+        return "\(sign)\(abs(us) / unit.microseconds)\(fraction.isEmpty ? "" : ".\(fraction)")\(unit.suffix)"
+    }
+
     private static func malformed(_ text: String) -> Problem {
         Problem(message: "'\(text)' is not a duration; write a number and a unit: 250ms, 10s, 1.5s, 2m, 1h")
     }

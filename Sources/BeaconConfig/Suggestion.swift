@@ -10,6 +10,9 @@ enum Suggestion {
             if distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         guard let best else { return nil }
+        if best.distance <= 1 { return best.candidate }
+        // A prefix of a longer key or value (`warn` for `warning`) is a plausible shorthand.
+        if typed.count >= 3, let longer = candidates.first(where: { $0.hasPrefix(String(typed)) }) { return longer }
         let limit = max(2, min(typed.count, best.candidate.count) / 3)
         return best.distance <= limit && best.distance < max(typed.count, best.candidate.count) ? best.candidate : nil
     }

@@ -6,7 +6,7 @@ enum TopicLevel {
     /// Why `text` cannot be one topic level, or nil when it can.
     static func problem(_ text: String) -> String? {
         if text.isEmpty { return "must not be empty" }
-        if text.contains("/") { return "must not contain '/' (it is one topic level)" }
+        if text.contains("/") { return "must not contain '/'" }
         if text.contains("+") || text.contains("#") { return "must not contain the MQTT wildcards '+' or '#'" }
         if text.unicodeScalars.contains("\u{0}") { return "must not contain NUL" }
         if text.utf8.count > 65535 { return "is longer than an MQTT topic can be" }
