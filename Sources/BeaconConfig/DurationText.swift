@@ -42,22 +42,31 @@ enum DurationText {
     }
 
     /// Readable text that `parse` reads back exactly: a whole number of the largest unit below
-    /// 1000 of it (`90s`, `100ms`), else a decimal of the largest unit that is at least 1
-    /// (`10.24s`, `2.5ms`).
+    /// 1000 of it (`90s`, `100ms`); else, under a minute, a decimal of the largest unit that is at
+    /// least 1 (`10.24s`, `2.5ms`); else hours and minutes then decimal seconds (`1h2m3.5s`).
     static func format(_ span: TimeSpan) -> String {
         let us = span.microseconds
-        if us == 0 { return "0" }
-        let descending = units.reversed()
-        if let whole = descending.first(where: { us % $0.microseconds == 0 && us / $0.microseconds < 1000 }) {
+        if us <= 0 { return us == 0 ? "0" : "-" + format(TimeSpan(microseconds: -us)) }
+        if let whole = units.reversed().first(where: { us % $0.microseconds == 0 && us / $0.microseconds < 1000 }) {
             return "\(us / whole.microseconds)\(whole.suffix)"
         }
-        let unit = descending.first(where: { abs(us) >= $0.microseconds }) ?? units[0]
-        var fraction = String(abs(us) % unit.microseconds)
-        let width = String(unit.microseconds).count - 1
-        fraction = String(repeating: "0", count: width - fraction.count) + fraction
+        let minute: Int64 = 60_000_000
+        guard us >= minute else {
+            let unit = units[0...2].reversed().first(where: { us >= $0.microseconds }) ?? units[0]
+            return decimal(us, unit: unit)
+        }
+        let (hours, minutes, rest) = (us / (60 * minute), us % (60 * minute) / minute, us % minute)
+        return (hours > 0 ? "\(hours)h" : "") + (minutes > 0 ? "\(minutes)m" : "")
+            + (rest > 0 ? decimal(rest, unit: units[2]) : "")
+    }
+
+    /// `us` in `unit` (us, ms or s: powers of ten apart, so the decimal is exact).
+    private static func decimal(_ us: Int64, unit: (suffix: String, microseconds: Int64)) -> String {
+        let digits = String(unit.microseconds).count - 1
+        var fraction = String(us % unit.microseconds)
+        fraction = String(repeating: "0", count: digits - fraction.count) + fraction
         while fraction.hasSuffix("0") { fraction.removeLast() }
-        let sign = us < 0 ? "-" : ""
-        return "\(sign)\(abs(us) / unit.microseconds)\(fraction.isEmpty ? "" : ".\(fraction)")\(unit.suffix)"
+        return "\(us / unit.microseconds)\(fraction.isEmpty ? "" : "." + fraction)\(unit.suffix)"
     }
 
     private static func malformed(_ text: String) -> Problem {
