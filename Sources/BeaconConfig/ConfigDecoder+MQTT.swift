@@ -31,6 +31,11 @@ extension ConfigDecoder {
                 "reconnect_max", locatedAt: ["reconnect_max", "reconnect_min"],
                 "\(DurationText.format(s.reconnectMax)) is shorter than mqtt.reconnect_min (\(DurationText.format(s.reconnectMin)))")
         }
+        if let id = s.clientID, let v = m["client_id"],
+            id.utf8.count > 23 || !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+        {
+            warn(v.warning("brokers need only accept 1 to 23 letters and digits (MQTT 3.1.1 §3.1.3.1); some may refuse it"))
+        }
         if s.username == nil, let v = m["password_file"], !v.isNull {
             warn(v.warning("has no effect without mqtt.username"))
         }
