@@ -91,4 +91,38 @@ import Testing
             #expect(failure(yaml)?.contains("\(section).zzz_not_a_key: unknown key") == true, "\(section)")
         }
     }
+
+    /// The other direction: a key listed in the table but never read would be silently ignored.
+    /// Setting each key to a list of lists, which no key accepts, must fail at exactly that key.
+    @Test func everyKeyInTheTableIsReadAndValidated() {
+        let uuid = "e2c56db5dffb48d2b060d0f5a71096e0"
+        let items: [String: [(String, String)]] = [
+            "regions": [("name", "a"), ("uuid", uuid)],
+            "beacons": [("uuid", uuid), ("major", "1"), ("minor", "2")],
+        ]
+        for path in ConfigKeys.allPaths {
+            let parts = path.split(separator: ".").map(String.init)
+            var yaml = "[[1]]"
+            var expectedKey = path
+            for part in parts.reversed() {
+                if part.hasSuffix("[]"), let base = items[String(part.dropLast(2))] {
+                    // `yaml` is `{key: [[1]]}` here; merge the item's identifying keys into it.
+                    let key = String(yaml.dropFirst().prefix { $0 != ":" })
+                    let others = base.filter { $0.0 != key }.map { "\($0.0): \($0.1)" }
+                    yaml = "[{" + (others + [String(yaml.dropFirst().dropLast())]).joined(separator: ", ") + "}]"
+                    expectedKey = expectedKey.replacingOccurrences(of: "[]", with: "[0]")
+                    yaml = "{\(part.dropLast(2)): \(yaml)}"
+                } else {
+                    yaml = "{\(part): \(yaml)}"
+                }
+            }
+            do {
+                _ = try parse(yaml)
+                Issue.record("\(path): [[1]] was accepted (\(yaml))")
+            } catch {
+                // A list key reports its first item, which is not a mapping.
+                #expect([expectedKey, expectedKey + "[0]"].contains(error.key), "\(yaml) → \(error)")
+            }
+        }
+    }
 }
