@@ -155,6 +155,11 @@ import Testing
         #expect(seen == expected)
     }
 
+    @Test func reportHeaderIsTriviallyCopyable() {
+        // The fast path hands one out per report; no reference counting may be involved.
+        #expect(_isPOD(ReportHeader.self))
+    }
+
     @Test func byteReaderNamesTheByteOrder() throws {
         let bytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
         try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in
