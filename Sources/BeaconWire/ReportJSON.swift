@@ -32,8 +32,15 @@ public enum ReportJSON {
         w.field("address_type", Int(report.addressType))
         w.field("address", report.address.description)
         w.field("rssi", report.rssi == 127 ? nil : Int(report.rssi))
-        w.field("data", Hex.string(report.data))
-        let (structures, truncatedAt) = ADStructure.parse(report.data)
+        writeADFields(report.data, to: &w)
+        w.endObject()
+    }
+
+    /// The `data`, `ad`, `ad_truncated_at` (only when truncated) and `beacons` fields of AD data,
+    /// inside an object the caller has begun; `decode --ad` prints just these.
+    public static func writeADFields(_ data: [UInt8], to w: inout JSONWriter) {
+        w.field("data", Hex.string(data))
+        let (structures, truncatedAt) = ADStructure.parse(data)
         w.key("ad")
         w.beginArray()
         for s in structures {
@@ -46,9 +53,8 @@ public enum ReportJSON {
         if let truncatedAt { w.field("ad_truncated_at", truncatedAt) }
         w.key("beacons")
         w.beginArray()
-        for beacon in BeaconDecoder.beacons(inAD: report.data) { write(beacon, to: &w) }
+        for beacon in BeaconDecoder.beacons(inAD: data) { write(beacon, to: &w) }
         w.endArray()
-        w.endObject()
     }
 
     /// One beacon frame as a JSON object with a `type` discriminator.
