@@ -4,5 +4,6 @@ enum CommandRegistry {
     static let all: [any Command.Type] = [
         DecodeCommand.self,
         CheckConfigCommand.self,
+        RunCommand.self,
     ]
 }
