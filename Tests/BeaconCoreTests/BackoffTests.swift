@@ -2,15 +2,12 @@ import BeaconCore
 import BeaconWire
 import Testing
 
-/// SplitMix64 (Steele, Lea & Flood 2014): a tiny seeded generator so jitter is reproducible.
+/// Knuth's MMIX linear congruential generator, high bits out: a seeded source so jitter is reproducible.
 struct SeededRandom: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return (state >> 32) | (state << 32)
     }
 }
 

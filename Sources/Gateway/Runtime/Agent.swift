@@ -67,8 +67,10 @@ public final class Agent<Pipeline: MessagePipeline> {
     }
 
     /// What the outbox and the pipeline have counted so far.
-    public var counters: (outbox: Outbox.Counters, pipeline: PipelineStatistics, reconnects: Int) {
-        (outbox.counters, pipeline.statistics, client.reconnects)
+    public var counters: AgentCounters {
+        AgentCounters(
+            outbox: outbox.counters, queued: outbox.count, pipeline: pipeline.statistics, reconnects: client.reconnects,
+            rejected: rejected)
     }
 
     /// Runs until SIGTERM/SIGINT or the end of the source; returns the process exit code.
@@ -94,7 +96,7 @@ public final class Agent<Pipeline: MessagePipeline> {
                 finishRestore()
             }
             if phase == .running || isFinishing { runTimers(now) }
-            if let event = queue.take(includeSource: phase == .running, until: nextWake()) {
+            if let event = queue.take(includeSource: phase != .restoring, until: nextWake()) {
                 handle(event)
             }
             publishQueued()
@@ -324,11 +326,11 @@ public final class Agent<Pipeline: MessagePipeline> {
         let thread = Thread {
             var failure: String?
             do {
-                try source.run { queue.postFromSource($0) }
+                try source.run { queue.postFromSource(.source($0)) }
             } catch {
                 failure = "\(error)"
             }
-            queue.post(.sourceFinished(error: failure))
+            queue.postFromSource(.sourceFinished(error: failure))
         }
         thread.name = "source"
         thread.start()

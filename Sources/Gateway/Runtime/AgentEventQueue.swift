@@ -24,14 +24,15 @@ public final class AgentEventQueue: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Queues a source event, waiting while the packet lane is full. False once closed.
+    /// Queues a source event (or the source's end), in order, waiting while the packet lane is
+    /// full. False once closed.
     @discardableResult
-    public func postFromSource(_ event: SourceEvent) -> Bool {
+    public func postFromSource(_ event: AgentEvent) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !closed, packets.count - packetsHead >= packetCapacity { condition.wait() }
         guard !closed else { return false }
-        packets.append(.source(event))
+        packets.append(event)
         condition.broadcast()
         return true
     }
