@@ -62,9 +62,6 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
             throw Problem("mqtt.password_file needs mqtt.username")
         }
         let tls = c.mqtt.tls
-        if tls.enabled, tls.caFile == nil, tls.caPath == nil {
-            throw Problem("mqtt.tls needs ca_file or ca_path")
-        }
         if (tls.certFile == nil) != (tls.keyFile == nil) {
             throw Problem("mqtt.tls: cert_file and key_file go together")
         }

@@ -290,6 +290,10 @@ public final class MosquittoClient: Sendable {
         }
         if options.tls.enabled {
             let tls = options.tls
+            if tls.caFile == nil, tls.caPath == nil {
+                // No CA configured: trust the system's CAs (this also turns TLS on).
+                _ = mosquitto_int_option(handle, MOSQ_OPT_TLS_USE_OS_CERTS, 1)
+            }
             _ = mosquitto_tls_set(handle, tls.caFile, tls.caPath, tls.certFile, tls.keyFile, nil)
             _ = mosquitto_tls_opts_set(handle, 1, tls.version, nil)
             if tls.insecure { _ = mosquitto_tls_insecure_set(handle, true) }
