@@ -86,7 +86,9 @@ extension BeaconMonitor {
                 inRange += 1
                 range(i, at: t, into: &out)
                 let id = table[i].identity
-                for r in regionIndex.candidates(table[i].bucket) where regionIndex.matches(r, id) {
+                for p in regionIndex.candidates(table[i].bucket) {
+                    let r = regionIndex.member(p)
+                    guard regionIndex.matches(r, id) else { continue }
                     rangeLists[Int(r)].append(i)
                 }
             }

@@ -75,7 +75,9 @@ public struct BeaconMonitor: Sendable {
     func exitTimeout(for id: BeaconIdentity, bucket: Int32, override: Int32) -> TimeSpan {
         if override >= 0, let t = configuration.beacons[Int(override)].exitTimeout { return t }
         var longest: TimeSpan?
-        for r in regionIndex.candidates(bucket) where regionIndex.matches(r, id) {
+        for p in regionIndex.candidates(bucket) {
+            let r = regionIndex.member(p)
+            guard regionIndex.matches(r, id) else { continue }
             longest = max(longest ?? .zero, regions[Int(r)].exitTimeout)
         }
         return longest ?? configuration.monitoring.exitTimeout
@@ -89,7 +91,9 @@ public struct BeaconMonitor: Sendable {
     /// suffices); with no regions configured they are always sent.
     func perBeaconNotify(_ slot: BeaconSlot, entry: Bool) -> Bool {
         if regionIndex.isEmpty { return true }
-        for r in regionIndex.candidates(slot.bucket) where regionIndex.matches(r, slot.identity) {
+        for p in regionIndex.candidates(slot.bucket) {
+            let r = regionIndex.member(p)
+            guard regionIndex.matches(r, slot.identity) else { continue }
             let region = configuration.regions[Int(r)]
             if entry ? region.notifyEntry : region.notifyExit { return true }
         }
@@ -122,16 +126,8 @@ public struct BeaconMonitor: Sendable {
             while table.count >= max(1, configuration.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
             i = table.insert(newSlot(s.identity, kind: s.kind, bucket: bucket, at: t))
         }
-        table[i].address = s.address
-        table[i].kind = s.kind
-        table[i].rssi = s.rssi
-        table[i].frameMeasuredPower = s.measuredPower
-        table[i].lastSeen = t
-        table[i].seenCount += 1
-        if s.rssi != 127 {
-            table.appendSample(i, rssi: s.rssi, at: t)
-            if configuration.ranging.filter.kind == .kalman { table[i].kalman.update(Double(s.rssi)) }
-        }
+        table.record(i, s, at: t)
+        if s.rssi != 127 && configuration.ranging.filter.kind == .kalman { table[i].kalman.update(Double(s.rssi)) }
         if configuration.monitoring.perBeacon {
             if table[i].state != .inside { enterBeacon(i, at: t, into: &out) }
             if !table[i].exitArmed {
@@ -142,7 +138,9 @@ public struct BeaconMonitor: Sendable {
                         generation: table[i].generation))
             }
         }
-        for r in regionIndex.candidates(table[i].bucket) where regionIndex.matches(r, s.identity) {
+        for p in regionIndex.candidates(table[i].bucket) {
+            let r = regionIndex.member(p)
+            guard regionIndex.matches(r, s.identity) else { continue }
             let ri = Int(r)
             regions[ri].lastSeen = t
             regions[ri].lastSighting = s

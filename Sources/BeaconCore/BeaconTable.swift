@@ -1,17 +1,17 @@
 import BeaconWire
 
 /// The bounded table of tracked beacons: a slot array with an intrusive least-recently-seen list,
-/// a dictionary from identity to slot, and a flat ring of RSSI samples per slot.
+/// a hash index from identity to slot, and a flat ring of RSSI samples per slot.
 ///
 /// Touching, inserting and removing are O(1); slots and rings are reused after eviction, so once
 /// the table has grown to its working size a sighting allocates nothing.
 struct BeaconTable: Sendable {
     /// Samples kept per beacon. At 10 Hz advertising this covers ≥ 3 s; older samples fall out of
     /// the time window first anyway at the usual rates (1–10 Hz, 5 s window).
-    static let ringCapacity = 32
+    static let ringCapacity = 32  // a power of two: the ring index wraps with a mask
 
     private(set) var slots: ContiguousArray<BeaconSlot> = []
-    private var index: [BeaconIdentity: Int32] = [:]
+    private var index = IdentityIndex()
     private var free: [Int32] = []
     /// Most recently seen slot, −1 when empty.
     private(set) var head: Int32 = -1
@@ -22,7 +22,7 @@ struct BeaconTable: Sendable {
 
     var count: Int { index.count }
 
-    func find(_ id: BeaconIdentity) -> Int32? { index[id] }
+    func find(_ id: BeaconIdentity) -> Int32? { index.find(id) }
 
     subscript(_ i: Int32) -> BeaconSlot {
         get { slots[Int(i)] }
@@ -70,7 +70,7 @@ struct BeaconTable: Sendable {
             ringRSSI.append(contentsOf: repeatElement(127, count: Self.ringCapacity))
             ringTime.append(contentsOf: repeatElement(0, count: Self.ringCapacity))
         }
-        index[slot.identity] = i
+        index.insert(slot.identity, slot: i)
         linkAtHead(i)
         return i
     }
@@ -80,21 +80,33 @@ struct BeaconTable: Sendable {
     mutating func remove(_ i: Int32) -> BeaconSlot {
         unlink(i)
         let old = slots[Int(i)]
-        index[old.identity] = nil
+        index.remove(old.identity)
         slots[Int(i)].inUse = false
         slots[Int(i)].generation &+= 1
         free.append(i)
         return old
     }
 
+    /// Records a sighting of slot `i` at `t` in one place: last values, count, and the RSSI sample.
+    mutating func record(_ i: Int32, _ s: BeaconSighting, at t: Timestamp) {
+        let n = Int(i)
+        slots[n].address = s.address
+        slots[n].kind = s.kind
+        slots[n].rssi = s.rssi
+        slots[n].frameMeasuredPower = s.measuredPower
+        slots[n].lastSeen = t
+        slots[n].seenCount += 1
+        if s.rssi != 127 { appendSample(i, rssi: s.rssi, at: t) }
+    }
+
     /// Appends one RSSI sample to slot `i`'s ring, overwriting the oldest when full.
     mutating func appendSample(_ i: Int32, rssi: Int8, at t: Timestamp) {
         let head = Int(slots[Int(i)].ringHead)
-        let at = Int(i) * Self.ringCapacity + head
+        let at = Int(i) &* Self.ringCapacity &+ head
         ringRSSI[at] = rssi
         ringTime[at] = t.microseconds
-        slots[Int(i)].ringHead = UInt8((head + 1) % Self.ringCapacity)
-        if Int(slots[Int(i)].ringCount) < Self.ringCapacity { slots[Int(i)].ringCount += 1 }
+        slots[Int(i)].ringHead = UInt8(truncatingIfNeeded: (head &+ 1) & (Self.ringCapacity - 1))
+        if slots[Int(i)].ringCount < UInt8(Self.ringCapacity) { slots[Int(i)].ringCount &+= 1 }
     }
 
     /// Replaces `out` with slot `i`'s samples taken after `after` (exclusive), oldest first.

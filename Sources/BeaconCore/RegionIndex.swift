@@ -14,20 +14,42 @@ struct RegionIndex: Sendable {
     static let namespaceMaskLow: UInt64 = 0xFFFF_0000_0000_0000
     static let instanceMask: UInt64 = 0x0000_FFFF_FFFF_FFFF
 
-    private var buckets: [[Int32]] = []
+    /// A region's identifiers without its strings, so matching copies no reference-counted values.
+    private struct Constraint {
+        var scheme: BeaconIdentity.Scheme
+        /// −1 = any.
+        var major: Int32
+        var minor: Int32
+        /// Eddystone instance; nil = any.
+        var instance: UInt64?
+    }
+
+    /// Region indices grouped by bucket: bucket b owns `members[bucketStart[b]..<bucketStart[b + 1]]`.
+    private var members: [Int32] = []
+    private var bucketStart: [Int] = [0]
+    private var constraints: [Constraint] = []
     private var keys: [Key: Int32] = [:]
     private(set) var regions: [BeaconRegion] = []
 
     init(_ regions: [BeaconRegion]) {
         self.regions = regions
+        var grouped: [[Int32]] = []
         for (i, r) in regions.enumerated() {
+            constraints.append(
+                Constraint(
+                    scheme: r.scheme, major: r.major.map(Int32.init) ?? -1, minor: r.minor.map(Int32.init) ?? -1,
+                    instance: r.instance.map { $0 & Self.instanceMask }))
             let key = Self.key(scheme: r.scheme, id: r.uuid)
             if let b = keys[key] {
-                buckets[Int(b)].append(Int32(i))
+                grouped[Int(b)].append(Int32(i))
             } else {
-                keys[key] = Int32(buckets.count)
-                buckets.append([Int32(i)])
+                keys[key] = Int32(grouped.count)
+                grouped.append([Int32(i)])
             }
+        }
+        for g in grouped {
+            members += g
+            bucketStart.append(members.count)
         }
     }
 
@@ -44,36 +66,28 @@ struct RegionIndex: Sendable {
         keys[Self.key(scheme: identity.scheme, id: identity.id)] ?? -1
     }
 
-    /// Candidate region indices of a bucket (empty for −1).
-    func candidates(_ bucket: Int32) -> ArraySlice<Int32> {
-        bucket < 0 ? [] : buckets[Int(bucket)][...]
+    /// Positions in `members` of a bucket's candidates (empty for −1); read them with `member(_:)`.
+    func candidates(_ bucket: Int32) -> Range<Int> {
+        bucket < 0 ? 0..<0 : bucketStart[Int(bucket)]..<bucketStart[Int(bucket) + 1]
     }
+
+    func member(_ position: Int) -> Int32 { members[position] }
 
     /// Whether region `r` (a candidate of the identity's bucket) matches it: CoreLocation's
     /// "beacons must match all of the identifiers you specify"; nil constraints are wildcards.
     func matches(_ r: Int32, _ identity: BeaconIdentity) -> Bool {
-        let region = regions[Int(r)]
-        switch region.scheme {
+        let c = constraints[Int(r)]
+        switch c.scheme {
         case .uuid:
-            if let major = region.major, major != identity.major { return false }
-            if let minor = region.minor, minor != identity.minor { return false }
-            return true
+            return (c.major < 0 || c.major == Int32(identity.major)) && (c.minor < 0 || c.minor == Int32(identity.minor))
         case .eddystone:
-            if let instance = region.instance, instance & Self.instanceMask != identity.id.low & Self.instanceMask {
-                return false
-            }
-            return true
+            return c.instance.map { $0 == identity.id.low & Self.instanceMask } ?? true
         }
     }
 
     /// Whether any region matches `identity` within `bucket`.
     func matchesAny(_ bucket: Int32, _ identity: BeaconIdentity) -> Bool {
-        for r in candidates(bucket) where matches(r, identity) { return true }
+        for p in candidates(bucket) where matches(members[p], identity) { return true }
         return false
-    }
-
-    /// All regions matching `identity`, in configuration order (allocates; not for the hot path).
-    func matching(_ identity: BeaconIdentity) -> [Int32] {
-        candidates(bucket(for: identity)).filter { matches($0, identity) }
     }
 }
