@@ -74,6 +74,7 @@ extension BeaconMonitor {
         let t = now
         let oldConfig = configuration
         let oldRegions = regions
+        let oldComposer = composer
         var oldByName: [String: Int] = [:]
         for (i, r) in oldConfig.regions.enumerated() { oldByName[r.name] = i }
 
@@ -91,8 +92,6 @@ extension BeaconMonitor {
             if let o = oldByName[r.name], Self.sameIdentifiers(oldConfig.regions[o], r) {
                 var kept = oldRegions[o]
                 kept.exitTimeout = timeout
-                kept.generation &+= 1
-                kept.armed = false
                 if kept.state == .inside { insideCount += 1 }
                 regions.append(kept)
             } else {
@@ -100,21 +99,20 @@ extension BeaconMonitor {
             }
         }
         for r in oldConfig.regions where !newNames.contains(r.name) {
-            emit(composer.clearRetained(composer.regionTopic(r.name, "state")), into: &out)
-            emit(composer.clearRetained(composer.regionTopic(r.name, "attributes")), into: &out)
+            emit(oldComposer.clearRetained(oldComposer.regionTopic(r.name, "state")), into: &out)
+            emit(oldComposer.clearRetained(oldComposer.regionTopic(r.name, "attributes")), into: &out)
         }
         rangeLists = Array(repeating: [], count: regions.count)
 
-        // Re-derive every tracked beacon, and rebuild the deadline heap from scratch.
-        heap.removeAll()
+        // Re-derive every tracked beacon, then rebuild the deadline heap from scratch.
         for i in table.recencyOrder {
             let id = table[i].identity
             let bucket = regionIndex.bucket(for: id)
             if !regionIndex.isEmpty && !regionIndex.matchesAny(bucket, id) {
                 let old = table.remove(i)
                 if oldConfig.monitoring.perBeacon && old.state != .unknown {
-                    emit(composer.clearRetained(composer.beaconTopic(id, "state")), into: &out)
-                    emit(composer.clearRetained(composer.beaconTopic(id, "attributes")), into: &out)
+                    emit(oldComposer.clearRetained(oldComposer.beaconTopic(id, "state")), into: &out)
+                    emit(oldComposer.clearRetained(oldComposer.beaconTopic(id, "attributes")), into: &out)
                 }
                 continue
             }
@@ -129,23 +127,38 @@ extension BeaconMonitor {
                 table[i].exitArmed = false
             }
             if table[i].state == .inside { insideCount += 1 }
-            if table[i].exitArmed {
-                heap.push(
-                    .init(
-                        due: (table[i].lastSeen + table[i].exitTimeout).microseconds, subject: .beacon, index: i,
-                        generation: table[i].generation))
-            }
         }
-        while table.count > max(1, config.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
         for r in regions.indices {
             switch regions[r].state {
-            case .unknown: arm(region: r, due: t + regions[r].exitTimeout)
-            case .inside: arm(region: r, due: (regions[r].lastSeen ?? t) + regions[r].exitTimeout)
+            case .unknown:
+                // A kept region keeps its determination deadline; a new one starts counting now.
+                if !regions[r].armed { regions[r].armedDue = (t + regions[r].exitTimeout).microseconds }
+            case .inside: regions[r].armedDue = ((regions[r].lastSeen ?? t) + regions[r].exitTimeout).microseconds
             case .outside: break
             }
+            regions[r].armed = regions[r].state != .outside
         }
+        rebuildDeadlines()
+        while table.count > max(1, config.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
         rangingIdle = true
         wakeRanging(at: t)
+    }
+
+    /// Refills the heap with one entry per armed subject, dropping stale ones (evicted slots,
+    /// superseded deadlines). Used on reload, and when evictions have left the heap much larger than
+    /// what is tracked, so its size stays bounded by the table and region count.
+    mutating func rebuildDeadlines() {
+        heap.removeAll()
+        for r in regions.indices where regions[r].armed {
+            regions[r].generation &+= 1
+            heap.push(.init(due: regions[r].armedDue, subject: .region, index: Int32(r), generation: regions[r].generation))
+        }
+        for i in table.recencyOrder where table[i].exitArmed {
+            heap.push(
+                .init(
+                    due: (table[i].lastSeen + table[i].exitTimeout).microseconds, subject: .beacon, index: i,
+                    generation: table[i].generation))
+        }
     }
 
     static func sameIdentifiers(_ a: BeaconRegion, _ b: BeaconRegion) -> Bool {

@@ -155,7 +155,7 @@ public struct BeaconMonitor: Sendable {
     /// message is stamped with the instant it was due.
     public mutating func advance(to time: Timestamp, into out: inout [OutboundMessage]) {
         let limit = max(time, now).microseconds
-        let interval = max(1, configuration.ranging.interval.microseconds)
+        let interval = tickInterval
         while true {
             let heapDue = heap.top?.due ?? .max
             let tickDue = rangingIdle ? Int64.max : nextTick
@@ -171,6 +171,9 @@ public struct BeaconMonitor: Sendable {
     }
 
     // MARK: Internals
+
+    /// ranging.interval in µs; below 10 ms it is taken as 10 ms, so a bad value cannot spin `advance`.
+    var tickInterval: Int64 { max(10_000, configuration.ranging.interval.microseconds) }
 
     func newSlot(_ id: BeaconIdentity, kind: BeaconSighting.Kind, bucket: Int32, at t: Timestamp) -> BeaconSlot {
         let override = overrides[id] ?? -1
@@ -189,7 +192,7 @@ public struct BeaconMonitor: Sendable {
     mutating func wakeRanging(at t: Timestamp) {
         guard rangingIdle else { return }
         rangingIdle = false
-        let interval = max(1, configuration.ranging.interval.microseconds)
+        let interval = tickInterval
         let us = t.microseconds
         let floor = us >= 0 ? us / interval * interval : (us - interval + 1) / interval * interval
         nextTick = floor + interval
@@ -298,6 +301,9 @@ public struct BeaconMonitor: Sendable {
         let slot = table.remove(table.tail)
         countersStorage.evicted += 1
         if slot.state == .inside { exitBeacon(slot, at: t, reason: "evicted", into: &out) }
+        // Each eviction may strand one heap entry until its due time; under a flood of new
+        // identities compact instead of letting the heap grow with the flood rate.
+        if heap.count > 2 * (table.count + regions.count) + 64 { rebuildDeadlines() }
     }
 
     /// A deadline popped: exit (or determine `outside`) unless a later sighting moved it, in which

@@ -62,4 +62,21 @@ import Testing
         #expect(out == [-37, -38, -39])
         #expect(table.lastSample(i) == -39)
     }
+
+    @Test func deadlineHeapStaysBoundedUnderAFloodOfPerBeaconIdentities() {
+        var c = Configuration()
+        c.monitoring.maxTracked = 100
+        var m = BeaconMonitor(configuration: c, start: Fixtures.t0)
+        var out: [OutboundMessage] = []
+        var largest = 0
+        for n in 0..<3_000 {
+            let id = BeaconIdentity.uuid(Fixtures.uuidB, major: UInt16(n >> 16), minor: UInt16(n & 0xFFFF))
+            m.observe(Fixtures.sighting(id, at: Double(n) / 10_000), into: &out)
+            largest = max(largest, m.heap.count)
+            out.removeAll(keepingCapacity: true)
+        }
+        #expect(largest <= 2 * 100 + 64 + 1)
+        #expect(m.counters.evicted == 2_900)
+        #expect(m.counters.exitEvents == 2_900)  // every evicted beacon was inside
+    }
 }
