@@ -227,8 +227,11 @@ public struct BeaconMonitor: Sendable {
         if enter { countersStorage.enterEvents += 1 } else { countersStorage.exitEvents += 1 }
     }
 
+    /// A restored beacon that was never seen since start has no address or RSSI to report.
     func eventBeacon(_ slot: BeaconSlot) -> MessageComposer.EventBeacon {
-        .init(identity: slot.identity, name: name(of: slot), address: slot.address, rssi: slot.rssi, lastSeen: slot.lastSeen)
+        .init(
+            identity: slot.identity, name: name(of: slot), address: slot.seenCount > 0 ? slot.address : nil,
+            rssi: slot.rssi, lastSeen: slot.lastSeen)
     }
 
     /// The beacon a region event names: the last matching sighting (none for a restored region

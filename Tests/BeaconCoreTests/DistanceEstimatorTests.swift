@@ -33,6 +33,9 @@ import Testing
         n2.exponent = 2
         // n = 2, 20 dB below the 1 m power → 10 m (free-space rule of thumb).
         #expect(abs(DistanceEstimator.accuracy(rssi: -79, measuredPower: -59, settings: n2) - 10) < 1e-11)
+        // David Young's worked example (stackoverflow.com/a/20434019): power −59, RSSI −72,
+        // inverse-square law → r = √(10^(13/10)) = 10^0.65 ≈ 4.4668 m.
+        #expect(abs(DistanceEstimator.accuracy(rssi: -72, measuredPower: -59, settings: n2) - 4.466835921509632) < 1e-12)
     }
 
     @Test func unknownRSSIGivesNegativeAccuracy() {

@@ -57,6 +57,17 @@ import Testing
         #expect(h.see(Fixtures.sighting(Fixtures.beacon(2), at: 1)).of(.event).count == 1)
     }
 
+    @Test func restoredInsideBeaconNeverSeenExitsWithoutAddress() {
+        var c = Configuration()
+        c.gateway.id = "gw1"
+        var h = Harness(c)
+        h.monitor.restore([RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))])
+        #expect(h.advance(9.999).of(.event).isEmpty)
+        let exit = h.advance(10).eventPayloads
+        #expect(exit.count == 1)
+        #expect(exit.first?.contains(#""address":null,"rssi":null,"timestamp":"2024-05-01T12:00:10.000Z","last_seen":"2024-05-01T12:00:00.000Z"}"#) == true)
+    }
+
     @Test func reconfigureKeepsUnchangedRegionsAndDeterminesNewOnes() {
         var h = Harness(Fixtures.regionConfig())
         h.see(Fixtures.sighting(a1, at: 1))
