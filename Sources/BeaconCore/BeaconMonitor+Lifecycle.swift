@@ -42,7 +42,8 @@ extension BeaconMonitor {
                 else { continue }
                 let bucket = regionIndex.bucket(for: id)
                 guard regionIndex.isEmpty || regionIndex.matchesAny(bucket, id) else { continue }
-                var slot = newSlot(id, kind: id.scheme == .eddystone ? .eddystoneUID : .iBeacon, bucket: bucket, at: lastSeen)
+                var slot = newSlot(
+                    id, kind: id.scheme == .eddystone ? .eddystoneUID : .iBeacon, bucket: bucket, at: lastSeen)
                 slot.state = .inside
                 slot.since = s.since
                 slot.attributesDue = start + configuration.monitoring.attributesRefresh
@@ -121,7 +122,8 @@ extension BeaconMonitor {
             table[i].override = override
             table[i].exitTimeout = exitTimeout(for: id, bucket: bucket, override: override)
             table[i].kalman = KalmanFilter(
-                processNoise: config.ranging.filter.processNoise, measurementNoise: config.ranging.filter.measurementNoise)
+                processNoise: config.ranging.filter.processNoise,
+                measurementNoise: config.ranging.filter.measurementNoise)
             if !config.monitoring.perBeacon {
                 table[i].state = .unknown
                 table[i].exitArmed = false
@@ -151,7 +153,8 @@ extension BeaconMonitor {
         heap.removeAll()
         for r in regions.indices where regions[r].armed {
             regions[r].generation &+= 1
-            heap.push(.init(due: regions[r].armedDue, subject: .region, index: Int32(r), generation: regions[r].generation))
+            heap.push(
+                .init(due: regions[r].armedDue, subject: .region, index: Int32(r), generation: regions[r].generation))
         }
         for i in table.recencyOrder where table[i].exitArmed {
             heap.push(

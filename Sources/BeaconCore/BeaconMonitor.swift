@@ -222,7 +222,8 @@ public struct BeaconMonitor: Sendable {
             return
         }
         emit(
-            composer.event(enter ? "enter" : "exit", topic: topic, region: region, beacon: beacon, at: t, reason: reason),
+            composer.event(
+                enter ? "enter" : "exit", topic: topic, region: region, beacon: beacon, at: t, reason: reason),
             into: &out)
         if enter { countersStorage.enterEvents += 1 } else { countersStorage.exitEvents += 1 }
     }

@@ -50,7 +50,8 @@ enum Numerics {
         // Scale in two steps so 2^k never overflows on its own near the limits.
         let k1 = Int(k) / 2
         let k2 = Int(k) - k1
-        return sum * Double(sign: .plus, exponent: k1, significand: 1) * Double(sign: .plus, exponent: k2, significand: 1)
+        return sum * Double(sign: .plus, exponent: k1, significand: 1)
+            * Double(sign: .plus, exponent: k2, significand: 1)
     }
 
     /// x^y for x ≥ 0.

@@ -79,7 +79,8 @@ struct RegionIndex: Sendable {
         let c = constraints[Int(r)]
         switch c.scheme {
         case .uuid:
-            return (c.major < 0 || c.major == Int32(identity.major)) && (c.minor < 0 || c.minor == Int32(identity.minor))
+            return (c.major < 0 || c.major == Int32(identity.major))
+                && (c.minor < 0 || c.minor == Int32(identity.minor))
         case .eddystone:
             return c.instance.map { $0 == identity.id.low & Self.instanceMask } ?? true
         }

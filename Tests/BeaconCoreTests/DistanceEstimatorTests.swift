@@ -17,9 +17,13 @@ import Testing
 
     @Test func curveFitMatchesIndependentComputation() {
         // Python: 0.89976*(70/59)**7.7095+0.111, 0.89976*(80/59)**7.7095+0.111, (50/59)**10.
-        #expect(abs(DistanceEstimator.accuracy(rssi: -70, measuredPower: -59, settings: curve) - 3.472448313889541) < 1e-9)
-        #expect(abs(DistanceEstimator.accuracy(rssi: -80, measuredPower: -59, settings: curve) - 9.521557509550805) < 1e-9)
-        #expect(abs(DistanceEstimator.accuracy(rssi: -50, measuredPower: -59, settings: curve) - 0.19106446691360568) < 1e-12)
+        #expect(
+            abs(DistanceEstimator.accuracy(rssi: -70, measuredPower: -59, settings: curve) - 3.472448313889541) < 1e-9)
+        #expect(
+            abs(DistanceEstimator.accuracy(rssi: -80, measuredPower: -59, settings: curve) - 9.521557509550805) < 1e-9)
+        #expect(
+            abs(DistanceEstimator.accuracy(rssi: -50, measuredPower: -59, settings: curve) - 0.19106446691360568)
+                < 1e-12)
     }
 
     @Test func logDistanceMatchesHandComputedValues() {
@@ -35,7 +39,8 @@ import Testing
         #expect(abs(DistanceEstimator.accuracy(rssi: -79, measuredPower: -59, settings: n2) - 10) < 1e-11)
         // David Young's worked example (stackoverflow.com/a/20434019): power −59, RSSI −72,
         // inverse-square law → r = √(10^(13/10)) = 10^0.65 ≈ 4.4668 m.
-        #expect(abs(DistanceEstimator.accuracy(rssi: -72, measuredPower: -59, settings: n2) - 4.466835921509632) < 1e-12)
+        #expect(
+            abs(DistanceEstimator.accuracy(rssi: -72, measuredPower: -59, settings: n2) - 4.466835921509632) < 1e-12)
     }
 
     @Test func unknownRSSIGivesNegativeAccuracy() {

@@ -74,7 +74,8 @@ import Testing
         #expect(o.first?.topic == "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/gw1/event")
         #expect(
             o.first?.payload.text.hasPrefix(
-                #"{"event":"enter","namespace":"edd1ebeac04e5defa017","instance":"0badcafe0001","name":null,"gateway":"gw1","floor":null,"room":null,"address":"c0:ff:ee:00:00:01","rssi":null,"#)
+                #"{"event":"enter","namespace":"edd1ebeac04e5defa017","instance":"0badcafe0001","name":null,"gateway":"gw1","floor":null,"room":null,"address":"c0:ff:ee:00:00:01","rssi":null,"#
+            )
                 == true)
     }
 }

@@ -20,7 +20,10 @@ import Testing
         #expect(enter.map(\.topic) == [base + "event", base + "state", base + "attributes"])
         h.see(Fixtures.sighting(a2, at: 3))
         let exits = h.advance(13)
-        #expect(exits.of(.event).map(\.topic) == [base + "event", "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/event"])
+        #expect(
+            exits.of(.event).map(\.topic) == [
+                base + "event", "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/event",
+            ])
         #expect(exits.eventPayloads.first?.contains(#""timestamp":"2024-05-01T12:00:11.000Z""#) == true)
         #expect(!h.out.contains { $0.topic.contains("/regions/") })
     }
@@ -50,9 +53,11 @@ import Testing
         h.see(Fixtures.sighting(a1, at: 0))
         h.see(Fixtures.sighting(a2, at: 0))
         let beaconEvents = { (o: [OutboundMessage]) in o.of(.event).filter { !$0.topic.contains("/regions/") } }
-        #expect(beaconEvents(h.advance(3)).map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/event"])
+        #expect(
+            beaconEvents(h.advance(3)).map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/event"])
         #expect(beaconEvents(h.advance(19.9)).isEmpty)
-        #expect(beaconEvents(h.advance(20)).map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/event"])
+        #expect(
+            beaconEvents(h.advance(20)).map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/event"])
     }
 
     @Test func evictingAnInsideBeaconPublishesItsExitWithReason() {
@@ -64,7 +69,10 @@ import Testing
         let o = h.see(Fixtures.sighting(Fixtures.beacon(3), at: 3))
         let exit = o.of(.event).first { $0.payload.text.hasPrefix(#"{"event":"exit""#) }
         #expect(exit?.topic == "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/event")
-        #expect(exit?.payload.text.hasSuffix(#""timestamp":"2024-05-01T12:00:03.000Z","last_seen":"2024-05-01T12:00:01.000Z","reason":"evicted"}"#) == true)
+        #expect(
+            exit?.payload.text.hasSuffix(
+                #""timestamp":"2024-05-01T12:00:03.000Z","last_seen":"2024-05-01T12:00:01.000Z","reason":"evicted"}"#)
+                == true)
         #expect(h.monitor.counters.evicted == 1)
         #expect(h.monitor.counters.tracked == 2)
     }

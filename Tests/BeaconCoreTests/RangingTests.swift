@@ -127,7 +127,8 @@ import Testing
         h.see(Fixtures.sighting(a2, at: 0.5, rssi: -70, power: -59))
         h.see(Fixtures.sighting(a3, at: 0.5, rssi: -70, power: nil))
         h.advance(1)
-        let powers = Dictionary(uniqueKeysWithValues: h.monitor.trackedBeacons.map { ($0.identity.minor, $0.measuredPower) })
+        let powers = Dictionary(
+            uniqueKeysWithValues: h.monitor.trackedBeacons.map { ($0.identity.minor, $0.measuredPower) })
         #expect(powers == [1: -70, 2: -59, 3: -65])
     }
 }

@@ -128,7 +128,8 @@ import Testing
         let id = BeaconIdentity.eddystone(BeaconID128(high: 0x0011_2233_4455_6677, low: 0x8899_AABB_CCDD_EEFF))
         var c = Fixtures.regionConfig()
         c.regions = [
-            BeaconRegion(name: "ns", scheme: .eddystone, uuid: BeaconID128(high: 0x0011_2233_4455_6677, low: 0x8899 << 48)),
+            BeaconRegion(
+                name: "ns", scheme: .eddystone, uuid: BeaconID128(high: 0x0011_2233_4455_6677, low: 0x8899 << 48)),
             BeaconRegion(
                 name: "other-instance", scheme: .eddystone,
                 uuid: BeaconID128(high: 0x0011_2233_4455_6677, low: 0x8899 << 48), instance: 0x1234),

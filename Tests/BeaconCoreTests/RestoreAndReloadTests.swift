@@ -8,7 +8,8 @@ import Testing
     @Test func restoredInsideRegionSuppressesTheEnter() {
         var h = Harness(Fixtures.regionConfig())
         h.monitor.restore([
-            RestoredState(subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
+            RestoredState(
+                subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
         ])
         let o = h.see(Fixtures.sighting(a1, at: 1))
         #expect(o.of(.event).isEmpty)
@@ -20,7 +21,8 @@ import Testing
     @Test func restoredInsideRegionExitsAtStartPlusTimeoutWhenNeverSeen() {
         var h = Harness(Fixtures.regionConfig())
         h.monitor.restore([
-            RestoredState(subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
+            RestoredState(
+                subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
         ])
         #expect(h.advance(9.999).of(.event).isEmpty)
         let o = h.advance(10)
@@ -34,7 +36,8 @@ import Testing
     @Test func staleRestoredStateIsIgnored() {
         var h = Harness(Fixtures.regionConfig())
         h.monitor.restore([
-            RestoredState(subject: .region("office"), state: .inside, since: Fixtures.at(-7200), lastSeen: Fixtures.at(-901))
+            RestoredState(
+                subject: .region("office"), state: .inside, since: Fixtures.at(-7200), lastSeen: Fixtures.at(-901))
         ])
         #expect(h.see(Fixtures.sighting(a1, at: 1)).eventPayloads.count == 1)
     }
@@ -42,7 +45,8 @@ import Testing
     @Test func restoredOutsideRegionEntersOnSightingAndSkipsDetermination() {
         var h = Harness(Fixtures.regionConfig())
         h.monitor.restore([
-            RestoredState(subject: .region("office"), state: .outside, since: Fixtures.at(-100), lastSeen: Fixtures.at(-200))
+            RestoredState(
+                subject: .region("office"), state: .outside, since: Fixtures.at(-100), lastSeen: Fixtures.at(-200))
         ])
         #expect(h.advance(15).isEmpty)
         #expect(h.see(Fixtures.sighting(a1, at: 20)).eventPayloads.count == 1)
@@ -52,7 +56,9 @@ import Testing
         var c = Configuration()
         c.gateway.id = "gw1"
         var h = Harness(c)
-        h.monitor.restore([RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))])
+        h.monitor.restore([
+            RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))
+        ])
         #expect(h.see(Fixtures.sighting(a1, at: 1)).of(.event).isEmpty)
         #expect(h.see(Fixtures.sighting(Fixtures.beacon(2), at: 1)).of(.event).count == 1)
     }
@@ -61,11 +67,16 @@ import Testing
         var c = Configuration()
         c.gateway.id = "gw1"
         var h = Harness(c)
-        h.monitor.restore([RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))])
+        h.monitor.restore([
+            RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))
+        ])
         #expect(h.advance(9.999).of(.event).isEmpty)
         let exit = h.advance(10).eventPayloads
         #expect(exit.count == 1)
-        #expect(exit.first?.contains(#""address":null,"rssi":null,"timestamp":"2024-05-01T12:00:10.000Z","last_seen":"2024-05-01T12:00:00.000Z"}"#) == true)
+        #expect(
+            exit.first?.contains(
+                #""address":null,"rssi":null,"timestamp":"2024-05-01T12:00:10.000Z","last_seen":"2024-05-01T12:00:00.000Z"}"#
+            ) == true)
     }
 
     @Test func reconfigureKeepsUnchangedRegionsAndDeterminesNewOnes() {

@@ -20,7 +20,8 @@ import Testing
     @Test func readsRegionAndBeaconAttributesOfThisGateway() {
         let region = RetainedAttributes.restoredState(
             topic: "home/ble/regions/office/gw1/attributes",
-            payload: #"{"state":"inside","since":"2024-05-01T12:00:00.500Z","last_seen":"2024-05-01T12:01:00.000Z","beacons_in_range":2}"#,
+            payload:
+                #"{"state":"inside","since":"2024-05-01T12:00:00.500Z","last_seen":"2024-05-01T12:01:00.000Z","beacons_in_range":2}"#,
             baseTopic: "home/ble", gatewayID: "gw1")
         #expect(
             region
@@ -47,7 +48,8 @@ import Testing
         let payload = #"{"state":"inside","since":"2024-05-01T12:00:00.000Z","last_seen":null}"#
         #expect(
             RetainedAttributes.restoredState(
-                topic: "beacons/regions/office/gw2/attributes", payload: payload, baseTopic: "beacons", gatewayID: "gw1")
+                topic: "beacons/regions/office/gw2/attributes", payload: payload, baseTopic: "beacons", gatewayID: "gw1"
+            )
                 == nil)
         #expect(
             RetainedAttributes.restoredState(
