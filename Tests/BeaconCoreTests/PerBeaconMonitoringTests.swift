@@ -105,4 +105,30 @@ import Testing
         #expect(m.counters.sightings == 100_000)
         #expect(m.trackedBeacons.count == 1000)
     }
+
+    @Test func perBeaconEventsFollowTheFlagsOfMatchingRegions() {
+        var c = Self.perBeaconConfig()
+        c.regions = [BeaconRegion(name: "quiet", uuid: Fixtures.uuidA, notifyEntry: false, notifyExit: true)]
+        var h = Harness(c)
+        let enter = h.see(Fixtures.sighting(a1, at: 0))
+        #expect(enter.of(.event).isEmpty)
+        #expect(enter.of(.state).count == 4)  // beacon and region: state + attributes each
+        #expect(h.advance(10).of(.event).count == 2)  // beacon exit and region exit
+    }
+
+    @Test func sightingFromADecodedFrameCarriesKindAndMeasuredPower() {
+        let ibeacon = BeaconSighting(
+            beacon: .iBeacon(IBeacon(uuid: Fixtures.uuidA, major: 7, minor: 9, measuredPower: -58)),
+            address: Fixtures.address, rssi: -70, timestamp: Fixtures.t0)
+        #expect(ibeacon?.identity == Fixtures.beacon(9, major: 7))
+        #expect(ibeacon?.kind == .iBeacon && ibeacon?.measuredPower == -58)
+        let uid = BeaconSighting(
+            beacon: .eddystone(.uid(EddystoneUID(txPowerAt0m: -20, id: Fixtures.uuidB))), address: Fixtures.address,
+            rssi: -70, timestamp: Fixtures.t0)
+        #expect(uid?.kind == .eddystoneUID && uid?.measuredPower == -61)  // 0 m → 1 m: −41 dB
+        let url = BeaconSighting(
+            beacon: .eddystone(.url(EddystoneURL(txPowerAt0m: -20, url: "https://x"))), address: Fixtures.address,
+            rssi: -70, timestamp: Fixtures.t0)
+        #expect(url == nil)
+    }
 }

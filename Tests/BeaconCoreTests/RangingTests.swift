@@ -131,4 +131,34 @@ import Testing
             uniqueKeysWithValues: h.monitor.trackedBeacons.map { ($0.identity.minor, $0.measuredPower) })
         #expect(powers == [1: -70, 2: -59, 3: -65])
     }
+
+    @Test func kalmanAndTrimmedMeanFiltersAreAppliedByTheMonitor() {
+        var h = Harness(Self.rangingConfig(filter: .kalman))
+        h.see(Fixtures.sighting(a1, at: 0.2, rssi: -60))
+        h.see(Fixtures.sighting(a1, at: 0.4, rssi: -70))
+        h.advance(1)
+        // −60 initialises (covariance 4); then gain 4.008/8.008 towards −70.
+        let kalman = -60 + 4.008 / 8.008 * -10
+        #expect(abs((h.monitor.trackedBeacons.first?.filteredRSSI ?? 0) - kalman) < 1e-12)
+
+        var c = Self.rangingConfig(filter: .trimmedMean)
+        c.ranging.filter.trim = 0.2
+        var t = Harness(c)
+        for (k, rssi) in [-60, -99, -62, -64, -40].enumerated() {
+            t.see(Fixtures.sighting(a1, at: 0.1 * Double(k + 1), rssi: Int8(rssi)))
+        }
+        t.advance(1)
+        // 5 samples, trim 0.2 → drop one each end (−99, −40): mean of −64, −62, −60 = −62.
+        #expect(t.monitor.trackedBeacons.first?.filteredRSSI == -62)
+    }
+
+    @Test func samplesWithoutRSSIAreIgnored() {
+        var h = Harness(Self.rangingConfig(filter: .median))
+        h.see(Fixtures.sighting(a1, at: 0.2, rssi: -60))
+        h.see(Fixtures.sighting(a1, at: 0.4, rssi: -64))
+        h.see(Fixtures.sighting(a1, at: 0.6, rssi: 127))
+        h.advance(1)
+        #expect(h.monitor.trackedBeacons.first?.filteredRSSI == -62)  // median of −60, −64 only
+        #expect(h.monitor.trackedBeacons.first?.rssi == nil)  // the last report had none
+    }
 }

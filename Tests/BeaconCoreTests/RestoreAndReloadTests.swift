@@ -132,4 +132,16 @@ import Testing
                 #"{"state":"inside","since":"2024-05-01T12:00:00.500Z","last_seen":"2024-05-01T12:01:00.200Z","beacons_in_range":1}"#
             ])
     }
+
+    @Test func reconfigureRestartsARegionWhoseIdentifiersChanged() {
+        var h = Harness(Fixtures.regionConfig())
+        h.see(Fixtures.sighting(a1, at: 1))
+        var c = Fixtures.regionConfig()
+        c.regions[0].major = 1
+        var o: [OutboundMessage] = []
+        h.monitor.reconfigure(c, at: Fixtures.at(2), into: &o)
+        #expect(h.monitor.regionStates.map(\.state) == [.unknown])
+        // Seen again: a fresh enter, as for a new region.
+        #expect(h.see(Fixtures.sighting(a1, at: 3)).eventPayloads.count == 1)
+    }
 }
