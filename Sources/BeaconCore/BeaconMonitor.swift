@@ -111,7 +111,6 @@ public struct BeaconMonitor: Sendable {
         let i: Int32
         if let found = table.find(s.identity) {
             i = found
-            table.touch(i)
             if t - table[i].lastSeen >= configuration.ranging.staleAfter {
                 // Back after dropping out of ranging: start filtering and publishing afresh.
                 table[i].kalman.reset()

@@ -17,8 +17,12 @@ struct BeaconTable: Sendable {
     private(set) var head: Int32 = -1
     /// Least recently seen slot, −1 when empty.
     private(set) var tail: Int32 = -1
-    private var ringRSSI: ContiguousArray<Int8> = []
-    private var ringTime: ContiguousArray<Int64> = []
+    private struct Sample: Sendable {
+        var time: Int64
+        var rssi: Int8
+    }
+
+    private var ring: ContiguousArray<Sample> = []
 
     var count: Int { index.count }
 
@@ -67,8 +71,7 @@ struct BeaconTable: Sendable {
         } else {
             i = Int32(slots.count)
             slots.append(slot)
-            ringRSSI.append(contentsOf: repeatElement(127, count: Self.ringCapacity))
-            ringTime.append(contentsOf: repeatElement(0, count: Self.ringCapacity))
+            ring.append(contentsOf: repeatElement(Sample(time: 0, rssi: 127), count: Self.ringCapacity))
         }
         index.insert(slot.identity, slot: i)
         linkAtHead(i)
@@ -87,24 +90,50 @@ struct BeaconTable: Sendable {
         return old
     }
 
-    /// Records a sighting of slot `i` at `t` in one place: last values, count, and the RSSI sample.
+    /// Records a sighting of slot `i` at `t`: moves it to the head of the recency list, updates its
+    /// last values and count, and appends the RSSI sample (127 = not available is skipped).
+    ///
+    /// This is the per-sighting path, so it works on the slot storage through one buffer pointer
+    /// (one uniqueness check instead of one per field); all indices are the table's own links.
     mutating func record(_ i: Int32, _ s: BeaconSighting, at t: Timestamp) {
-        let n = Int(i)
-        slots[n].address = s.address
-        slots[n].kind = s.kind
-        slots[n].rssi = s.rssi
-        slots[n].frameMeasuredPower = s.measuredPower
-        slots[n].lastSeen = t
-        slots[n].seenCount += 1
-        if s.rssi != 127 { appendSample(i, rssi: s.rssi, at: t) }
+        var head = self.head
+        var tail = self.tail
+        var sampleAt = -1
+        slots.withUnsafeMutableBufferPointer { b in
+            let n = Int(i)
+            if head != i {
+                let p = b[n].prev
+                let next = b[n].next
+                if p >= 0 { b[Int(p)].next = next } else { head = next }
+                if next >= 0 { b[Int(next)].prev = p } else { tail = p }
+                b[n].prev = -1
+                b[n].next = head
+                if head >= 0 { b[Int(head)].prev = i }
+                head = i
+                if tail < 0 { tail = i }
+            }
+            b[n].address = s.address
+            b[n].kind = s.kind
+            b[n].rssi = s.rssi
+            b[n].frameMeasuredPower = s.measuredPower
+            b[n].lastSeen = t
+            b[n].seenCount &+= 1
+            if s.rssi != 127 {
+                let h = Int(b[n].ringHead)
+                sampleAt = n &* Self.ringCapacity &+ h
+                b[n].ringHead = UInt8(truncatingIfNeeded: (h &+ 1) & (Self.ringCapacity - 1))
+                if b[n].ringCount < UInt8(Self.ringCapacity) { b[n].ringCount &+= 1 }
+            }
+        }
+        self.head = head
+        self.tail = tail
+        if sampleAt >= 0 { ring[sampleAt] = Sample(time: t.microseconds, rssi: s.rssi) }
     }
 
     /// Appends one RSSI sample to slot `i`'s ring, overwriting the oldest when full.
     mutating func appendSample(_ i: Int32, rssi: Int8, at t: Timestamp) {
         let head = Int(slots[Int(i)].ringHead)
-        let at = Int(i) &* Self.ringCapacity &+ head
-        ringRSSI[at] = rssi
-        ringTime[at] = t.microseconds
+        ring[Int(i) &* Self.ringCapacity &+ head] = Sample(time: t.microseconds, rssi: rssi)
         slots[Int(i)].ringHead = UInt8(truncatingIfNeeded: (head &+ 1) & (Self.ringCapacity - 1))
         if slots[Int(i)].ringCount < UInt8(Self.ringCapacity) { slots[Int(i)].ringCount &+= 1 }
     }
@@ -117,7 +146,7 @@ struct BeaconTable: Sendable {
         let base = Int(i) * Self.ringCapacity
         for k in 0..<n {
             let at = base + (Int(s.ringHead) - n + k + Self.ringCapacity) % Self.ringCapacity
-            if ringTime[at] > after.microseconds { out.append(Double(ringRSSI[at])) }
+            if ring[at].time > after.microseconds { out.append(Double(ring[at].rssi)) }
         }
     }
 
@@ -125,7 +154,7 @@ struct BeaconTable: Sendable {
     func lastSample(_ i: Int32) -> Int8? {
         let s = slots[Int(i)]
         guard s.ringCount > 0 else { return nil }
-        return ringRSSI[Int(i) * Self.ringCapacity + (Int(s.ringHead) + Self.ringCapacity - 1) % Self.ringCapacity]
+        return ring[Int(i) * Self.ringCapacity + (Int(s.ringHead) + Self.ringCapacity - 1) % Self.ringCapacity].rssi
     }
 
     /// Slots from most to least recently seen.
