@@ -103,7 +103,7 @@ struct RunCommand: Command {
         let reload = { () throws -> Configuration in try loadConfiguration(path, logger: logger) }
         let agent = Agent(
             configuration: configuration, connection: connection,
-            pipeline: StandInPipeline(configuration: configuration), source: source, options: options, logger: logger,
+            pipeline: Pipeline(configuration: configuration), source: source, options: options, logger: logger,
             reload: reload)
         return agent.run()
     }

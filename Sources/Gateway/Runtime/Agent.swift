@@ -138,6 +138,8 @@ public final class Agent<Pipeline: MessagePipeline> {
         case .sourceFinished(let error):
             if let error { logger.error("source failed", ["reason": error]) }
             if !isFinishing {
+                pipeline.finish(into: &out)
+                enqueueOutput()
                 logger.info("end of input; publishing what is queued")
                 phase = .finishing(deadline: Date().addingTimeInterval(options.endOfInputFlush))
             }
@@ -167,7 +169,8 @@ public final class Agent<Pipeline: MessagePipeline> {
             connectedGeneration = generation
             if everConnected {
                 // The broker may have lost retained messages (restart without persistence).
-                for message in pipeline.retainedMessages() { outbox.enqueue(message) }
+                pipeline.republishRetained(into: &out)
+                enqueueOutput()
             }
             everConnected = true
             if phase == .restoring { subscribeForRestore(generation) }

@@ -15,7 +15,9 @@ public protocol MessagePipeline {
     mutating func restore(retained: [RetainedMessage], at now: Timestamp)
     /// The retained messages (state, attributes) that describe the current state, to republish
     /// after a reconnect.
-    func retainedMessages() -> [OutboundMessage]
+    mutating func republishRetained(into out: inout [OutboundMessage])
+    /// The end of a finite source: lets pending exits and ranging updates fire, as `replay` does.
+    mutating func finish(into out: inout [OutboundMessage])
     var statistics: PipelineStatistics { get }
 }
 

@@ -49,11 +49,13 @@ struct ScriptedPipeline: MessagePipeline {
         recorder.restored.withLock { $0 = retained }
     }
 
-    func retainedMessages() -> [OutboundMessage] {
-        states.sorted { $0.key < $1.key }.map {
+    mutating func republishRetained(into out: inout [OutboundMessage]) {
+        out += states.sorted { $0.key < $1.key }.map {
             OutboundMessage(topic: "\(base)/test/\($0.key)/state", payload: .text($0.value), qos: 1, retain: true, kind: .state)
         }
     }
+
+    mutating func finish(into out: inout [OutboundMessage]) {}
 }
 
 /// What a `ScriptedPipeline` inside an agent was told, for the test to read.
