@@ -170,12 +170,18 @@ public final class MosquittoClient: Sendable {
             generation: generation)
     }
 
-    /// Subscribes on the current connection; the SUBACK arrives as `.subscribed`.
-    public func subscribe(_ pattern: String, qos: Int) -> Int32? {
+    /// Subscribes on the current connection; the SUBACK arrives as `.subscribed`. With MQTT 5,
+    /// `retainAsPublished` keeps the publisher's retain flag on live messages (MQTT 5 §3.8.3.1,
+    /// "Retain As Published", option bit 0x08), which a 3.1.1 broker always clears.
+    public func subscribe(_ pattern: String, qos: Int, retainAsPublished: Bool = false) -> Int32? {
         handleSlot.withLock { slot in
             guard let handle = slot.handle else { return nil }
             var mid: Int32 = 0
-            return mosquitto_subscribe(handle, &mid, pattern, Int32(qos)) == Int32(MOSQ_ERR_SUCCESS.rawValue) ? mid : nil
+            let rc =
+                retainAsPublished
+                ? mosquitto_subscribe_v5(handle, &mid, pattern, Int32(qos), 0x08, nil)
+                : mosquitto_subscribe(handle, &mid, pattern, Int32(qos))
+            return rc == Int32(MOSQ_ERR_SUCCESS.rawValue) ? mid : nil
         }
     }
 

@@ -24,17 +24,24 @@ final class TestSubscriber: Sendable {
 
     /// Connects to `port` and subscribes to `pattern` at QoS 1. A persistent session (`clientID`
     /// given, clean session off) keeps queued messages across a broker restart with persistence.
-    init(port: Int, pattern: String = "#", clientID: String? = nil, configure: (inout MQTTConnectionOptions) -> Void = { _ in }) throws {
+    /// `retainAsPublished` subscribes with MQTT 5 at QoS 2, so every message arrives with the QoS
+    /// and retain flag it was published with.
+    init(
+        port: Int, pattern: String = "#", clientID: String? = nil, retainAsPublished: Bool = false,
+        configure: (inout MQTTConnectionOptions) -> Void = { _ in }
+    ) throws {
         var o = MQTTConnectionOptions(
             host: "127.0.0.1", port: port, clientID: clientID ?? "sub-\(UUID().uuidString.prefix(8))",
             statusTopic: "test/subscribers/\(UUID().uuidString.prefix(8))/status", cleanSession: clientID == nil,
             reconnectMin: .milliseconds(100), reconnectMax: .milliseconds(300))
+        if retainAsPublished { o.protocolVersion = .v5 }
         configure(&o)
         let store = self.store
         let client = MosquittoClient(options: o, logger: Logger(level: .critical) { _ in }) { event in
             switch event {
             case .connected:
-                _ = store.client.withLock { $0 }?.subscribe(pattern, qos: 1)
+                _ = store.client.withLock { $0 }?.subscribe(
+                    pattern, qos: retainAsPublished ? 2 : 1, retainAsPublished: retainAsPublished)
             case .subscribed:
                 store.subscribed.withLock { $0 = true }
             case .message(let topic, let payload, let qos, let retained):
