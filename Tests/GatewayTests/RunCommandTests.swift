@@ -50,13 +50,27 @@ import Testing
 
     static func status(_ gateway: String = "e2e") -> String { "beacons/gateways/\(gateway)/status" }
 
+    /// A broker, a subscriber to `pattern`, and a simulating agent that has announced `online`.
+    struct Running {
+        let broker: MosquittoBroker
+        let subscriber: TestSubscriber
+        let workspace: Workspace
+        let agent: ChildProcess
+
+        init(pattern: String = RunCommandTests.status(), arguments: [String] = ["--simulate"]) throws {
+            broker = try MosquittoBroker()
+            subscriber = try TestSubscriber(port: broker.port, pattern: pattern)
+            workspace = try Workspace(port: broker.port)
+            agent = try workspace.start(arguments)
+            let status = RunCommandTests.status()
+            #expect(subscriber.waitFor { $0.last { $0.topic == status }?.payload == "online" })
+        }
+    }
+
     @Test func sigtermPublishesOfflineAndExitsZero() throws {
-        let broker = try MosquittoBroker()
-        let subscriber = try TestSubscriber(port: broker.port, pattern: Self.status())
+        let running = try Running()
+        let (subscriber, workspace, agent) = (running.subscriber, running.workspace, running.agent)
         defer { subscriber.stop() }
-        let workspace = try Workspace(port: broker.port)
-        let agent = try workspace.start()
-        #expect(subscriber.waitFor { $0.last?.payload == "online" })
         agent.signal(SIGTERM)
         #expect(agent.wait(timeout: 10) == 0)
         #expect(subscriber.waitFor { $0.last?.payload == "offline" })
@@ -64,12 +78,9 @@ import Testing
     }
 
     @Test func sigkillMakesTheBrokerPublishTheLastWill() throws {
-        let broker = try MosquittoBroker()
-        let subscriber = try TestSubscriber(port: broker.port, pattern: Self.status())
+        let running = try Running()
+        let (broker, subscriber, agent) = (running.broker, running.subscriber, running.agent)
         defer { subscriber.stop() }
-        let workspace = try Workspace(port: broker.port)
-        let agent = try workspace.start()
-        #expect(subscriber.waitFor { $0.last?.payload == "online" })
         agent.signal(SIGKILL)
         #expect(agent.wait(timeout: 10) == 128 + SIGKILL)
         #expect(subscriber.waitFor { $0.last?.payload == "offline" })
@@ -80,12 +91,9 @@ import Testing
     }
 
     @Test func sighupReloadsAGoodFileAndKeepsRunningOnABrokenOne() throws {
-        let broker = try MosquittoBroker()
-        let subscriber = try TestSubscriber(port: broker.port, pattern: Self.status())
+        let running = try Running(pattern: "beacons/#")
+        let (broker, subscriber, workspace, agent) = (running.broker, running.subscriber, running.workspace, running.agent)
         defer { subscriber.stop() }
-        let workspace = try Workspace(port: broker.port)
-        let agent = try workspace.start()
-        #expect(subscriber.waitFor { $0.last?.payload == "online" })
         try workspace.write(
             port: broker.port,
             extra: """
@@ -95,6 +103,8 @@ import Testing
                 """)
         agent.signal(SIGHUP)
         #expect(waitUntil(timeout: 10) { workspace.logText.contains("configuration reloaded regions=1") })
+        // The new region takes effect: the simulated beacons (that UUID) put it inside.
+        #expect(subscriber.waitFor { $0.contains { $0.topic == "beacons/regions/office/e2e/state" && $0.payload == "inside" } })
         try "mqtt: [not, a, mapping\n".write(toFile: workspace.config, atomically: true, encoding: .utf8)
         agent.signal(SIGHUP)
         #expect(waitUntil(timeout: 10) { workspace.logText.contains("reload failed; keeping the running configuration") })
@@ -133,14 +143,33 @@ import Testing
         defer { agent.signal(SIGKILL) }
         // Let it warm up, then compare the resident size over a few seconds of ~900 packets/s.
         #expect(waitUntil(timeout: 10) { workspace.logText.contains("not restored") })
-        _ = waitUntil(timeout: 1) { false }
+        _ = waitUntil(timeout: 0.5) { false }
         let early = try #require(Self.residentKiB(agent.pid))
-        _ = waitUntil(timeout: 5) { false }
+        _ = waitUntil(timeout: 4) { false }
         let late = try #require(Self.residentKiB(agent.pid))
         #expect(late < 80_000, "resident \(late) KiB")
         #expect(late - early < 8_000, "grew from \(early) to \(late) KiB")
-        agent.signal(SIGTERM)
-        #expect(agent.wait(timeout: 10) == 0)
+        #expect(agent.isRunning)
+    }
+
+    @Test func aRestartedAgentEmitsNoSpuriousEnterOrExit() throws {
+        let running = try Running(pattern: "beacons/#", arguments: ["--simulate", "--beacons", "2", "--seed", "7"])
+        let (subscriber, workspace, first) = (running.subscriber, running.workspace, running.agent)
+        defer { subscriber.stop() }
+        func events() -> [String] {
+            subscriber.messages.filter { $0.topic.hasSuffix("/event") }.map { "\($0.topic) \($0.payload.contains("enter") ? "enter" : "exit")" }
+        }
+        // Beacons 1 and 2 walk in first (the simulation keeps every third beacon away at start).
+        #expect(subscriber.waitFor { _ in Set(events()).count == 2 })
+        first.signal(SIGTERM)
+        #expect(first.wait(timeout: 10) == 0)
+        let before = events()
+        let second = try workspace.start(["--simulate", "--beacons", "2", "--seed", "7"])
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("restored retained states read=2") })
+        // Both beacons are advertising 10 times a second: an enter would show within a few hundred ms.
+        #expect(!waitUntil(timeout: 2) { events() != before }, "\(events())")
+        second.signal(SIGTERM)
+        #expect(second.wait(timeout: 10) == 0)
     }
 
     static func residentKiB(_ pid: pid_t) -> Int? {
