@@ -32,13 +32,22 @@ public enum HCIAdapterDirectory {
         }
     }
 
-    /// Finds the adapter `selection` names, powers it on when needed, and opens its socket.
-    public static func open(_ selection: HCIAdapterSelection) throws(HCIError) -> HCISocket {
+    /// The adapter `selection` names right now.
+    /// - Throws: `.noSuchAdapter` listing what was found, or the listing's own error.
+    public static func resolve(_ selection: HCIAdapterSelection) throws(HCIError) -> HCIAdapter {
         let adapters = try list()
         guard let adapter = selection.pick(from: adapters) else {
-            let found = adapters.isEmpty ? "no adapters found" : "found: " + adapters.map { "\($0.name) \($0.address)" }.joined(separator: ", ")
-            throw HCIError(kind: .noSuchAdapter, operation: "'\(selection)'", detail: found)
+            let found = adapters.map { "\($0.name) \($0.address)" }.joined(separator: ", ")
+            throw HCIError(
+                kind: .noSuchAdapter, operation: "'\(selection)'",
+                detail: adapters.isEmpty ? "no adapters found" : "found: " + found)
         }
+        return adapter
+    }
+
+    /// Finds the adapter `selection` names, powers it on when needed, and opens its socket.
+    public static func open(_ selection: HCIAdapterSelection) throws(HCIError) -> HCISocket {
+        let adapter = try resolve(selection)
         if !adapter.isUp { try bringUp(adapter.index) }
         return try HCISocket(deviceID: adapter.index)
     }

@@ -1,0 +1,70 @@
+import BeaconCore
+import BeaconWire
+import Synchronization
+
+/// `beacon2mqtt scan`: a live, refreshing table of the beacons in range — what an operator runs
+/// first on a new gateway.
+struct ScanCommand: Command {
+    static let help = CommandHelp(
+        name: "scan",
+        abstract: "Show a live table of the beacons in range.",
+        usage: "beacon2mqtt scan [--adapter <adapter>] [--mode <mode>] [--format <format>]",
+        discussion: """
+            Scans like 'run' does and redraws the table every second: identity, configured name,
+            RSSI, filtered RSSI, accuracy, proximity, sightings per second and last seen. With
+            '--format jsonl' it prints one JSON object per beacon per second instead. Ctrl-C stops.
+            """,
+        options: [
+            LiveScan.adapterHelp,
+            .init("--mode <mode>", "active, passive or listen (default: active, to see scan responses too)."),
+            LiveScan.formatHelp,
+            LiveScan.verboseHelp,
+        ])
+
+    let selection: HCIAdapterSelection
+    let mode: ScanConfiguration.Mode
+    let jsonl: Bool
+    let verbose: Bool
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        selection = try LiveScan.selection(arguments.option("--adapter"))
+        mode = try LiveScan.mode(arguments.option("--mode"), default: .active)
+        jsonl = try LiveScan.isJSONLines(arguments.option("--format"))
+        verbose = arguments.flag("-v", "--verbose")
+        try arguments.finish()
+    }
+
+    func run(_ context: CommandContext) -> ExitCode {
+        guard
+            let source = LiveScan.source(
+                selection, ScanConfiguration(mode: mode), deliverCommands: false, verbose: verbose, context: context)
+        else { return .unavailable }
+        let tally = Mutex(ScanTally())
+        let title = "beacon2mqtt scan — adapter \(selection), \(mode.rawValue) mode — Ctrl-C to stop"
+        let failure = LiveScan.run(
+            source, duration: nil,
+            deliver: { event in
+                guard case .packet(let packet) = event, packet.incoming else { return }
+                let sightings = ScanSightings.decode(packet)
+                guard !sightings.isEmpty else { return }
+                tally.withLock { t in
+                    for sighting in sightings { t.observe(sighting.identity, rssi: sighting.rssi, at: packet.timestamp) }
+                }
+            },
+            refresh: {
+                let now = HCISource.Clock.system.wall()
+                let rows = tally.withLock { $0.rows(now: now) }
+                if jsonl {
+                    context.out(ScanTable.jsonLines(rows, now: now))
+                } else {
+                    context.out(ScanTable.clearScreen + ScanTable.text(rows, now: now, title: title))
+                }
+                context.flush()
+            })
+        if let failure {
+            context.err("Error: \(failure)\n")
+            return failure.exitCode
+        }
+        return .success
+    }
+}
