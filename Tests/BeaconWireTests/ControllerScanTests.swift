@@ -110,7 +110,7 @@ import Testing
         let first = scan.tick(at: Self.t0 + .seconds(2))
         #expect(Self.notes(first) == [.commandTimedOut(.readLocalSupportedCommands)])
         #expect(Self.sent(first) == [.reset])
-        _ = scan.handle(Self.complete(.reset), at: Self.t0 + .seconds(3))
+        Self.answerReset(&scan, at: Self.t0 + .seconds(3))
         let second = scan.tick(at: Self.t0 + .seconds(5))
         #expect(second.last == .failed(.timedOut(.readLocalSupportedCommands)))
         #expect(scan.statistics.commandTimeouts == 2)
@@ -122,7 +122,7 @@ import Testing
         let actions = scan.handle(.hardwareError(code: 0x07), at: Self.t0)
         #expect(Self.notes(actions) == [.hardwareError(code: 0x07)])
         #expect(Self.sent(actions) == [.reset])
-        #expect(Self.sent(scan.handle(Self.complete(.reset), at: Self.t0)) == [.readLocalSupportedCommands])
+        Self.answerReset(&scan, at: Self.t0)
         #expect(scan.statistics.hardwareErrors == 1)
     }
 
@@ -141,11 +141,29 @@ import Testing
         let reset = scan.tick(at: Self.t0 + .seconds(80))
         #expect(Self.notes(reset) == [.watchdogReset(silentFor: .seconds(30))])
         #expect(Self.sent(reset) == [.reset])
+        Self.answerReset(&scan, at: Self.t0 + .seconds(80))
         Self.answerSetUp(&scan, at: Self.t0 + .seconds(80))
         // After a reset that brought nothing, the next period is doubled.
         #expect(scan.nextDeadline == Self.t0 + .seconds(140))
         #expect(scan.statistics.watchdogReenables == 1)
         #expect(scan.statistics.watchdogResets == 1)
+    }
+
+    @Test func rejectedEventMaskAfterResetIsNotedAndSetUpContinues() {
+        var scan = ScanController(configuration: ScanConfiguration())
+        Self.bringUpLegacy(&scan)
+        _ = scan.handle(.hardwareError(code: 1), at: Self.t0)
+        _ = scan.handle(Self.complete(.reset), at: Self.t0)
+        _ = scan.handle(Self.complete(.setEventMask), at: Self.t0)
+        let actions = scan.handle(Self.complete(.leSetEventMask, .invalidCommandParameters), at: Self.t0)
+        #expect(Self.notes(actions) == [.eventMaskRejected(.leSetEventMask, .invalidCommandParameters)])
+        #expect(Self.sent(actions) == [.readLocalSupportedCommands])
+    }
+
+    @Test func eventMaskCommandsCarryEightLittleEndianOctets() {
+        #expect(HCICommand.setEventMask(0x2000_1FFF_FFFF_FFFF).packet
+            == [0x01, 0x01, 0x0C, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x00, 0x20])
+        #expect(HCICommand.leSetEventMask(0x141F).packet == [0x01, 0x01, 0x20, 0x08, 0x1F, 0x14, 0, 0, 0, 0, 0, 0])
     }
 
     @Test func listenModeSendsNothingEver() {
@@ -178,9 +196,16 @@ import Testing
         answerSetUp(&scan, at: t0)
     }
 
+    /// Answers HCI Reset and checks the event masks are restored before set-up starts again.
+    static func answerReset(_ scan: inout ScanController, at now: Timestamp) {
+        #expect(sent(scan.handle(complete(.reset), at: now)) == [.setEventMask(0x2000_1FFF_FFFF_FFFF)])
+        // Default LE mask 0x1F plus Directed (0x0B → bit 10) and Extended (0x0D → bit 12) Advertising Reports.
+        #expect(sent(scan.handle(complete(.setEventMask), at: now)) == [.leSetEventMask(0x141F)])
+        #expect(sent(scan.handle(complete(.leSetEventMask), at: now)) == [.readLocalSupportedCommands])
+    }
+
     /// Answers Read Local Supported Commands (legacy only) and the three scan commands with success.
     static func answerSetUp(_ scan: inout ScanController, at now: Timestamp) {
-        if case .send(let c)? = scan.handle(complete(.reset), at: now).first { #expect(c == .readLocalSupportedCommands) }
         _ = scan.handle(supportedCommands(extended: false), at: now)
         _ = scan.handle(complete(.leSetScanEnable), at: now)
         _ = scan.handle(complete(.leSetScanParameters), at: now)

@@ -91,6 +91,16 @@ final class HCIFakeController: Sendable {
         complete(.readLocalSupportedCommands, .success, octets)
     }
 
+    /// Answers HCI Reset and the event-mask restore that follows it.
+    func answerReset(sourceLocation: SourceLocation = #_sourceLocation) {
+        guard expect(.reset, sourceLocation: sourceLocation) else { return }
+        complete(.reset)
+        guard expect(.setEventMask(HCICommand.eventMaskWithLEMeta), sourceLocation: sourceLocation) else { return }
+        complete(.setEventMask)
+        guard expect(.leSetEventMask(HCICommand.leEventMaskWithAdvertisingReports), sourceLocation: sourceLocation) else { return }
+        complete(.leSetEventMask)
+    }
+
     /// Answers a whole legacy set-up: supported commands, disable, parameters, enable.
     func answerLegacySetUp(mode: ScanConfiguration.Mode = .passive, sourceLocation: SourceLocation = #_sourceLocation) {
         let config = ScanConfiguration(mode: mode)

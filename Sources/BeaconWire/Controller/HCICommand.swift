@@ -32,6 +32,27 @@ public struct HCICommand: Hashable, Sendable, CustomStringConvertible {
     /// HCI_Read_BD_ADDR (§7.4.6): no parameters.
     public static let readBDAddr = Self(opcode: .readBDAddr)
 
+    /// HCI_Set_Event_Mask (§7.3.1): 8 octets, bit n enables event code n + 1.
+    public static func setEventMask(_ mask: UInt64) -> Self {
+        Self(opcode: .setEventMask, parameters: littleEndian(mask))
+    }
+
+    /// HCI_LE_Set_Event_Mask (§7.8.1): 8 octets, bit n enables LE subevent n + 1.
+    public static func leSetEventMask(_ mask: UInt64) -> Self {
+        Self(opcode: .leSetEventMask, parameters: littleEndian(mask))
+    }
+
+    /// After HCI_Reset the controller is back to the default Event_Mask 0x00001FFFFFFFFFFF, which
+    /// leaves LE Meta (bit 61) off: without restoring it no advertising report would ever arrive.
+    public static let eventMaskWithLEMeta: UInt64 = 0x0000_1FFF_FFFF_FFFF | 1 << 61
+    /// The default LE mask (bits 0–4) plus LE Directed Advertising Report (bit 10) and LE Extended
+    /// Advertising Report (bit 12).
+    public static let leEventMaskWithAdvertisingReports: UInt64 = 0x1F | 1 << 10 | 1 << 12
+
+    private static func littleEndian(_ value: UInt64) -> [UInt8] {
+        (0..<8).map { UInt8(truncatingIfNeeded: value >> UInt64(8 * $0)) }
+    }
+
     /// HCI_LE_Set_Scan_Parameters (§7.8.10).
     /// - Parameters:
     ///   - active: LE_Scan_Type 0x01 (active: sends SCAN_REQ) or 0x00 (passive).

@@ -12,6 +12,9 @@
 ///
 /// Faults: a command without Complete/Status within `commandTimeout` → HCI Reset and set-up again
 /// (once; a second timeout fails). A Hardware Error event (§7.7.16) → HCI Reset and set-up again.
+/// After every HCI Reset the event masks are restored (Set Event Mask with LE Meta, LE Set Event
+/// Mask with the advertising reports), since the reset defaults leave LE Meta events off; a
+/// controller rejecting them is noted and set-up carries on.
 /// No advertising report for `watchdog` while scanning → disable+enable; still nothing → HCI Reset;
 /// still nothing → the period doubles (up to 8×) so a quiet site is not reset every minute.
 /// `listen` mode sends nothing at all, ever.
@@ -40,6 +43,7 @@ public struct ScanController: Sendable {
         case retryingWithoutCodedPHY(status: HCIStatus)
         case commandTimedOut(HCIOpcode)
         case hardwareError(code: UInt8)
+        case eventMaskRejected(HCIOpcode, HCIStatus)
         case watchdogReenable(silentFor: TimeSpan)
         case watchdogReset(silentFor: TimeSpan)
         /// Listen mode: no report for a watchdog period; nothing is sent.
@@ -56,6 +60,7 @@ public struct ScanController: Sendable {
                 return "extended scan parameters with LE Coded rejected with \(status); retrying with LE 1M only"
             case .commandTimedOut(let op): return "\(op) got no Command Complete/Status in time"
             case .hardwareError(let code): return "controller reported Hardware Error 0x\(Hex.string([code]))"
+            case .eventMaskRejected(let op, let status): return "\(op) after reset failed: \(status); carrying on"
             case .watchdogReenable(let span): return "no advertising report for \(span); re-enabling the scan"
             case .watchdogReset(let span): return "no advertising report for \(span); resetting the controller"
             case .silent(let span): return "listen mode: no advertising report for \(span)"
@@ -88,7 +93,7 @@ public struct ScanController: Sendable {
     }
 
     private enum Step: Sendable, Equatable {
-        case readSupportedCommands, reset, disable, parameters, enable, stopDisable
+        case readSupportedCommands, reset, setEventMask, leSetEventMask, disable, parameters, enable, stopDisable
     }
 
     private enum Phase: Sendable, Equatable {
@@ -229,7 +234,7 @@ public struct ScanController: Sendable {
         resetSinceScanning = true
         commandSet = nil
         statistics.setups += 1
-        remaining = [.readSupportedCommands, .disable, .parameters, .enable]
+        remaining = [.setEventMask, .leSetEventMask, .readSupportedCommands, .disable, .parameters, .enable]
         return send(.reset, .reset, at: now)
     }
 
@@ -245,6 +250,8 @@ public struct ScanController: Sendable {
         switch step {
         case .readSupportedCommands: return send(step, .readLocalSupportedCommands, at: now)
         case .reset: return send(step, .reset, at: now)
+        case .setEventMask: return send(step, .setEventMask(HCICommand.eventMaskWithLEMeta), at: now)
+        case .leSetEventMask: return send(step, .leSetEventMask(HCICommand.leEventMaskWithAdvertisingReports), at: now)
         case .disable, .stopDisable: return send(step, ScanConfiguration.enableCommand(false, extended: extended), at: now)
         case .enable: return send(step, ScanConfiguration.enableCommand(true, extended: extended), at: now)
         case .parameters:
@@ -267,6 +274,9 @@ public struct ScanController: Sendable {
             return status == .commandDisallowed ? [toleratedDisallowed(opcode), .stopped] : [.stopped]
         case .reset:
             guard status.isSuccess else { return fail(.rejected(opcode, status)) }
+            return advance(at: now)
+        case .setEventMask, .leSetEventMask:
+            guard status.isSuccess else { return [.note(.eventMaskRejected(opcode, status))] + advance(at: now) }
             return advance(at: now)
         case .readSupportedCommands:
             let supported = status.isSuccess && SupportedCommands(returnParameters: returnParameters).supportsExtendedScanning

@@ -48,7 +48,15 @@ public enum HCIAdapterDirectory {
     /// Finds the adapter `selection` names, powers it on when needed, and opens its socket.
     public static func open(_ selection: HCIAdapterSelection) throws(HCIError) -> HCISocket {
         let adapter = try resolve(selection)
-        if !adapter.isUp { try bringUp(adapter.index) }
+        if !adapter.isUp {
+            do {
+                try bringUp(adapter.index)
+            } catch where error.kind == .permissionDenied {
+                // Not fatal: bluetoothd (or the operator) may power it on; wait for that.
+                throw HCIError(
+                    kind: .adapterDown, operation: "\(adapter.name) is down and powering it on needs CAP_NET_ADMIN")
+            }
+        }
         return try HCISocket(deviceID: adapter.index)
     }
 }

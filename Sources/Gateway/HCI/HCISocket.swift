@@ -34,6 +34,17 @@ public final class HCISocket: HCITransport {
             _ = Foundation.close(fd)
             throw error
         }
+        // Without CAP_NET_RAW the kernel silently narrows the filter to its security filter, which
+        // drops LE Meta: the scan would just stay silent. Read it back and say so instead.
+        var applied = hci_filter()
+        if cbluez_get_filter(fd, &applied) == 0,
+            applied.type_mask != new.type_mask || applied.event_mask != new.event_mask
+        {
+            _ = Foundation.close(fd)
+            throw HCIError(
+                kind: .permissionDenied, operation: "setsockopt(HCI_FILTER) on \(label): LE events filtered out",
+                errno: EPERM)
+        }
         self.deviceID = deviceID
         self.savedFilter = old
         self.descriptor = HCIDescriptor(fileDescriptor: fd, label: label)
