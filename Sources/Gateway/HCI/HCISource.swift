@@ -220,8 +220,8 @@ public final class HCISource: PacketSource {
                 health.report(nil)
             case .note(let note):
                 switch note {
-                case .usingCommandSet: log(.debug, note.description)
-                case .commandDisallowedTolerated, .silent: log(.info, note.description)
+                case .usingCommandSet, .silent: log(.debug, note.description)
+                case .commandDisallowedTolerated: log(.info, note.description)
                 default: log(.warning, note.description)
                 }
             case .stopped:
