@@ -106,26 +106,30 @@ public final class HCISource: PacketSource {
         var health = HealthReporter(deliver: deliver)
         var backoff = options.reopenBackoffMin
         var opened = false
+        // The outage being reported: one log line and one health reason per outage, however many
+        // retries it takes; cleared once the scan runs again.
         var outage: String?
+        func report(_ reason: String, _ level: LogLevel, _ line: String) {
+            log(outage == reason ? .debug : level, line)
+            outage = reason
+            health.report(reason)
+        }
         while !isStopping {
             let transport: any HCITransport
             do {
                 transport = try opener()
             } catch {
                 if error.isFatal || (!opened && options.failIfAbsentAtStart) { throw error }
-                // One outage, one log line and one health reason, however many retries it takes.
                 stats.withLock { $0.failedOpens += 1 }
-                if outage == nil { log(.warning, "adapter unavailable: \(error.description); retrying") }
-                outage = outage ?? error.description
-                health.report(outage)
+                // Still the same outage when the adapter just has not come back yet.
+                let reason = outage ?? error.description
+                report(reason, .warning, "adapter unavailable: \(error.description); retrying")
                 sleep(backoff)
                 backoff = min(backoff * 2, options.reopenBackoffMax)
                 continue
             }
             if opened { stats.withLock { $0.reopens += 1 } }
-            if outage != nil { log(.info, "adapter is back; setting the scan up again") }
             opened = true
-            outage = nil
             var reachedScanning = false
             let end: SessionEnd
             do {
@@ -135,19 +139,18 @@ public final class HCISource: PacketSource {
                 throw error
             }
             transport.close()
-            if reachedScanning { backoff = options.reopenBackoffMin }
+            if reachedScanning {
+                backoff = options.reopenBackoffMin
+                outage = nil
+            }
             switch end {
             case .stopped:
                 return
             case .lost(let error):
                 stats.withLock { $0.adapterLosses += 1 }
-                log(.warning, "\(error.description); will reopen")
-                outage = error.description
-                health.report(error.description)
+                report(error.description, .warning, "\(error.description); will reopen")
             case .failed(let failure):
-                log(.error, "scan set-up failed: \(failure); will reopen")
-                outage = failure.description
-                health.report(failure.description)
+                report(failure.description, .error, "scan set-up failed: \(failure); will reopen")
             }
             guard !isStopping else { return }
             sleep(backoff)
