@@ -2,6 +2,8 @@
 /// Each command lives in Sources/Gateway/Commands/<Name>Command.swift; register it with one line here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
+        DecodeCommand.self,
+        CheckConfigCommand.self,
         AdaptersCommand.self,
         ScanCommand.self,
         RecordCommand.self,
