@@ -31,6 +31,9 @@ final class SourceRecorder: Sendable {
         }
     }
     func count(logsContaining text: String) -> Int { logs.filter { $0.contains(text) }.count }
+    var allPackets: [CapturedPacket] {
+        events.withLock { $0.compactMap { if case .packet(let p) = $0 { return p } else { return nil } } }
+    }
 }
 
 /// An `HCISource` running on its own thread against an `HCIFakeController`.
@@ -42,7 +45,11 @@ final class SourceHarness: Sendable {
     private let done = DispatchSemaphore(value: 0)
     private let failure = Mutex<HCIError?>(nil)
 
-    init(_ configuration: ScanConfiguration, opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false) {
+    /// `tee` also receives every event the source delivers.
+    init(
+        _ configuration: ScanConfiguration, opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false,
+        tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
+    ) {
         var options = HCISource.Options()
         options.pollInterval = .milliseconds(5)
         options.reopenBackoffMin = .milliseconds(5)
@@ -56,7 +63,10 @@ final class SourceHarness: Sendable {
             log: { recorder.log($0, $1) })
         Thread.detachNewThread { [self] in
             do {
-                try source.run { recorder.record($0) }
+                try source.run {
+                    recorder.record($0)
+                    tee($0)
+                }
             } catch let error as HCIError {
                 failure.withLock { $0 = error }
             } catch {}

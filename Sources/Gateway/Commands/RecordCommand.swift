@@ -8,28 +8,22 @@ struct RecordCommand: Command {
     static let help = CommandHelp(
         name: "record",
         abstract: "Record the live HCI traffic to a btsnoop file for Wireshark and 'replay'.",
-        usage: "beacon2mqtt record <file> [--adapter <adapter>] [--mode <mode>] [--duration <duration>]",
+        usage: "beacon2mqtt record <file> [--adapter <adapter>] [--mode <mode>] [--config <file>] [--duration <duration>]",
         discussion: """
             Sets the scan up like 'run' does and writes every HCI command and event (btsnoop, datalink
             1002 H4) until Ctrl-C or the duration. Needs CAP_NET_RAW (see the HCI section of the README).
             """,
         arguments: [.init("<file>", "The btsnoop file to write (replaced if it exists).")],
-        options: [
-            LiveScan.adapterHelp,
-            .init("--mode <mode>", "active, passive or listen (default: passive)."),
-            .init("--duration <duration>", "Stop after this long, e.g. 30s, 5m (default: until Ctrl-C)."),
-            LiveScan.verboseHelp,
+        options: LiveScanOptions.help(defaultMode: .passive) + [
+            .init("--duration <duration>", "Stop after this long, e.g. 30s, 5m (default: until Ctrl-C).")
         ])
 
     let path: String
-    let selection: HCIAdapterSelection
-    let mode: ScanConfiguration.Mode
+    let options: LiveScanOptions
     let duration: TimeSpan?
-    let verbose: Bool
 
     init(_ arguments: inout Arguments) throws(UsageError) {
-        selection = try LiveScan.selection(arguments.option("--adapter"))
-        mode = try LiveScan.mode(arguments.option("--mode"), default: .passive)
+        options = try LiveScanOptions(&arguments)
         if let text = try arguments.option("--duration") {
             guard let span = Self.parseDuration(text), span.microseconds > 0 else {
                 throw UsageError("'--duration' takes a duration like 30s, 500ms or 5m, not '\(text)'")
@@ -38,7 +32,6 @@ struct RecordCommand: Command {
         } else {
             duration = nil
         }
-        verbose = arguments.flag("-v", "--verbose")
         let files = try arguments.positionals()
         guard files.count == 1 else { throw UsageError(files.isEmpty ? "missing <file>" : "only one <file> is allowed") }
         path = files[0]
@@ -55,17 +48,19 @@ struct RecordCommand: Command {
     }
 
     func run(_ context: CommandContext) -> ExitCode {
-        let configuration = ScanConfiguration(scanner: scannerSettings)
-        guard let source = LiveScan.source(selection, configuration, deliverCommands: true, verbose: verbose, context: context)
+        guard let resolved = options.resolve(defaultMode: .passive, context: context) else { return .config }
+        guard
+            let source = LiveScan.source(
+                resolved.selection, resolved.scan, deliverCommands: true, verbose: options.verbose, context: context)
         else { return .unavailable }
-        let writer: InterimBtsnoopWriter
+        let file: BtsnoopFile
         do {
-            writer = try InterimBtsnoopWriter(path: path)
+            file = try BtsnoopFile(path: path)
         } catch {
             context.err("Error: cannot create '\(path)': \(error)\n")
             return .ioError
         }
-        let sink = RecordSink(writer)
+        let sink = RecordSink(file)
         context.err("recording to \(path); Ctrl-C to stop\n")
         let failure = LiveScan.run(source, duration: duration, deliver: { sink.handle($0) })
         let summary = sink.finish()
@@ -80,46 +75,41 @@ struct RecordCommand: Command {
         }
         return .success
     }
-
-    private var scannerSettings: ScannerSettings {
-        var settings = ScannerSettings()
-        settings.mode = ScannerSettings.Mode(rawValue: mode.rawValue) ?? .passive
-        return settings
-    }
 }
 
-/// Serialises packets from the reader thread into the writer; the first write error stops writing.
-private final class RecordSink: Sendable {
+/// Serialises packets from the reader thread into the file; the first write error stops writing.
+final class RecordSink: Sendable {
     private struct State {
-        var writer: InterimBtsnoopWriter?
+        var file: BtsnoopFile?
         var packets = 0
         var error: String?
     }
 
     private let state: Mutex<State>
 
-    init(_ writer: sending InterimBtsnoopWriter) { state = Mutex(State(writer: writer)) }
+    init(_ file: sending BtsnoopFile) { state = Mutex(State(file: file)) }
 
     func handle(_ event: SourceEvent) {
         guard case .packet(let packet) = event else { return }
         state.withLock { s in
-            guard let writer = s.writer else { return }
+            guard let file = s.file else { return }
             do {
-                try writer.write(packet)
+                try file.write(packet)
                 s.packets += 1
             } catch {
                 s.error = "\(error)"
-                s.writer = nil
+                s.file = nil
             }
         }
     }
 
+    /// Closes the file; the packet count and the first error, if any.
     func finish() -> (packets: Int, error: String?) {
         state.withLock { s in
-            if let writer = s.writer {
-                do { try writer.close() } catch { s.error = s.error ?? "\(error)" }
+            if let file = s.file {
+                do { try file.close() } catch { s.error = s.error ?? "\(error)" }
             }
-            s.writer = nil
+            s.file = nil
             return (s.packets, s.error)
         }
     }

@@ -8,39 +8,31 @@ struct ScanCommand: Command {
     static let help = CommandHelp(
         name: "scan",
         abstract: "Show a live table of the beacons in range.",
-        usage: "beacon2mqtt scan [--adapter <adapter>] [--mode <mode>] [--format <format>]",
+        usage: "beacon2mqtt scan [--adapter <adapter>] [--mode <mode>] [--config <file>] [--format <format>]",
         discussion: """
             Scans like 'run' does and redraws the table every second: identity, configured name,
             RSSI, filtered RSSI, accuracy, proximity, sightings per second and last seen. With
             '--format jsonl' it prints one JSON object per beacon per second instead. Ctrl-C stops.
             """,
-        options: [
-            LiveScan.adapterHelp,
-            .init("--mode <mode>", "active, passive or listen (default: active, to see scan responses too)."),
-            LiveScan.formatHelp,
-            LiveScan.verboseHelp,
-        ])
+        options: LiveScanOptions.help(defaultMode: .active) + [LiveScan.formatHelp])
 
-    let selection: HCIAdapterSelection
-    let mode: ScanConfiguration.Mode
+    let options: LiveScanOptions
     let jsonl: Bool
-    let verbose: Bool
 
     init(_ arguments: inout Arguments) throws(UsageError) {
-        selection = try LiveScan.selection(arguments.option("--adapter"))
-        mode = try LiveScan.mode(arguments.option("--mode"), default: .active)
+        options = try LiveScanOptions(&arguments)
         jsonl = try LiveScan.isJSONLines(arguments.option("--format"))
-        verbose = arguments.flag("-v", "--verbose")
         try arguments.finish()
     }
 
     func run(_ context: CommandContext) -> ExitCode {
+        guard let resolved = options.resolve(defaultMode: .active, context: context) else { return .config }
         guard
             let source = LiveScan.source(
-                selection, ScanConfiguration(mode: mode), deliverCommands: false, verbose: verbose, context: context)
+                resolved.selection, resolved.scan, deliverCommands: false, verbose: options.verbose, context: context)
         else { return .unavailable }
         let tally = Mutex(ScanTally())
-        let title = "beacon2mqtt scan — adapter \(selection), \(mode.rawValue) mode — Ctrl-C to stop"
+        let title = "beacon2mqtt scan — adapter \(resolved.selection), \(resolved.scan.mode.rawValue) mode — Ctrl-C to stop"
         let failure = LiveScan.run(
             source, duration: nil,
             deliver: { event in
@@ -53,7 +45,7 @@ struct ScanCommand: Command {
             },
             refresh: {
                 let now = HCISource.Clock.system.wall()
-                let rows = tally.withLock { $0.rows(now: now) }
+                let rows = tally.withLock { $0.rows(now: now, names: resolved.names) }
                 if jsonl {
                     context.out(ScanTable.jsonLines(rows, now: now))
                 } else {

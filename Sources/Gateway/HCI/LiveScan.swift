@@ -83,9 +83,7 @@ enum LiveScan {
             adapter: selection, configuration: configuration, options: options, log: logger(context, verbose: verbose))
     }
 
-    static let adapterHelp = CommandHelp.Entry("--adapter <adapter>", "hciN, the controller address, or auto (default: auto).")
     static let formatHelp = CommandHelp.Entry("--format <format>", "text (default) or jsonl.")
-    static let verboseHelp = CommandHelp.Entry("-v, --verbose", "Log every command sent.")
 
     /// Parses `--format text|jsonl`; true for jsonl.
     static func isJSONLines(_ text: String?) throws(UsageError) -> Bool {
@@ -94,23 +92,5 @@ enum LiveScan {
             throw UsageError("'--format' takes text or jsonl, not '\(format)'")
         }
         return format == "jsonl"
-    }
-
-    /// Parses `--adapter`.
-    static func selection(_ text: String?) throws(UsageError) -> HCIAdapterSelection {
-        guard let text else { return .auto }
-        guard let selection = HCIAdapterSelection(text) else {
-            throw UsageError("'--adapter' takes hciN, a controller address (aa:bb:cc:dd:ee:ff) or auto, not '\(text)'")
-        }
-        return selection
-    }
-
-    /// Parses `--mode`.
-    static func mode(_ text: String?, default mode: ScanConfiguration.Mode) throws(UsageError) -> ScanConfiguration.Mode {
-        guard let text else { return mode }
-        guard let parsed = ScanConfiguration.Mode(rawValue: text) else {
-            throw UsageError("'--mode' takes active, passive or listen, not '\(text)'")
-        }
-        return parsed
     }
 }
