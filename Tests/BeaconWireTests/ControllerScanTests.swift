@@ -69,6 +69,34 @@ import Testing
         #expect(Self.sent(scan.stop(at: Self.t0)) == [.leSetScanEnable(false)])
     }
 
+    /// The kernel or bluetoothd already drove this controller with the legacy set, so it refuses the
+    /// extended one: the disable is tolerated, the parameters are not, and legacy takes over.
+    @Test func controllerLockedToLegacyByAnotherHostIsScannedWithLegacy() {
+        var scan = ScanController(configuration: ScanConfiguration())
+        _ = scan.start(at: Self.t0)
+        _ = scan.handle(Self.supportedCommands(extended: true), at: Self.t0)
+        let afterDisable = scan.handle(Self.complete(.leSetExtendedScanEnable, .commandDisallowed), at: Self.t0)
+        #expect(Self.notes(afterDisable) == [.commandDisallowedTolerated(.leSetExtendedScanEnable)])
+        let afterParameters = scan.handle(Self.complete(.leSetExtendedScanParameters, .commandDisallowed), at: Self.t0)
+        #expect(Self.sent(afterParameters) == [.leSetScanEnable(false)])
+        _ = scan.handle(Self.complete(.leSetScanEnable), at: Self.t0)
+        _ = scan.handle(Self.complete(.leSetScanParameters), at: Self.t0)
+        #expect(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0) == [.scanning(.legacy)])
+        // A later reset does not try the extended set again on this controller.
+        _ = scan.handle(.hardwareError(code: 0), at: Self.t0)
+        Self.answerReset(&scan, at: Self.t0)
+        #expect(Self.sent(scan.handle(Self.supportedCommands(extended: true), at: Self.t0)) == [.leSetScanEnable(false)])
+        #expect(scan.commandSet == .legacy)
+    }
+
+    @Test func stopBeforeTheCommandSetIsKnownSendsNothing() {
+        var scan = ScanController(configuration: ScanConfiguration())
+        _ = scan.start(at: Self.t0)
+        #expect(scan.stop(at: Self.t0) == [.stopped])
+        #expect(scan.isStopped)
+        #expect(scan.nextDeadline == nil)
+    }
+
     @Test func rejectedCodedPHYRetriesWithLE1MBeforeFallingBack() {
         var scan = ScanController(configuration: ScanConfiguration(scanCodedPHY: true))
         _ = scan.start(at: Self.t0)
