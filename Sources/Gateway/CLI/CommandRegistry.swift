@@ -3,6 +3,7 @@
 enum CommandRegistry {
     static let all: [any Command.Type] = [
         DecodeCommand.self,
+        ReplayCommand.self,
         CheckConfigCommand.self,
         AdaptersCommand.self,
         ScanCommand.self,
