@@ -29,7 +29,8 @@ import Testing
         let resolved = try #require(try Self.options([]).resolve(defaultMode: .active, context: errors.context))
         #expect(resolved.selection == .auto)
         #expect(resolved.scan.mode == .active)
-        #expect(resolved.names.isEmpty)
+        #expect(resolved.configuration.beacons.isEmpty)
+        #expect(resolved.configuration.gateway.id == HostName.gatewayID())
     }
 
     @Test func configurationSuppliesAdapterModeAndNamesAndTheCommandLineWins() throws {
@@ -54,7 +55,8 @@ import Testing
         #expect(fromFile.scan.mode == .listen)
         #expect(fromFile.scan.watchdog == .seconds(45))
         let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
-        #expect(fromFile.names == [.uuid(uuid, major: 1, minor: 2): "Keys"])
+        #expect(fromFile.configuration.beacons.map(\.identity) == [.uuid(uuid, major: 1, minor: 2)])
+        #expect(fromFile.configuration.beacons.map(\.name) == ["Keys"])
 
         let overridden = try #require(
             try Self.options(["--config", path, "--adapter", "hci1", "--mode", "passive"])

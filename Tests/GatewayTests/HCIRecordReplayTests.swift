@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 import Foundation
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @testable import Gateway
 
 /// `record` writes what a live session delivered; reading the file back gives the same packets,
-/// and so the same reports and beacons (the input `replay` feeds to the pipeline).
+/// and `replay` of the file prints the messages the live session produced.
 @Suite struct HCIRecordReplayTests {
     @Test func recordingOfALiveSessionReadsBackAsTheSamePacketsAndBeacons() throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("hci-record-\(UUID().uuidString).btsnoop").path
@@ -31,19 +32,18 @@ import Testing
         let delivered = live.allPackets
         #expect(packets == delivered, "same bytes, directions and timestamps")
         #expect(packets.filter { !$0.incoming }.count == 5, "4 set-up commands and the disable")
-        let beacons = packets.flatMap(ScanSightings.decode)
-        #expect(beacons == delivered.flatMap(ScanSightings.decode))
-        #expect(beacons.count == 3)
-    }
 
-    @Test func sightingsComeFromIdentifiedBeaconsWithAnRSSI() throws {
-        let packet = CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: HCIFakeController.iBeaconReport)
-        let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
-        #expect(ScanSightings.decode(packet) == [.init(identity: .uuid(uuid, major: 1, minor: 2), rssi: -64)])
-        var noRSSI = HCIFakeController.iBeaconReport
-        noRSSI[noRSSI.count - 1] = 127
-        #expect(ScanSightings.decode(CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: noRSSI)).isEmpty)
-        let command = CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: HCICommand.reset.packet, incoming: false)
-        #expect(ScanSightings.decode(command).isEmpty)
+        // The messages the live session would have published (same engine, same gateway id as
+        // `replay` without --config) equal what `replay --output jsonl` prints for the file.
+        var config = Configuration()
+        config.gateway.id = HostName.gatewayID()
+        var pipeline = Pipeline(configuration: config)
+        var messages: [OutboundMessage] = []
+        for packet in delivered { pipeline.ingest(packet, into: &messages) }
+        pipeline.finish(into: &messages)
+        #expect(messages.contains { $0.kind == .event }, "the iBeacon entered")
+        let replay = CapturedRun(["replay", path, "--output", "jsonl"])
+        #expect(replay.code == .success)
+        #expect(replay.stdout == messages.map { $0.jsonLine + "\n" }.joined())
     }
 }

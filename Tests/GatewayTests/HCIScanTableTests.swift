@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 import Foundation
 import Testing
@@ -8,19 +9,38 @@ import Testing
     static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
     static let t0 = Timestamp(microseconds: 1_714_564_800_000_000)  // 2024-05-01T12:00:00Z
 
-    @Test func tallyCountsRateOverTheWindowAndOrdersStrongestFirst() {
-        var tally = ScanTally(rateWindow: .seconds(10), staleAfter: .seconds(30))
-        let near = BeaconIdentity.uuid(Self.uuid, major: 1, minor: 2)
-        let far = BeaconIdentity.uuid(Self.uuid, major: 1, minor: 3)
-        for i in 0..<20 { tally.observe(near, rssi: -60, at: Self.t0 + .milliseconds(500) * Int64(i)) }
-        tally.observe(far, rssi: -85, at: Self.t0 + .seconds(9))
-        let rows = tally.rows(now: Self.t0 + .seconds(10), names: [near: "desk"])
-        #expect(rows.map(\.identity) == [near, far])
-        #expect(rows[0].seenPerSecond == 2.0)  // 20 sightings in the last 10 s
-        #expect(rows[0].name == "desk")
-        #expect(rows[1].seenPerSecond == 0.1)
-        // Stale beacons leave the table.
-        #expect(tally.rows(now: Self.t0 + .seconds(40)).isEmpty)
+    /// The engine's tracked beacons, fed with the fake controller's iBeacon (1/2, RSSI −64, power −59).
+    @Test func viewTakesEngineFieldsAndMeasuresSightingsPerSecond() {
+        var config = Configuration()
+        let keys = BeaconIdentity.uuid(Self.uuid, major: 1, minor: 2)
+        config.beacons = [BeaconOverride(identity: keys, name: "Keys")]
+        var pipeline = Pipeline(configuration: config)
+        var messages: [OutboundMessage] = []
+        for i in 0..<20 {
+            let packet = CapturedPacket(timestamp: Self.t0 + .milliseconds(500) * Int64(i), bytes: HCIFakeController.iBeaconReport)
+            pipeline.ingest(packet, into: &messages)
+        }
+        pipeline.advance(to: Self.t0 + .seconds(10), into: &messages)
+        var view = ScanView(rateWindow: .seconds(10), staleAfter: .seconds(5))
+        let rows = view.rows(pipeline.trackedBeacons, now: Self.t0 + .seconds(10))
+        #expect(rows.count == 1)
+        #expect(rows.first?.identity == keys)
+        #expect(rows.first?.name == "Keys")
+        #expect(rows.first?.rssi == -64)
+        #expect(rows.first?.seenPerSecond == 2.0, "20 sightings since first seen 10 s ago")
+        let accuracy = rows.first?.accuracy ?? -1
+        #expect(accuracy > 0)
+        #expect(rows.first?.proximity == Proximity(accuracy: accuracy, thresholds: config.ranging.proximity).rawValue)
+        // Two more sightings in the next second: the rate follows the growth of the count.
+        for i in 0..<2 {
+            let packet = CapturedPacket(timestamp: Self.t0 + .seconds(10) + .milliseconds(500) * Int64(i), bytes: HCIFakeController.iBeaconReport)
+            pipeline.ingest(packet, into: &messages)
+        }
+        pipeline.advance(to: Self.t0 + .seconds(11), into: &messages)
+        #expect(view.rows(pipeline.trackedBeacons, now: Self.t0 + .seconds(11)).first?.seenPerSecond == 2.0)
+        // Silent beyond stale_after: out of the table.
+        pipeline.advance(to: Self.t0 + .seconds(17), into: &messages)
+        #expect(view.rows(pipeline.trackedBeacons, now: Self.t0 + .seconds(17)).isEmpty)
     }
 
     @Test func textTableAlignsColumnsAndShowsDashesForWhatIsUnknown() {
@@ -48,6 +68,8 @@ import Testing
 
     @Test func jsonLinesCarryOneObjectPerBeacon() {
         let row = ScanTableRow(identity: .uuid(Self.uuid, major: 1, minor: 2), rssi: -61, seenPerSecond: 3, lastSeen: Self.t0)
+        let noRSSI = ScanTableRow(identity: .uuid(Self.uuid, major: 1, minor: 3), rssi: nil, seenPerSecond: 0.5, lastSeen: Self.t0)
+        #expect(ScanTable.jsonLines([noRSSI], now: Self.t0).contains(#""rssi":null"#))
         #expect(ScanTable.jsonLines([row], now: Self.t0) == """
             {"time":"2024-05-01T12:00:00.000Z","uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":2,\
             "name":null,"rssi":-61,"rssi_filtered":null,"accuracy":null,"proximity":null,"seen_per_second":3,\

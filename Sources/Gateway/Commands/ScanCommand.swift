@@ -31,21 +31,25 @@ struct ScanCommand: Command {
             let source = LiveScan.source(
                 resolved.selection, resolved.scan, deliverCommands: false, verbose: options.verbose, context: context)
         else { return .unavailable }
-        let tally = Mutex(ScanTally())
+        // The same engine as `run`, so the table shows what would be published.
+        let engine = Mutex(Pipeline(configuration: resolved.configuration))
+        let view = Mutex(ScanView(staleAfter: resolved.configuration.ranging.staleAfter))
         let title = "beacon2mqtt scan — adapter \(resolved.selection), \(resolved.scan.mode.rawValue) mode — Ctrl-C to stop"
         let failure = LiveScan.run(
             source, duration: nil,
             deliver: { event in
                 guard case .packet(let packet) = event, packet.incoming else { return }
-                let sightings = ScanSightings.decode(packet)
-                guard !sightings.isEmpty else { return }
-                tally.withLock { t in
-                    for sighting in sightings { t.observe(sighting.identity, rssi: sighting.rssi, at: packet.timestamp) }
-                }
+                var discarded: [OutboundMessage] = []
+                engine.withLock { $0.ingest(packet, into: &discarded) }
             },
             refresh: {
                 let now = HCISource.Clock.system.wall()
-                let rows = tally.withLock { $0.rows(now: now, names: resolved.names) }
+                let tracked = engine.withLock { pipeline -> [TrackedBeacon] in
+                    var discarded: [OutboundMessage] = []
+                    pipeline.advance(to: now, into: &discarded)
+                    return pipeline.trackedBeacons
+                }
+                let rows = view.withLock { $0.rows(tracked, now: now) }
                 if jsonl {
                     context.out(ScanTable.jsonLines(rows, now: now))
                 } else {

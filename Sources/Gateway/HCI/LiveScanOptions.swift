@@ -40,6 +40,7 @@ struct LiveScanOptions {
     /// What to scan with, or nil after printing why the configuration is unusable (exit 78).
     func resolve(defaultMode: ScanConfiguration.Mode, context: CommandContext) -> Resolved? {
         var config = Configuration()
+        config.gateway.id = HostName.gatewayID()
         if let configPath {
             do {
                 config = try ConfigLoader.load(path: configPath, defaultGatewayID: HostName.gatewayID())
@@ -54,16 +55,13 @@ struct LiveScanOptions {
         }
         var scan = ScanConfiguration(scanner: config.scanner)
         scan.mode = mode ?? (configPath == nil ? defaultMode : scan.mode)
-        var names: [BeaconIdentity: String] = [:]
-        for beacon in config.beacons {
-            if let name = beacon.name { names[beacon.identity] = name }
-        }
-        return Resolved(selection: selection, scan: scan, names: names)
+        return Resolved(selection: selection, scan: scan, configuration: config)
     }
 
     struct Resolved: Equatable {
         var selection: HCIAdapterSelection
         var scan: ScanConfiguration
-        var names: [BeaconIdentity: String]
+        /// The whole configuration (names, filters, distance model) for the monitoring engine.
+        var configuration: Configuration
     }
 }

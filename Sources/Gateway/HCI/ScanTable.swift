@@ -10,7 +10,7 @@ public enum ScanTable {
     public static func text(_ rows: [ScanTableRow], now: Timestamp, title: String) -> String {
         let cells = rows.map { row -> [String] in
             [
-                row.primaryID, row.secondaryID, row.name ?? "-", String(row.rssi),
+                row.primaryID, row.secondaryID, row.name ?? "-", row.rssi.map { JSONWriter.format($0, decimals: 1) } ?? "-",
                 row.filteredRSSI.map { JSONWriter.format($0, decimals: 1) } ?? "-",
                 row.accuracy.map { JSONWriter.format($0, decimals: 2) + " m" } ?? "-",
                 row.proximity ?? "-",
@@ -52,7 +52,7 @@ public enum ScanTable {
                 w.field("instance", row.identity.eddystoneInstance)
             }
             w.field("name", row.name)
-            w.field("rssi", row.rssi)
+            w.field("rssi", row.rssi, decimals: 1)
             w.field("rssi_filtered", row.filteredRSSI, decimals: 1)
             w.field("accuracy", row.accuracy, decimals: 2)
             w.field("proximity", row.proximity)

@@ -1,13 +1,13 @@
 import BeaconWire
 
 /// One beacon in range, as `beacon2mqtt scan` shows it. Built from the monitoring engine's tracked
-/// beacon (filtered RSSI, accuracy, proximity) or, without it, from the raw sightings alone.
+/// beacon (see `ScanView`).
 public struct ScanTableRow: Sendable, Equatable {
     public var identity: BeaconIdentity
     /// From the configuration's `beacons:` list.
     public var name: String?
-    /// Last measured RSSI, dBm.
-    public var rssi: Int
+    /// Last measured RSSI with the gateway offset, dBm; nil when the controller gave none.
+    public var rssi: Double?
     public var filteredRSSI: Double?
     /// Metres.
     public var accuracy: Double?
@@ -17,7 +17,7 @@ public struct ScanTableRow: Sendable, Equatable {
     public var lastSeen: Timestamp
 
     public init(
-        identity: BeaconIdentity, name: String? = nil, rssi: Int, filteredRSSI: Double? = nil, accuracy: Double? = nil,
+        identity: BeaconIdentity, name: String? = nil, rssi: Double?, filteredRSSI: Double? = nil, accuracy: Double? = nil,
         proximity: String? = nil, seenPerSecond: Double, lastSeen: Timestamp
     ) {
         self.identity = identity
