@@ -143,6 +143,7 @@ public struct ScanController: Sendable {
         lastReport = now
         escalation = 0
         resetSinceScanning = false
+        commandSet = nil
         includeCoded = configuration.scanCodedPHY
         if configuration.mode == .listen {
             phase = .scanning
@@ -161,9 +162,6 @@ public struct ScanController: Sendable {
         }
         switch phase {
         case .idle, .stopped, .failed:
-            phase = .stopped
-            return [.stopped]
-        case .awaiting(.readSupportedCommands, _, _), .awaiting(.reset, _, _):
             phase = .stopped
             return [.stopped]
         case .awaiting, .scanning:
