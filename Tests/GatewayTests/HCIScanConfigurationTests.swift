@@ -24,4 +24,12 @@ import Testing
             #expect(ScanConfiguration(scanner: scanner).mode.rawValue == mode.rawValue)
         }
     }
+
+    @Test func liveSourceNeedsAValidAdapterSetting() {
+        var scanner = ScannerSettings()
+        scanner.adapter = "00:1a:7d:da:71:13"
+        #expect(HCISource(scanner: scanner) != nil)
+        scanner.adapter = "bluetooth0"
+        #expect(HCISource(scanner: scanner) == nil)
+    }
 }
