@@ -61,8 +61,8 @@ public final class MosquittoClient: Sendable {
         var lastFailure: String? = nil
         var lastLoggedFailure: String? = nil
         var lastLibraryError: String? = nil
-        var offlineMid: Int32? = nil
-        var offlineAcknowledged = false
+        /// Packet ids acknowledged since `stop` began (nil before).
+        var acknowledgedWhileStopping: Set<Int32>? = nil
     }
 
     /// - Parameter onEvent: called on the network thread; must not block.
@@ -126,11 +126,14 @@ public final class MosquittoClient: Sendable {
         guard running else { return }
         let deadline = ContinuousClock.now + timeout
         if isConnected {
+            // The acknowledgement may arrive before publish returns the mid: record acks from now on.
+            state.withLock { $0.acknowledgedWhileStopping = [] }
             let result = publish(
                 topic: options.statusTopic, payload: Array("offline".utf8), qos: options.statusQoS, retain: true)
             if case .sent(let mid) = result {
-                state.withLock { $0.offlineMid = mid }
-                while ContinuousClock.now < deadline, !state.withLock({ $0.offlineAcknowledged || !$0.connected }) {
+                while ContinuousClock.now < deadline,
+                    !state.withLock({ $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected })
+                {
                     Thread.sleep(forTimeInterval: 0.005)
                 }
             }
@@ -212,6 +215,9 @@ public final class MosquittoClient: Sendable {
                 var loopResult = Int32(MOSQ_ERR_SUCCESS.rawValue)
                 while loopResult == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                     loopResult = mosquitto_loop(handle, 100, 1)
+                    // on_disconnect ran (with MQTT 5, mosquitto_loop may still return success
+                    // after our own DISCONNECT), or stopping before the CONNACK came.
+                    if box.disconnected || state.withLock({ $0.stopping && !$0.connected }) { break }
                 }
                 let wasConnected = state.withLock { s in
                     defer { s.connected = false }
@@ -311,6 +317,7 @@ public final class MosquittoClient: Sendable {
         mosquitto_connect_callback_set(handle) { mosq, obj, rc in
             CallbackBox.from(obj).client.didConnect(mosq, box: CallbackBox.from(obj), rc: rc)
         }
+        mosquitto_disconnect_callback_set(handle) { _, obj, _ in CallbackBox.from(obj).disconnected = true }
         mosquitto_publish_callback_set(handle) { _, obj, mid in
             let box = CallbackBox.from(obj)
             box.client.didPublish(generation: box.generation, mid: mid)
@@ -370,9 +377,7 @@ public final class MosquittoClient: Sendable {
     }
 
     fileprivate func didPublish(generation: UInt64, mid: Int32) {
-        state.withLock { s in
-            if s.offlineMid == mid { s.offlineAcknowledged = true }
-        }
+        state.withLock { s in s.acknowledgedWhileStopping?.insert(mid) }
         deliver(.published(generation: generation, mid: mid))
     }
 
@@ -386,9 +391,10 @@ public final class MosquittoClient: Sendable {
 private final class CallbackBox: @unchecked Sendable {
     let client: MosquittoClient
     let generation: UInt64
-    /// The CONNACK refusal reason. Written and read only on the network thread (the callback runs
-    /// inside `mosquitto_loop` there), hence unchecked Sendable.
+    /// The CONNACK refusal reason, and whether on_disconnect ran. Written and read only on the
+    /// network thread (callbacks run inside `mosquitto_loop` there), hence unchecked Sendable.
     var refusal: String?
+    var disconnected = false
 
     init(client: MosquittoClient, generation: UInt64) {
         self.client = client
