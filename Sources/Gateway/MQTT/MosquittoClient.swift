@@ -126,17 +126,7 @@ public final class MosquittoClient: Sendable {
         guard running else { return }
         let deadline = ContinuousClock.now + timeout
         if isConnected {
-            // The acknowledgement may arrive before publish returns the mid: record acks from now on.
-            state.withLock { $0.acknowledgedWhileStopping = [] }
-            let result = publish(
-                topic: options.statusTopic, payload: Array("offline".utf8), qos: options.statusQoS, retain: true)
-            if case .sent(let mid) = result {
-                while ContinuousClock.now < deadline,
-                    !state.withLock({ $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected })
-                {
-                    Thread.sleep(forTimeInterval: 0.005)
-                }
-            }
+            if options.announcesAvailability { publishOfflineAndWait(until: deadline) }
             handleSlot.withLock { slot in
                 if let handle = slot.handle { _ = mosquitto_disconnect(handle) }
             }
@@ -144,6 +134,19 @@ public final class MosquittoClient: Sendable {
         let remaining = deadline - ContinuousClock.now
         let waitSeconds = max(remaining / .milliseconds(1), 100) / 1000
         _ = finished.wait(timeout: .now() + waitSeconds)
+    }
+
+    private func publishOfflineAndWait(until deadline: ContinuousClock.Instant) {
+        // The acknowledgement may arrive before publish returns the mid: record acks from now on.
+        state.withLock { $0.acknowledgedWhileStopping = [] }
+        let result = publish(
+            topic: options.statusTopic, payload: Array("offline".utf8), qos: options.statusQoS, retain: true)
+        guard case .sent(let mid) = result else { return }
+        while ContinuousClock.now < deadline,
+            !state.withLock({ $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected })
+        {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     // MARK: - Publishing
@@ -310,9 +313,12 @@ public final class MosquittoClient: Sendable {
             _ = mosquitto_tls_opts_set(handle, 1, tls.version, nil)
             if tls.insecure { _ = mosquitto_tls_insecure_set(handle, true) }
         }
-        let offline = Array("offline".utf8)
-        _ = offline.withUnsafeBytes { raw in
-            mosquitto_will_set(handle, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+        if options.announcesAvailability {
+            let offline = Array("offline".utf8)
+            _ = offline.withUnsafeBytes { raw in
+                mosquitto_will_set(
+                    handle, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+            }
         }
         mosquitto_connect_callback_set(handle) { mosq, obj, rc in
             CallbackBox.from(obj).client.didConnect(mosq, box: CallbackBox.from(obj), rc: rc)
@@ -357,9 +363,12 @@ public final class MosquittoClient: Sendable {
                 ? String(cString: mosquitto_reason_string(rc)) : String(cString: mosquitto_connack_string(rc))
             return
         }
-        let online = Array("online".utf8)
-        _ = online.withUnsafeBytes { raw in
-            mosquitto_publish(mosq, nil, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+        if options.announcesAvailability {
+            let online = Array("online".utf8)
+            _ = online.withUnsafeBytes { raw in
+                mosquitto_publish(
+                    mosq, nil, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+            }
         }
         let reconnect = state.withLock { s in
             s.connected = true
