@@ -139,6 +139,22 @@ import Testing
         #expect(workspace.logText.contains("no Bluetooth support"))
     }
 
+    @Test func aWorldReadablePasswordFileIsWarnedAboutAndNeverLogged() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwordFile = directory.appendingPathComponent("password").path
+        try "s3cr3t-value\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o644)
+        let workspace = try Workspace(
+            port: try MosquittoBroker.freePort(), extra: "  username: gw\n  password_file: \(passwordFile)")
+        let agent = try workspace.start()
+        defer { agent.signal(SIGKILL) }
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("warning: secret file is world-readable") })
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("cannot connect to broker") })
+        #expect(!workspace.logText.contains("s3cr3t-value"))
+    }
+
     @Test func memoryStaysFlatWithTheBrokerUnreachable() throws {
         let workspace = try Workspace(
             port: try MosquittoBroker.freePort(),
