@@ -62,6 +62,9 @@ public final class Agent<Pipeline: MessagePipeline> {
         nextStats = now.addingTimeInterval(configuration.mqtt.statsInterval.seconds)
         lastStats = (now, 0)
         restoreDeadline = now.addingTimeInterval(options.restoreTimeout)
+        // A capture has a clock of its own: states saved by a live run (or a previous replay) say
+        // nothing about it, and restoring them would make a replay's output depend on the broker.
+        if options.timing != .wallClock { phase = .running }
         let queue = self.queue
         client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt($0)) }
         let base = configuration.mqtt.baseTopic
@@ -98,7 +101,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             if phase == .restoring, now >= (restoreQuietUntil.map { min($0, restoreDeadline) } ?? restoreDeadline) {
                 finishRestore()
             }
-            if phase == .running || isFinishing { runTimers(now) }
+            if phase == .running { runTimers(now) }
             if let event = queue.take(includeSource: phase != .restoring, until: nextWake()) {
                 handle(event)
             }
