@@ -115,15 +115,20 @@ public final class Agent<Pipeline: MessagePipeline> {
         return false
     }
 
+    /// The next deadline of the current phase (timers only run while `.running`).
     private func nextWake() -> Date {
-        var wake = Date().addingTimeInterval(1)
-        if phase == .restoring { wake = min(wake, restoreQuietUntil ?? restoreDeadline, restoreDeadline) }
-        if case .finishing(let deadline) = phase { wake = min(wake, deadline, Date().addingTimeInterval(0.05)) }
-        if advancesOnTimer { wake = min(wake, nextAdvance) }
-        return min(wake, nextStats)
+        let wake = Date().addingTimeInterval(1)
+        switch phase {
+        case .restoring:
+            return min(wake, restoreQuietUntil ?? restoreDeadline, restoreDeadline)
+        case .finishing(let deadline):
+            return min(wake, deadline, Date().addingTimeInterval(0.05))
+        case .running:
+            return min(wake, nextStats, advancesOnTimer ? nextAdvance : wake)
+        }
     }
 
-    private var advancesOnTimer: Bool { options.timing != .capture(speed: nil) && phase != .restoring }
+    private var advancesOnTimer: Bool { options.timing != .capture(speed: nil) && phase == .running }
 
     // MARK: - Events
 
