@@ -45,6 +45,16 @@ import Testing
 
     @Test(arguments: ["csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", "wangdalian-btsnooper_ext-adv_btsnoop_hci.log"])
     func aReplayAtMaxSpeedPublishesExactlyTheJSONLMessages(capture: String) throws {
+        try checkReplay(capture, speed: "max")
+    }
+
+    /// At a multiple of capture speed, timers move the capture's clock between packets; the
+    /// messages must still be the same (147 s of capture at 60×: about 2.5 s).
+    @Test func aReplayAtSixtyTimesCaptureSpeedPublishesTheSameMessages() throws {
+        try checkReplay("csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", speed: "60")
+    }
+
+    func checkReplay(_ capture: String, speed: String) throws {
         let path = Self.captures.appendingPathComponent(capture).path
         let broker = try MosquittoBroker()
         let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/#", retainAsPublished: true)
@@ -52,7 +62,7 @@ import Testing
         let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "gateway")
         let expected = try Self.jsonlMessages(path, config: workspace.config)
         #expect(!expected.isEmpty)
-        let agent = try workspace.start(["--replay", path, "--speed", "max"])
+        let agent = try workspace.start(["--replay", path, "--speed", speed])
         #expect(agent.wait(timeout: 30) == 0)
         #expect(subscriber.waitFor { $0.contains { $0.topic == "beacons/gateways/gateway/status" && $0.payload == "offline" } })
         let seen = subscriber.messages.filter { !$0.topic.hasPrefix("beacons/gateways/") }.map(Self.received)
