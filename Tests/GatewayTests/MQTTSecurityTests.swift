@@ -83,7 +83,9 @@ import Testing
             host: "127.0.0.1", port: broker.port, clientID: "gw-wrong", statusTopic: "beacons/gateways/gw-wrong/status",
             username: "gateway", password: "wrong", reconnectMin: .milliseconds(300), reconnectMax: .seconds(2))
         options.keepalive = .seconds(10)
-        let bad = MosquittoClient(options: options, logger: Logger(level: .debug, sink: lines.append)) { events.record($0) }
+        let bad = MosquittoClient(options: options, logger: Logger(level: .debug, sink: lines.append)) {
+            events.record($0)
+        }
         bad.start()
         defer { bad.stop() }
         #expect(!bad.waitForFirstAttempt(timeout: .seconds(10)))

@@ -51,12 +51,13 @@ import Testing
         thread.start()
         _ = waitUntil(timeout: 5) { packets.count >= 20 }
         source.stop()
-        let minors = Set(packets.all.compactMap { packet -> UInt16? in
-            guard let report = try? HCIPacketDecoder.decode(packet.bytes).reports.first,
-                let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: report.data)
-            else { return nil }
-            return beacon.identity?.minor
-        })
+        let minors = Set(
+            packets.all.compactMap { packet -> UInt16? in
+                guard let report = try? HCIPacketDecoder.decode(packet.bytes).reports.first,
+                    let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: report.data)
+                else { return nil }
+                return beacon.identity?.minor
+            })
         // Every third beacon starts out of range.
         #expect(minors == [1, 2])
     }
@@ -67,7 +68,9 @@ import Testing
         #expect(queue.postFromSource(.source(.packet(packet))))
         #expect(queue.postFromSource(.source(.packet(packet))))
         queue.post(.signal(SIGHUP))
-        if case .signal(let s) = queue.take(includeSource: true, until: Date()) { #expect(s == SIGHUP) } else {
+        if case .signal(let s) = queue.take(includeSource: true, until: Date()) {
+            #expect(s == SIGHUP)
+        } else {
             Issue.record("control event not first")
         }
         #expect(queue.take(includeSource: false, until: Date().addingTimeInterval(0.05)) == nil)

@@ -11,7 +11,8 @@ struct RunCommand: Command {
     static let help = CommandHelp(
         name: "run",
         abstract: "Run the gateway: scan (or replay, or simulate) and publish to the MQTT broker.",
-        usage: "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] [--simulate [--beacons <n>] [--seed <s>]]",
+        usage:
+            "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] [--simulate [--beacons <n>] [--seed <s>]]",
         discussion: """
             Publishes enter/exit events, retained states, proximity and ranging messages, a retained
             `online`/`offline` status and periodic stats. SIGTERM or SIGINT stops cleanly (exit 0) after
@@ -57,7 +58,9 @@ struct RunCommand: Command {
             speed = value
         }
         if let seedText {
-            guard let value = UInt64(seedText) else { throw UsageError("'--seed' needs a whole number, not '\(seedText)'") }
+            guard let value = UInt64(seedText) else {
+                throw UsageError("'--seed' needs a whole number, not '\(seedText)'")
+            }
             seed = value
         } else {
             seed = 1
@@ -104,7 +107,9 @@ struct RunCommand: Command {
             guard
                 let live = HCISource(scanner: configuration.scanner, log: { level, line in hciLogger.log(level, line) })
             else {
-                logger.error("scanner.adapter: not hciN, a controller address or auto", ["adapter": configuration.scanner.adapter])
+                logger.error(
+                    "scanner.adapter: not hciN, a controller address or auto",
+                    ["adapter": configuration.scanner.adapter])
                 return .config
             }
             source = live
@@ -126,7 +131,8 @@ struct RunCommand: Command {
             return configuration
         }
         var warnings: [ConfigWarning] = []
-        let configuration = try ConfigLoader.load(path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
+        let configuration = try ConfigLoader.load(
+            path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
         for warning in warnings { logger.warning("\(warning)") }
         return configuration
     }

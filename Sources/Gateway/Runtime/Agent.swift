@@ -82,7 +82,8 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// Runs until SIGTERM/SIGINT or the end of the source; returns the process exit code.
     public func run() -> ExitCode {
         logger.info(
-            "starting", ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])
+            "starting",
+            ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])
         client.start()
         if configuration.mqtt.requireBrokerAtStart,
             !client.waitForFirstAttempt(timeout: .milliseconds(Int64(options.brokerStartTimeout * 1000)))
@@ -174,7 +175,8 @@ public final class Agent<Pipeline: MessagePipeline> {
             reloadConfiguration()
         default:
             guard !isFinishing else { return }
-            logger.info("stopping", ["signal": signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "\(signal)"])
+            logger.info(
+                "stopping", ["signal": signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "\(signal)"])
             source.stop()
             queue.close()
             phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
@@ -327,7 +329,8 @@ public final class Agent<Pipeline: MessagePipeline> {
             case .failed(let reason):
                 rejected += 1
                 if rejected == 1 || rejected.isMultiple(of: 1000) {
-                    logger.error("broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
+                    logger.error(
+                        "broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
                 }
             }
         }

@@ -41,7 +41,9 @@ public struct Logger: Sendable {
 
     public func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
 
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    public func log(
+        _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]
+    ) {
         guard isEnabled(level) else { return }
         var line = journald ? "<\(Self.priority(level))>" : ""
         line += journald ? "" : "\(level.rawValue): "
