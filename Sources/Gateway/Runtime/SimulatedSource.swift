@@ -24,7 +24,8 @@ public final class SimulatedSource: PacketSource {
 
     public func stop() { stopped.withLock { $0 = true } }
 
-    /// One walker: in range for a while (distance drifting), then away long enough to exit.
+    /// One walker: in range for a while (distance drifting), then away long enough to exit. The
+    /// first stay is short (4–12 s), so a 20 s demo shows exits as well as enters.
     struct Walker {
         var minor: UInt16
         var present: Bool
@@ -39,7 +40,7 @@ public final class SimulatedSource: PacketSource {
         var walkers = (0..<beacons).map { i in
             Walker(
                 minor: UInt16(i + 1), present: i % 3 != 2,
-                phaseEnds: start + Double.random(in: 15...40, using: &random),
+                phaseEnds: start + Double.random(in: 4...12, using: &random),
                 distance: Double.random(in: 0.5...6, using: &random), heading: 1)
         }
         let tick = 0.1
