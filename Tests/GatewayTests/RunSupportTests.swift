@@ -25,8 +25,12 @@ import Testing
         #expect(lines.all == ["<3>broken\n", "<4>careful\n", "<6>fine\n", "<7>detail\n"])
     }
 
-    @Test func journaldPrefixesFollowJOURNAL_STREAM() {
-        #expect(Logger.standardError(level: .info, environment: ["JOURNAL_STREAM": "8:1234"]).journald)
+    @Test func journaldPrefixesOnlyWhenStderrIsTheJournalStream() {
+        var info = stat()
+        #expect(fstat(2, &info) == 0)
+        let ours = "\(info.st_dev):\(info.st_ino)"
+        #expect(Logger.standardError(level: .info, environment: ["JOURNAL_STREAM": ours]).journald)
+        #expect(!Logger.standardError(level: .info, environment: ["JOURNAL_STREAM": "1:2"]).journald)
         #expect(!Logger.standardError(level: .info, environment: [:]).journald)
     }
 
