@@ -163,9 +163,11 @@ struct LocatorTrack: Sendable {
         let previous = location
         let inverse = { (d: Double) in 1 / max(d, 0.1) }
         let total = cands.reduce(0) { $0 + inverse($1.latest.distance) }
+        // Rounded as published, so a location read back from its retained message compares equal.
+        let centi = { (v: Double) in (v * 100).rounded() / 100 }
         let next = LocatorLocation(
-            gateway: c.gateway, floor: c.latest.floor, room: c.latest.room, accuracy: c.latest.distance, since: t,
-            confidence: inverse(c.latest.distance) / total, lastSeen: seen)
+            gateway: c.gateway, floor: c.latest.floor, room: c.latest.room, accuracy: centi(c.latest.distance),
+            since: t, confidence: centi(inverse(c.latest.distance) / total), lastSeen: seen)
         restoredTick = nil
         if let p = previous, p.gateway == next.gateway, p.floor == next.floor, p.room == next.room { return nil }
         location = next
