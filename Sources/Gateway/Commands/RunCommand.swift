@@ -1,0 +1,135 @@
+import BeaconConfig
+import BeaconCore
+import BeaconWire
+import Foundation
+
+/// `beacon2mqtt run`: the daemon. Reads beacons from a source and publishes the message contract
+/// to the broker until SIGTERM/SIGINT (or the end of a replay or simulation).
+struct RunCommand: Command {
+    static let defaultConfigPath = "/etc/beacon2mqtt/beacon2mqtt.yaml"
+
+    static let help = CommandHelp(
+        name: "run",
+        abstract: "Run the gateway: scan (or replay, or simulate) and publish to the MQTT broker.",
+        usage: "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] [--simulate [--beacons <n>] [--seed <s>]]",
+        discussion: """
+            Publishes enter/exit events, retained states, proximity and ranging messages, a retained
+            `online`/`offline` status and periodic stats. SIGTERM or SIGINT stops cleanly (exit 0) after
+            publishing what is queued; SIGHUP reloads the configuration (a bad file is logged and ignored).
+            Exit codes: 0 clean stop, 64 usage, 66 replay file unreadable, 69 broker unavailable at start with
+            mqtt.require_broker_at_start (or no scanner), 78 configuration error.
+            """,
+        options: [
+            .init("--config <file>", "Configuration file (default: \(defaultConfigPath))."),
+            .init("--replay <file>", "Read packets from a capture (btsnoop, pcap, pcapng, hcidump text)."),
+            .init("--speed <n>|max", "Replay at n times capture speed, or as fast as possible (default: 1)."),
+            .init("--simulate", "Generate advertisements of a few iBeacons walking in and out of range."),
+            .init("--beacons <n>", "Simulated beacons (default: 3)."),
+            .init("--seed <s>", "Seed of the simulation's random walk (default: 1)."),
+        ])
+
+    let configPath: String?
+    let replayPath: String?
+    let speed: Double?
+    let simulate: Bool
+    let beacons: Int
+    let seed: UInt64
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        configPath = try arguments.option("--config")
+        replayPath = try arguments.option("--replay")
+        let speedText = try arguments.option("--speed")
+        simulate = arguments.flag("--simulate")
+        beacons = try arguments.intOption("--beacons", in: 1...200) ?? 3
+        let seedText = try arguments.option("--seed")
+        try arguments.finish()
+        if replayPath != nil, simulate { throw UsageError("'--replay' and '--simulate' exclude each other") }
+        if speedText != nil, replayPath == nil { throw UsageError("'--speed' needs '--replay'") }
+        switch speedText {
+        case nil: speed = 1
+        case "max": speed = nil
+        case let text?:
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw UsageError("'--speed' needs a positive number or 'max', not '\(text)'")
+            }
+            speed = value
+        }
+        if let seedText {
+            guard let value = UInt64(seedText) else { throw UsageError("'--seed' needs a whole number, not '\(seedText)'") }
+            seed = value
+        } else {
+            seed = 1
+        }
+    }
+
+    func run(_ context: CommandContext) -> ExitCode {
+        // Before any thread exists, so every thread inherits the mask and only sigwait sees them.
+        SignalWatcher.blockSignals()
+        let path = configPath ?? Self.defaultConfigPath
+        let bootLogger = Logger.standardError(level: .info, environment: context.environment)
+        let configuration: Configuration
+        do {
+            configuration = try loadConfiguration(path, logger: bootLogger)
+        } catch {
+            bootLogger.error("\(error)")
+            return .config
+        }
+        let logger = Logger.standardError(level: configuration.logLevel, environment: context.environment)
+        let connection: MQTTConnectionOptions
+        do {
+            connection = try MQTTConnectionOptions(configuration: configuration)
+        } catch {
+            logger.error("\(error)")
+            return .config
+        }
+        warnAboutReadableSecrets(configuration, logger: logger)
+
+        let source: any PacketSource
+        var options = AgentOptions()
+        if let replayPath {
+            do {
+                source = try ReplaySource(path: replayPath, speed: speed)
+            } catch {
+                logger.error("\(error)")
+                return .noInput
+            }
+            options.timing = .capture(speed: speed)
+        } else if simulate {
+            source = SimulatedSource(beacons: beacons, seed: seed)
+        } else {
+            logger.error("live HCI scanning is not available in this build; use --replay FILE or --simulate")
+            return .unavailable
+        }
+        let reload = { () throws -> Configuration in try loadConfiguration(path, logger: logger) }
+        let agent = Agent(
+            configuration: configuration, connection: connection,
+            pipeline: Pipeline(configuration: configuration), source: source, options: options, logger: logger,
+            reload: reload)
+        return agent.run()
+    }
+
+    /// The file at `path`; built-in defaults when the default path is absent and none was given.
+    private func loadConfiguration(_ path: String, logger: Logger) throws -> Configuration {
+        if configPath == nil, !FileManager.default.fileExists(atPath: path) {
+            logger.notice("no configuration file; using built-in defaults", ["path": path])
+            var configuration = Configuration()
+            configuration.gateway.id = HostName.gatewayID()
+            return configuration
+        }
+        var warnings: [ConfigWarning] = []
+        let configuration = try ConfigLoader.load(path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
+        for warning in warnings { logger.warning("\(warning)") }
+        return configuration
+    }
+
+    /// Secrets (the password file, the TLS key) readable by everyone are worth a warning.
+    private func warnAboutReadableSecrets(_ configuration: Configuration, logger: Logger) {
+        let secrets = [configuration.mqtt.passwordFile, configuration.mqtt.tls.keyFile].compactMap { $0 }
+        for file in secrets {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+                let mode = attributes[.posixPermissions] as? Int, mode & 0o004 != 0
+            else { continue }
+            logger.warning("secret file is world-readable; chmod 600 it", ["path": file])
+        }
+    }
+}
