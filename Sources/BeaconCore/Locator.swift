@@ -23,6 +23,8 @@ public struct Locator: Sendable {
     private var order: [BeaconIdentity] = []
     private var offline: Set<String> = []
     private var lastTick: Timestamp?
+    /// The newest reading's timestamp: the clock of a locator that follows the messages (replays).
+    public private(set) var newestReading: Timestamp?
 
     /// Ticks decided in one `advance` at most; a longer gap (a suspended process) skips the oldest.
     static let maxTicksPerAdvance: Int64 = 600
@@ -80,6 +82,7 @@ public struct Locator: Sendable {
     /// One proximity reading. Unknown distances (accuracy < 0) are ignored.
     public mutating func observe(_ r: LocatorReading) {
         guard let d = effectiveDistance(r) else { return }
+        if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
         offline.remove(r.gateway)
         track(r.beacon) {
             if let name = r.name { $0.name = name }

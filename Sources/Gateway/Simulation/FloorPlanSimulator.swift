@@ -74,9 +74,9 @@ public struct FloorPlanSimulator: Sendable {
                 // Each beacon advertises with its own phase so adverts interleave.
                 let t = base + plan.advertInterval * Double(i) / Double(minors.count)
                 guard t >= from, t < to, let mean = meanRSSI(minor: minor, at: t) else { continue }
-                var random = SplitMix64Stream(plan.seed, gatewayKey, UInt64(minor), UInt64(bitPattern: k))
-                if random.unit() < plan.loss { continue }
-                let rssi = mean + plan.noiseDB * random.gaussian()
+                var random = SplitMix64(keys: plan.seed, gatewayKey, UInt64(minor), UInt64(bitPattern: k))
+                if Double.random(in: 0..<1, using: &random) < plan.loss { continue }
+                let rssi = mean + plan.noiseDB * SimulatedSource.gaussian(&random)
                 guard rssi >= plan.sensitivityDBm else { continue }
                 out.append(Advert(offset: t, minor: minor, rssi: Int8(max(-127, min(20, rssi.rounded())))))
             }
@@ -97,34 +97,15 @@ public struct FloorPlanSimulator: Sendable {
     }
 }
 
-/// SplitMix64 (Steele, Lea & Flood, 2014) seeded from several keys: one independent, reproducible
-/// stream per (seed, gateway, beacon, advert).
-struct SplitMix64Stream {
-    private var state: UInt64
-
-    init(_ keys: UInt64...) {
-        state = 0
+extension SplitMix64 {
+    /// A generator keyed by several values (seed, gateway, beacon, advert): each key is folded into
+    /// the state through one SplitMix64 step, so nearby keys give unrelated streams.
+    init(keys: UInt64...) {
+        var folded: UInt64 = 0
         for k in keys {
-            state = (state ^ k) &* 0x9E37_79B9_7F4A_7C15
-            _ = next()
+            var mixer = SplitMix64(seed: folded ^ k)
+            folded = mixer.next()
         }
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
-
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        let u1 = max(unit(), Double.ulpOfOne)
-        let u2 = unit()
-        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+        self.init(seed: folded)
     }
 }
