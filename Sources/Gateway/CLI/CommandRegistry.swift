@@ -9,5 +9,6 @@ enum CommandRegistry {
         ScanCommand.self,
         RecordCommand.self,
         RunCommand.self,
+        LocateCommand.self,
     ]
 }
