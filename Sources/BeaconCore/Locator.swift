@@ -25,6 +25,9 @@ public struct Locator: Sendable {
     private var lastTick: Timestamp?
     /// The newest reading's timestamp: the clock of a locator that follows the messages (replays).
     public private(set) var newestReading: Timestamp?
+    /// The oldest reading before the first decided tick: deciding starts at the tick after it, so
+    /// the first locations do not depend on when this locator started.
+    private var oldestReading: Timestamp?
 
     /// Ticks decided in one `advance` at most; a longer gap (a suspended process) skips the oldest.
     static let maxTicksPerAdvance: Int64 = 600
@@ -83,6 +86,7 @@ public struct Locator: Sendable {
     public mutating func observe(_ r: LocatorReading) {
         guard let d = effectiveDistance(r) else { return }
         if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
+        if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
         offline.remove(r.gateway)
         track(r.beacon) {
             if let name = r.name { $0.name = name }
@@ -110,8 +114,11 @@ public struct Locator: Sendable {
     public mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
         let step = max(settings.interval.microseconds, 1000)
         let dueMicros = now.microseconds - settings.settle.microseconds
-        let due = Timestamp(microseconds: dueMicros - ((dueMicros % step) + step) % step)
-        var t = lastTick.map { $0 + TimeSpan(microseconds: step) } ?? due
+        let floorTick = { (us: Int64) in us - ((us % step) + step) % step }
+        let due = Timestamp(microseconds: floorTick(dueMicros))
+        var t =
+            lastTick.map { $0 + TimeSpan(microseconds: step) }
+            ?? oldestReading.map { Timestamp(microseconds: floorTick($0.microseconds - 1) + step) } ?? due
         if due - t > TimeSpan(microseconds: step * Self.maxTicksPerAdvance) {
             t = due - TimeSpan(microseconds: step * Self.maxTicksPerAdvance)
         }

@@ -26,6 +26,17 @@ import Testing
             ))
     }
 
+    @Test func theFirstDecisionDoesNotDependOnWhenTheClockFirstAdvances() {
+        var prompt = H()
+        var slow = H()
+        prompt.see("A", 2, at: 0.5)
+        slow.see("A", 2, at: 0.5)
+        prompt.advance(2)
+        slow.advance(7.5)  // a locator whose clock first moves 5 s later decides the same tick
+        #expect(prompt.out == slow.out)
+        #expect(slow.eventTimes == [1])
+    }
+
     @Test func aChallengerLessThanFifteenPercentCloserNeverTakesOver() {
         var h = H()
         for s in stride(from: 0.5, to: 120, by: 1) {

@@ -69,22 +69,17 @@ struct LocateCommand: Command {
             }
             for warning in warnings { logger.warning("\(warning)") }
         }
-        var connection: MQTTConnectionOptions
+        let connection: MQTTConnectionOptions
         do {
             connection = try MQTTConnectionOptions(configuration: configuration)
         } catch {
             logger.error("\(error)")
             return .config
         }
-        // Its own session and status, beside (not instead of) a gateway on the same host.
-        connection.clientID += "-locator"
-        connection.statusTopic = "\(configuration.mqtt.baseTopic)/locators/\(configuration.gateway.id)/status"
         var settings = Self.settings(configuration)
         if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
-        let locator = Locator(
-            settings: settings, baseTopic: configuration.mqtt.baseTopic, qos: configuration.mqtt.qos,
-            distance: configuration.ranging.distance)
-        let service = LocateService(locator: locator, connection: connection, clock: clock, logger: logger)
+        let service = LocateService(
+            configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger)
         logger.info("locator starting", ["broker": "\(connection.host):\(connection.port)", "clock": "\(clock)"])
         service.start()
         var set = sigset_t()

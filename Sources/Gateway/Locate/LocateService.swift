@@ -48,6 +48,21 @@ public final class LocateService: Sendable {
         self.tick = tick
     }
 
+    /// A locator for `configuration`'s broker and base topic, on its own session beside a gateway's:
+    /// client id `<client_id>-locator`, status `<base>/locators/<gateway.id>/status`. This is what
+    /// `locate` runs, and what `run` starts when `locator.enabled` is true.
+    public convenience init(
+        configuration c: Configuration, settings: LocatorSettings, connection: MQTTConnectionOptions,
+        clock: Clock = .wall, logger: Logger
+    ) {
+        var connection = connection
+        connection.clientID += "-locator"
+        connection.statusTopic = "\(c.mqtt.baseTopic)/locators/\(c.gateway.id)/status"
+        let locator = Locator(
+            settings: settings, baseTopic: c.mqtt.baseTopic, qos: c.mqtt.qos, distance: c.ranging.distance)
+        self.init(locator: locator, connection: connection, clock: clock, logger: logger)
+    }
+
     /// Messages published so far (locations, events, mqtt_room).
     public var published: Int { state.withLock { $0.published } }
 
