@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import Gateway
+import Synchronization
 import Testing
 
 @Suite struct LocateFloorPlanTests {
@@ -54,6 +55,43 @@ import Testing
         reseeded.seed = 8
         #expect(try FloorPlanSimulator(plan: reseeded, gateway: "A").adverts(from: 0, to: 20) != whole)
         #expect(try FloorPlanSimulator(plan: Self.plan, gateway: "B").adverts(from: 0, to: 20) != whole)
+    }
+
+    @Test func theRealTimeSourceSendsAdvertisingReportsOfThePlansBeacon() throws {
+        let source = try FloorPlanSource(plan: Self.plan, gateway: "A")
+        let packets = Mutex<[CapturedPacket]>([])
+        let thread = Thread {
+            try? source.run { event in
+                if case .packet(let p) = event {
+                    packets.withLock { $0.append(p) }
+                    if packets.withLock({ $0.count }) >= 5 { source.stop() }
+                }
+            }
+        }
+        thread.start()
+        #expect(waitUntil(timeout: 10) { packets.withLock { $0.count } >= 5 })
+        source.stop()
+        var sightings: [BeaconSighting] = []
+        for p in packets.withLock({ $0 }) {
+            _ = try p.bytes.withUnsafeBytes { raw in
+                try HCIPacketDecoder.forEachReport(in: raw, indicator: .present) { header, ad in
+                    if let b = BeaconDecoder.firstIdentifiedBeacon(inAD: ad),
+                        let s = BeaconSighting(beacon: b, address: header.address, rssi: header.rssi, timestamp: p.timestamp)
+                    {
+                        sightings.append(s)
+                    }
+                }
+            }
+        }
+        #expect(sightings.count >= 5)
+        #expect(sightings.allSatisfy { $0.identity == .uuid(Self.plan.uuid, major: 1, minor: 1) && $0.measuredPower == -59 })
+        // Each RSSI is the model's mean at that moment of the scenario (a function of the wall clock) ± noise.
+        for s in sightings {
+            let wall = Double(s.timestamp.microseconds) / 1e6
+            let offset = wall - (wall / Self.plan.duration).rounded(.down) * Self.plan.duration
+            let mean = source.simulator.meanRSSI(minor: 1, at: offset)!
+            #expect(abs(Double(s.rssi) - mean) < 6 * Self.plan.noiseDB)
+        }
     }
 
     /// The walk through the real gateway engine and the locator, in virtual time: A (floor 1)

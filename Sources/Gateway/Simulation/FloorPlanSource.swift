@@ -4,8 +4,10 @@ import Foundation
 import Synchronization
 
 /// One gateway's view of a floor plan, in real time, as HCI LE Advertising Report bytes (the same
-/// builder as `SimulatedSource`), so `run` exercises the real decoder. The scenario starts when
-/// `run` starts and loops after the last waypoint (`loop`), so a demo keeps going.
+/// builder as `SimulatedSource`), so `run` exercises the real decoder. The scenario is a function of
+/// the wall clock — it restarts at every whole multiple of its duration since the Unix epoch — so
+/// gateway processes started separately agree on where the beacons are without talking to each
+/// other (their clocks NTP-synchronised, as the locator needs anyway).
 ///
 /// For `run --simulate --floor-plan FILE --as-gateway ID`: the gateway's id, floor and room come
 /// from the plan (`FloorPlanSource.gateway`).
@@ -39,8 +41,9 @@ public final class FloorPlanSource: PacketSource {
     public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         let plan = simulator.plan
         let period = max(plan.duration, 1)
-        var epoch = Date().timeIntervalSince1970
-        var offset = 0.0
+        let now = Date().timeIntervalSince1970
+        var epoch = (now / period).rounded(.down) * period
+        var offset = now - epoch
         let step = 0.1
         while !stopped.withLock({ $0 }) {
             if offset >= period {
