@@ -96,6 +96,40 @@ import Testing
         #expect(!lines.all.joined().contains("wrong\n") && !lines.all.joined().contains("=wrong"))
     }
 
+    @Test func mqtt5ReportsItsOwnReasonForAWrongPassword() throws {
+        let broker = try MosquittoBroker(users: ["gateway": "right"])
+        func client(password: String) -> (MosquittoClient, ClientEvents) {
+            ClientEvents.client(port: broker.port) {
+                $0.protocolVersion = .v5
+                $0.username = "gateway"
+                $0.password = password
+            }
+        }
+        let (good, _) = client(password: "right")
+        good.start()
+        defer { good.stop() }
+        #expect(good.waitForFirstAttempt(timeout: .seconds(10)))
+        let (bad, events) = client(password: "wrong")
+        bad.start()
+        defer { bad.stop() }
+        #expect(!bad.waitForFirstAttempt(timeout: .seconds(10)))
+        // MQTT 5 CONNACK reason 0x87 (§3.2.2.2), as mosquitto_reason_string words it.
+        #expect(events.failures.first?.contains("Not authorized") == true, "\(events.failures)")
+    }
+
+    @Test func insecureTLSIsWarnedAboutAtStart() throws {
+        let lines = LogLines()
+        var options = MQTTConnectionOptions(
+            host: "127.0.0.1", port: try MosquittoBroker.freePort(), clientID: "gw-insecure",
+            statusTopic: "beacons/gateways/gw-insecure/status")
+        options.tls.enabled = true
+        options.tls.insecure = true
+        let client = MosquittoClient(options: options, logger: Logger(level: .info, sink: lines.append)) { _ in }
+        client.start()
+        client.stop(timeout: .seconds(1))
+        #expect(lines.all.first?.hasPrefix("warning: mqtt.tls.insecure is set") == true, "\(lines.all)")
+    }
+
     @Test func passwordFileIsReadAndItsContentNeverLogged() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -153,6 +153,23 @@ import Testing
         #expect(harness.lines.all.filter { $0.hasPrefix("warning: cannot connect") }.count == 1)
     }
 
+    @Test func aDegradedSourceShowsOnTheStatusTopicAndInStats() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/gateways/gw1/#")
+        defer { subscriber.stop() }
+        var configuration = AgentHarness.configuration(port: broker.port)
+        configuration.mqtt.statsInterval = .seconds(1)
+        let harness = try AgentHarness(
+            configuration: configuration,
+            source: ScriptedSource(count: 3, interval: 0, endsAfterLast: false, degradedReason: "adapter hci0 is down"))
+        let status = "beacons/gateways/gw1/status"
+        #expect(subscriber.waitFor { $0.filter { $0.topic == status }.map(\.payload) == ["online", "degraded"] })
+        #expect(subscriber.waitFor { $0.contains { $0.topic.hasSuffix("/stats") && $0.payload.contains(#""degraded":"adapter hci0 is down""#) } })
+        #expect(harness.lines.all.contains { $0.hasPrefix("warning: source degraded reason=\"adapter hci0 is down\"") })
+        harness.signal(SIGTERM)
+        #expect(harness.wait(timeout: 10)?.0 == .success)
+    }
+
     @Test func requireBrokerAtStartGivesUnavailable() throws {
         var configuration = AgentHarness.configuration(port: try MosquittoBroker.freePort())
         configuration.mqtt.requireBrokerAtStart = true

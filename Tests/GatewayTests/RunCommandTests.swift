@@ -124,11 +124,35 @@ import Testing
         #expect(workspace.logText.contains("beacon2mqtt.yaml:2:"))
     }
 
-    @Test func withoutASourceOptionItExits69UntilLiveScanningIsAvailable() throws {
+    /// True when this kernel has no Bluetooth at all (containers, CI): the live source must fail.
+    static let kernelLacksBluetooth: Bool = {
+        let fd = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue), 1 /* BTPROTO_HCI */)
+        if fd >= 0 { close(fd) }
+        return fd < 0 && errno == EAFNOSUPPORT
+    }()
+
+    @Test(.enabled(if: kernelLacksBluetooth)) func withoutBluetoothTheLiveSourceExits69() throws {
         let workspace = try Workspace(port: try MosquittoBroker.freePort())
         let agent = try workspace.start([])
-        #expect(agent.wait(timeout: 10) == 69)
-        #expect(workspace.logText.contains("--simulate"))
+        #expect(agent.wait(timeout: 15) == 69)
+        #expect(workspace.logText.contains("error: source failed; stopping"))
+        #expect(workspace.logText.contains("no Bluetooth support"))
+    }
+
+    @Test func aWorldReadablePasswordFileIsWarnedAboutAndNeverLogged() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwordFile = directory.appendingPathComponent("password").path
+        try "s3cr3t-value\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o644)
+        let workspace = try Workspace(
+            port: try MosquittoBroker.freePort(), extra: "  username: gw\n  password_file: \(passwordFile)")
+        let agent = try workspace.start()
+        defer { agent.signal(SIGKILL) }
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("warning: secret file is world-readable") })
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("cannot connect to broker") })
+        #expect(!workspace.logText.contains("s3cr3t-value"))
     }
 
     @Test func memoryStaysFlatWithTheBrokerUnreachable() throws {

@@ -9,6 +9,7 @@ enum CommandRegistry {
         ScanCommand.self,
         RecordCommand.self,
         RunCommand.self,
+        StatusCommand.self,
         LocateCommand.self,
     ]
 }

@@ -16,8 +16,10 @@ struct RunCommand: Command {
             Publishes enter/exit events, retained states, proximity and ranging messages, a retained
             `online`/`offline` status and periodic stats. SIGTERM or SIGINT stops cleanly (exit 0) after
             publishing what is queued; SIGHUP reloads the configuration (a bad file is logged and ignored).
-            Exit codes: 0 clean stop, 64 usage, 66 replay file unreadable, 69 broker unavailable at start with
-            mqtt.require_broker_at_start (or no scanner), 78 configuration error.
+            Without --replay or --simulate, scans the adapter that scanner.adapter selects.
+            Exit codes: 0 clean stop, 64 usage, 65 damaged capture, 66 replay file unreadable, 69 broker
+            unavailable at start with mqtt.require_broker_at_start, or no usable Bluetooth adapter, 78
+            configuration error.
             """,
         options: [
             .init("--config <file>", "Configuration file (default: \(defaultConfigPath))."),
@@ -94,11 +96,18 @@ struct RunCommand: Command {
                 return .noInput
             }
             options.timing = .capture(speed: speed)
+            options.sourceFailureExitCode = .dataError
         } else if simulate {
             source = SimulatedSource(beacons: beacons, seed: seed)
         } else {
-            logger.error("live HCI scanning is not available in this build; use --replay FILE or --simulate")
-            return .unavailable
+            let hciLogger = logger
+            guard
+                let live = HCISource(scanner: configuration.scanner, log: { level, line in hciLogger.log(level, line) })
+            else {
+                logger.error("scanner.adapter: not hciN, a controller address or auto", ["adapter": configuration.scanner.adapter])
+                return .config
+            }
+            source = live
         }
         let reload = { () throws -> Configuration in try loadConfiguration(path, logger: logger) }
         let agent = Agent(

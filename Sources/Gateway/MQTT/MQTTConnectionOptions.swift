@@ -20,6 +20,8 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
     public var statusTopic: String
     /// QoS of the status messages (and the will).
     public var statusQoS: Int
+    /// Set the will and publish `online`/`offline` (off for a short-lived tool such as `status`).
+    public var announcesAvailability = true
     public var reconnectMin: TimeSpan
     public var reconnectMax: TimeSpan
 

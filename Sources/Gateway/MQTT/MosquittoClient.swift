@@ -61,8 +61,8 @@ public final class MosquittoClient: Sendable {
         var lastFailure: String? = nil
         var lastLoggedFailure: String? = nil
         var lastLibraryError: String? = nil
-        var offlineMid: Int32? = nil
-        var offlineAcknowledged = false
+        /// Packet ids acknowledged since `stop` began (nil before).
+        var acknowledgedWhileStopping: Set<Int32>? = nil
     }
 
     /// - Parameter onEvent: called on the network thread; must not block.
@@ -126,14 +126,7 @@ public final class MosquittoClient: Sendable {
         guard running else { return }
         let deadline = ContinuousClock.now + timeout
         if isConnected {
-            let result = publish(
-                topic: options.statusTopic, payload: Array("offline".utf8), qos: options.statusQoS, retain: true)
-            if case .sent(let mid) = result {
-                state.withLock { $0.offlineMid = mid }
-                while ContinuousClock.now < deadline, !state.withLock({ $0.offlineAcknowledged || !$0.connected }) {
-                    Thread.sleep(forTimeInterval: 0.005)
-                }
-            }
+            if options.announcesAvailability { publishOfflineAndWait(until: deadline) }
             handleSlot.withLock { slot in
                 if let handle = slot.handle { _ = mosquitto_disconnect(handle) }
             }
@@ -141,6 +134,19 @@ public final class MosquittoClient: Sendable {
         let remaining = deadline - ContinuousClock.now
         let waitSeconds = max(remaining / .milliseconds(1), 100) / 1000
         _ = finished.wait(timeout: .now() + waitSeconds)
+    }
+
+    private func publishOfflineAndWait(until deadline: ContinuousClock.Instant) {
+        // The acknowledgement may arrive before publish returns the mid: record acks from now on.
+        state.withLock { $0.acknowledgedWhileStopping = [] }
+        let result = publish(
+            topic: options.statusTopic, payload: Array("offline".utf8), qos: options.statusQoS, retain: true)
+        guard case .sent(let mid) = result else { return }
+        while ContinuousClock.now < deadline,
+            !state.withLock({ $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected })
+        {
+            Thread.sleep(forTimeInterval: 0.005)
+        }
     }
 
     // MARK: - Publishing
@@ -212,6 +218,9 @@ public final class MosquittoClient: Sendable {
                 var loopResult = Int32(MOSQ_ERR_SUCCESS.rawValue)
                 while loopResult == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                     loopResult = mosquitto_loop(handle, 100, 1)
+                    // on_disconnect ran (with MQTT 5, mosquitto_loop may still return success
+                    // after our own DISCONNECT), or stopping before the CONNACK came.
+                    if box.disconnected || state.withLock({ $0.stopping && !$0.connected }) { break }
                 }
                 let wasConnected = state.withLock { s in
                     defer { s.connected = false }
@@ -304,13 +313,17 @@ public final class MosquittoClient: Sendable {
             _ = mosquitto_tls_opts_set(handle, 1, tls.version, nil)
             if tls.insecure { _ = mosquitto_tls_insecure_set(handle, true) }
         }
-        let offline = Array("offline".utf8)
-        _ = offline.withUnsafeBytes { raw in
-            mosquitto_will_set(handle, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+        if options.announcesAvailability {
+            let offline = Array("offline".utf8)
+            _ = offline.withUnsafeBytes { raw in
+                mosquitto_will_set(
+                    handle, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+            }
         }
         mosquitto_connect_callback_set(handle) { mosq, obj, rc in
             CallbackBox.from(obj).client.didConnect(mosq, box: CallbackBox.from(obj), rc: rc)
         }
+        mosquitto_disconnect_callback_set(handle) { _, obj, _ in CallbackBox.from(obj).disconnected = true }
         mosquitto_publish_callback_set(handle) { _, obj, mid in
             let box = CallbackBox.from(obj)
             box.client.didPublish(generation: box.generation, mid: mid)
@@ -350,9 +363,12 @@ public final class MosquittoClient: Sendable {
                 ? String(cString: mosquitto_reason_string(rc)) : String(cString: mosquitto_connack_string(rc))
             return
         }
-        let online = Array("online".utf8)
-        _ = online.withUnsafeBytes { raw in
-            mosquitto_publish(mosq, nil, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+        if options.announcesAvailability {
+            let online = Array("online".utf8)
+            _ = online.withUnsafeBytes { raw in
+                mosquitto_publish(
+                    mosq, nil, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
+            }
         }
         let reconnect = state.withLock { s in
             s.connected = true
@@ -370,9 +386,7 @@ public final class MosquittoClient: Sendable {
     }
 
     fileprivate func didPublish(generation: UInt64, mid: Int32) {
-        state.withLock { s in
-            if s.offlineMid == mid { s.offlineAcknowledged = true }
-        }
+        state.withLock { s in s.acknowledgedWhileStopping?.insert(mid) }
         deliver(.published(generation: generation, mid: mid))
     }
 
@@ -386,9 +400,10 @@ public final class MosquittoClient: Sendable {
 private final class CallbackBox: @unchecked Sendable {
     let client: MosquittoClient
     let generation: UInt64
-    /// The CONNACK refusal reason. Written and read only on the network thread (the callback runs
-    /// inside `mosquitto_loop` there), hence unchecked Sendable.
+    /// The CONNACK refusal reason, and whether on_disconnect ran. Written and read only on the
+    /// network thread (callbacks run inside `mosquitto_loop` there), hence unchecked Sendable.
     var refusal: String?
+    var disconnected = false
 
     init(client: MosquittoClient, generation: UInt64) {
         self.client = client

@@ -27,6 +27,9 @@ public final class Agent<Pipeline: MessagePipeline> {
     private var connectedGeneration: UInt64?
     private var everConnected = false
     private var rejected = 0
+    private var sourceFailed = false
+    /// Why the source is degraded (published as status `degraded`), nil while healthy.
+    private var degradedReason: String?
     private var out: [OutboundMessage] = []
     // Time
     private let started = Date()
@@ -59,6 +62,9 @@ public final class Agent<Pipeline: MessagePipeline> {
         nextStats = now.addingTimeInterval(configuration.mqtt.statsInterval.seconds)
         lastStats = (now, 0)
         restoreDeadline = now.addingTimeInterval(options.restoreTimeout)
+        // A capture has a clock of its own: states saved by a live run (or a previous replay) say
+        // nothing about it, and restoring them would make a replay's output depend on the broker.
+        if options.timing != .wallClock { phase = .running }
         let queue = self.queue
         client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt($0)) }
         let base = configuration.mqtt.baseTopic
@@ -95,7 +101,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             if phase == .restoring, now >= (restoreQuietUntil.map { min($0, restoreDeadline) } ?? restoreDeadline) {
                 finishRestore()
             }
-            if phase == .running || isFinishing { runTimers(now) }
+            if phase == .running { runTimers(now) }
             if let event = queue.take(includeSource: phase != .restoring, until: nextWake()) {
                 handle(event)
             }
@@ -128,16 +134,23 @@ public final class Agent<Pipeline: MessagePipeline> {
             pipeline.ingest(packet, into: &out)
             enqueueOutput()
         case .source(.health(let reason)):
+            guard reason != degradedReason else { return }
             if let reason {
                 logger.warning("source degraded", ["reason": reason])
             } else {
-                logger.info("source healthy")
+                logger.info("source healthy again")
             }
+            degradedReason = reason
+            publishStatus()
         case .source(.end):
             break
         case .sourceFinished(let error):
-            if let error { logger.error("source failed", ["reason": error]) }
-            if !isFinishing {
+            guard !isFinishing else { return }
+            if let error {
+                logger.error("source failed; stopping", ["reason": error])
+                sourceFailed = true
+                phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
+            } else {
                 pipeline.finish(into: &out)
                 enqueueOutput()
                 logger.info("end of input; publishing what is queued")
@@ -173,6 +186,8 @@ public final class Agent<Pipeline: MessagePipeline> {
                 enqueueOutput()
             }
             everConnected = true
+            // The client announced `online` on connect; a degraded source overrides it.
+            if degradedReason != nil { publishStatus() }
             if phase == .restoring { subscribeForRestore(generation) }
         case .disconnected(let generation, _):
             if generation == connectedGeneration {
@@ -256,6 +271,15 @@ public final class Agent<Pipeline: MessagePipeline> {
         return Timestamp(microseconds: Int64(date.timeIntervalSince1970 * 1_000_000))
     }
 
+    /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
+    /// on connect and `offline` at a clean stop; the broker's will is `offline`).
+    private func publishStatus() {
+        outbox.enqueue(
+            OutboundMessage(
+                topic: client.options.statusTopic, payload: .text(degradedReason == nil ? "online" : "degraded"),
+                qos: client.options.statusQoS, retain: true, kind: .status))
+    }
+
     private func publishStats(_ now: Date) {
         let stats = pipeline.statistics
         let c = outbox.counters
@@ -271,6 +295,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         json.field("dropped", c.dropped + c.coalesced + rejected)
         json.field("malformed", stats.malformed)
         json.field("reconnects", client.reconnects)
+        json.field("degraded", degradedReason)
         json.field("timestamp", wallTimestamp(now).rfc3339)
         json.endObject()
         lastStats = (now, stats.reports)
@@ -351,6 +376,6 @@ public final class Agent<Pipeline: MessagePipeline> {
                 "published": String(c.published), "dropped": String(c.dropped + c.coalesced + rejected),
                 "unsent": String(lost), "reconnects": String(client.reconnects),
             ])
-        return .success
+        return sourceFailed ? options.sourceFailureExitCode : .success
     }
 }

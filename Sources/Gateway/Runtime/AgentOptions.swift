@@ -25,6 +25,9 @@ public struct AgentOptions: Sendable {
     public var restoreQuiet: TimeInterval = 0.3
     /// At most this many QoS ≥ 1 messages unacknowledged at once.
     public var inFlightWindow = 64
+    /// The exit code when the source fails (a lost adapter that cannot come back: 69; a damaged
+    /// capture: 65). The agent still publishes what it has before exiting.
+    public var sourceFailureExitCode: ExitCode = .unavailable
     /// With `mqtt.require_broker_at_start`, how long the first connection may take.
     public var brokerStartTimeout: TimeInterval = 10
 

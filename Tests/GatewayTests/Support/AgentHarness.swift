@@ -16,7 +16,7 @@ final class AgentHarness: Sendable {
     private let shared = Shared()
 
     init(
-        configuration: Configuration, source: ScriptedSource, options: AgentOptions = AgentOptions(timing: .capture(speed: 1)),
+        configuration: Configuration, source: ScriptedSource, options: AgentOptions = AgentOptions(timing: .wallClock),
         reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
     ) throws {
         let connection = try MQTTConnectionOptions(configuration: configuration)

@@ -72,16 +72,20 @@ final class ScriptedSource: PacketSource {
 
     /// After the last packet: end (like a capture), or idle until stopped (like a live scanner).
     let endsAfterLast: Bool
+    /// Reported as the source's health before the first packet (nil: nothing reported).
+    let degradedReason: String?
 
-    init(count: Int, interval: Double, endsAfterLast: Bool = true) {
+    init(count: Int, interval: Double, endsAfterLast: Bool = true, degradedReason: String? = nil) {
         self.count = count
         self.interval = interval
         self.endsAfterLast = endsAfterLast
+        self.degradedReason = degradedReason
     }
 
     func stop() { stopped.set() }
 
     func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
+        if let degradedReason { deliver(.health(degradedReason: degradedReason)) }
         for n in 1...count where !stopped.isSet {
             deliver(.packet(ScriptedPipeline.packet(UInt16(n), at: Timestamp(microseconds: Int64(n) * 100_000))))
             if interval > 0 { Thread.sleep(forTimeInterval: interval) }
