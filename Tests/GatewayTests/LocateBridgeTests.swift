@@ -77,7 +77,7 @@ import Testing
         #expect(watcher.waitFor { $0.contains { $0.topic == "beacons/gateways/A/status" && $0.payload == "online" } })
 
         var settings = LocatorSettings()
-        settings.settle = .seconds(3)  // virtual seconds pass every 25 ms here: room for bridge latency
+        settings.settle = .seconds(10)  // virtual seconds pass every 25 ms here: 250 ms for bridge latency
         let service = LocateService(
             locator: Locator(settings: settings),
             connection: MQTTConnectionOptions(
