@@ -130,6 +130,7 @@ public struct Locator: Sendable {
     }
 
     private mutating func decide(at t: Timestamp, into out: inout [OutboundMessage]) {
+        var gone: [BeaconIdentity] = []
         for beacon in order {
             guard var track = tracks[beacon] else { continue }
             if let change = track.decide(at: t, settings, offline: offline) {
@@ -139,8 +140,18 @@ public struct Locator: Sendable {
             }
             if let feed = settings.mqttRoomTopic { feedRoom(beacon, &track, topic: feed, at: t, into: &out) }
             tracks[beacon] = track
+            // A beacon that is not_home with no reading left is forgotten, so memory follows the
+            // beacons present; if it comes back it starts afresh (its previous location was null anyway).
+            if track.location?.isHome == false, track.samples.isEmpty { gone.append(beacon) }
+        }
+        if !gone.isEmpty {
+            for beacon in gone { tracks[beacon] = nil }
+            order.removeAll { tracks[$0] == nil }
         }
     }
+
+    /// Beacons currently tracked (located, or with readings).
+    public var trackedCount: Int { tracks.count }
 
     /// Home Assistant `mqtt_room`: the owner's room and distance, on every change and every new owner
     /// reading. Only the owner's room is fed, so mqtt_room follows the locator within its `timeout`.

@@ -194,6 +194,7 @@ import Testing
         #expect(h.eventTimes == [1, 120.5])
         let quiet300 = h.advance(300)
         #expect(quiet300.isEmpty)
+        #expect(h.locator.trackedCount == 0)  // forgotten once away with no readings left
         h.see("B", 2, at: 299.6)
         h.advance(301)
         #expect(h.owners == ["A", "-", "B"])
