@@ -72,7 +72,9 @@ public struct Locator: Sendable {
             setGateway(String(id), online: payload != "offline")
             return true
         }
-        if let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest.count == 2, rest[1] == "event" {
+        if let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest.count == 2,
+            rest[1] == "event"
+        {
             guard LocatorTopic.string("event", in: payload) == "exit",
                 let at = LocatorTopic.string("timestamp", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:))
             else { return true }
@@ -165,8 +167,9 @@ public struct Locator: Sendable {
             track.lastFed.map({ newest.timestamp > $0 }) ?? true
         else { return }
         track.lastFed = newest.timestamp
-        out.append(LocatorComposer(baseTopic: baseTopic, qos: qos).mqttRoom(
-            beacon, name: track.name, distance: newest.distance, topic: "\(topic)/\(room)"))
+        out.append(
+            LocatorComposer(baseTopic: baseTopic, qos: qos).mqttRoom(
+                beacon, name: track.name, distance: newest.distance, topic: "\(topic)/\(room)"))
     }
 
     private mutating func track(_ beacon: BeaconIdentity, _ body: (inout LocatorTrack) -> Void) {

@@ -128,7 +128,9 @@ struct LocatorTrack: Sendable {
             && c.history.allSatisfy { $0.distance <= (1 - s.switchSustained) * ownerBest }
         if c.latest.floor == o.latest.floor { return outright || sustained }
         let confirmations = max(2, s.floorConfirmations)
-        if c.history.count >= confirmations, c.history.suffix(confirmations).allSatisfy({ $0.distance <= outrightLimit }) {
+        if c.history.count >= confirmations,
+            c.history.suffix(confirmations).allSatisfy({ $0.distance <= outrightLimit })
+        {
             return true
         }
         guard sustained else { return false }
@@ -183,7 +185,8 @@ struct LocatorTrack: Sendable {
         let at = last + s.awayTimeout
         guard t >= at else { return nil }
         let next = LocatorLocation(
-            gateway: nil, floor: nil, room: nil, accuracy: nil, since: at, confidence: nil, lastSeen: seen ?? previous.lastSeen)
+            gateway: nil, floor: nil, room: nil, accuracy: nil, since: at, confidence: nil,
+            lastSeen: seen ?? previous.lastSeen)
         location = next
         restoredTick = nil
         return (previous, next)

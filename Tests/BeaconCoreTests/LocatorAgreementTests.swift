@@ -165,16 +165,21 @@ import Testing
             topic: "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/proximity", payload: payload,
             baseTopic: "beacons")
         #expect(
-            r == LocatorReading(
-                beacon: H.beacon, name: "keys", gateway: "gw1", floor: "1", room: "kitchen", filteredRSSI: -59.5,
-                measuredPower: -59, accuracy: 1.01, timestamp: Fixtures.at(1)))
+            r
+                == LocatorReading(
+                    beacon: H.beacon, name: "keys", gateway: "gw1", floor: "1", room: "kitchen", filteredRSSI: -59.5,
+                    measuredPower: -59, accuracy: 1.01, timestamp: Fixtures.at(1)))
         let eddystone = LocatorReading(
             topic: "beacons/eddystone/00112233445566778899/aabbccddeeff/gw2/proximity",
-            payload: #"{"floor":null,"room":null,"rssi_filtered":null,"accuracy":-1,"timestamp":"2024-05-01T12:00:01.000Z"}"#,
+            payload:
+                #"{"floor":null,"room":null,"rssi_filtered":null,"accuracy":-1,"timestamp":"2024-05-01T12:00:01.000Z"}"#,
             baseTopic: "beacons")
         #expect(eddystone?.beacon == .eddystone(BeaconID128(uuidString: "00112233-4455-6677-8899-aabbccddeeff")!))
         #expect(eddystone?.floor == nil && eddystone?.filteredRSSI == nil && eddystone?.accuracy == -1)
-        #expect(LocatorReading(topic: "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/state", payload: payload, baseTopic: "beacons") == nil)
+        #expect(
+            LocatorReading(
+                topic: "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/state", payload: payload,
+                baseTopic: "beacons") == nil)
     }
 
     @Test func exitEventsAndStatusMessagesAreRouted() {

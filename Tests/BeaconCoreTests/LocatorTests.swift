@@ -16,14 +16,16 @@ import Testing
         #expect(o[0].retain && o[0].qos == 1 && o[0].kind == .location)
         // confidence = (1/2) / (1/2 + 1/5) = 0.714…
         #expect(
-            o[0].payload == .json(
-                #"{"gateway":"A","floor":"1","room":"hall","accuracy":2,"since":"2024-05-01T12:00:01.000Z","confidence":0.71,"state":"home","last_seen":"2024-05-01T12:00:00.400Z"}"#
-            ))
+            o[0].payload
+                == .json(
+                    #"{"gateway":"A","floor":"1","room":"hall","accuracy":2,"since":"2024-05-01T12:00:01.000Z","confidence":0.71,"state":"home","last_seen":"2024-05-01T12:00:00.400Z"}"#
+                ))
         #expect(!o[1].retain && o[1].kind == .event)
         #expect(
-            o[1].payload == .json(
-                #"{"event":"location","uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":1,"name":null,"gateway":"A","floor":"1","room":"hall","accuracy":2,"confidence":0.71,"previous_gateway":null,"previous_floor":null,"previous_room":null,"timestamp":"2024-05-01T12:00:01.000Z"}"#
-            ))
+            o[1].payload
+                == .json(
+                    #"{"event":"location","uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":1,"name":null,"gateway":"A","floor":"1","room":"hall","accuracy":2,"confidence":0.71,"previous_gateway":null,"previous_floor":null,"previous_room":null,"timestamp":"2024-05-01T12:00:01.000Z"}"#
+                ))
     }
 
     @Test func theFirstDecisionDoesNotDependOnWhenTheClockFirstAdvances() {
@@ -213,7 +215,8 @@ import Testing
             h.locator.observe(H.reading("B", 4.0, at: 0.5, rssi: -71))
             h.advance(2)
             #expect(h.owners == [offset == 0 ? "A" : "B"])
-            #expect(h.locator.location(of: H.beacon)?.accuracy.map { ($0 * 100).rounded() } == (offset == 0 ? 200 : 126))
+            #expect(
+                h.locator.location(of: H.beacon)?.accuracy.map { ($0 * 100).rounded() } == (offset == 0 ? 200 : 126))
         }
     }
 
@@ -238,9 +241,10 @@ import Testing
         let feed = h.out.filter { $0.topic.hasPrefix("room_presence/") }
         #expect(feed.map(\.topic) == ["room_presence/office", "room_presence/office"])
         #expect(
-            feed.first?.payload == .json(
-                #"{"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","name":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","distance":2}"#
-            ))
+            feed.first?.payload
+                == .json(
+                    #"{"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","name":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","distance":2}"#
+                ))
         #expect(feed.allSatisfy { $0.qos == 0 && !$0.retain })
     }
 }

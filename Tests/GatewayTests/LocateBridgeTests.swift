@@ -86,7 +86,8 @@ import Testing
             clock: .messages, logger: Logger(level: .critical) { _ in }, tick: .milliseconds(20))
         service.start()
         defer { service.stop() }
-        #expect(watcher.waitFor { $0.contains { $0.topic == "beacons/locators/test/status" && $0.payload == "online" } })
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic == "beacons/locators/test/status" && $0.payload == "online" } })
         Thread.sleep(forTimeInterval: 0.3)  // its subscriptions
 
         let start = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))

@@ -20,7 +20,8 @@ import Testing
         let locator = try ChildProcess(
             RunCommandTests.binary, ["locate", "--config", workspace.config, "--clock", "messages"],
             output: workspace.log)
-        #expect(watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "online" } })
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "online" } })
         Thread.sleep(forTimeInterval: 0.5)  // its subscriptions
         let gateway = try LocateBridgeTests.gatewayClient("A", port: broker.port)
         let t0 = Timestamp(microseconds: 1_714_564_800_000_000)
@@ -28,7 +29,8 @@ import Testing
         for (gw, floor, room, metres) in [("A", "1", "hall", 2.0), ("B", "2", "office", 5.0)] {
             _ = gateway.publish(
                 topic: "\(beacon)/\(gw)/proximity",
-                payload: Array(Self.proximity(gw, floor: floor, room: room, accuracy: metres, at: t0 + .milliseconds(500)).utf8),
+                payload: Array(
+                    Self.proximity(gw, floor: floor, room: room, accuracy: metres, at: t0 + .milliseconds(500)).utf8),
                 qos: 0, retain: false)
         }
         // A later reading moves the message clock past tick t0 + 1 s and its 1 s settle.
@@ -40,12 +42,14 @@ import Testing
         let location = watcher.messages(on: "\(beacon)/location").first
         #expect(
             location?.payload
-                == #"{"gateway":"A","floor":"1","room":"hall","accuracy":2,"since":"2024-05-01T12:00:01.000Z","confidence":0.71,"state":"home","last_seen":"2024-05-01T12:00:00.500Z"}"#)
+                == #"{"gateway":"A","floor":"1","room":"hall","accuracy":2,"since":"2024-05-01T12:00:01.000Z","confidence":0.71,"state":"home","last_seen":"2024-05-01T12:00:00.500Z"}"#
+        )
         #expect(watcher.messages(on: "\(beacon)/event").count == 1)
 
         locator.signal(SIGTERM)
         #expect(locator.wait(timeout: 10) == 0)
-        #expect(watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "offline" } })
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "offline" } })
         gateway.stop(timeout: .seconds(1))
         watcher.stop()
     }

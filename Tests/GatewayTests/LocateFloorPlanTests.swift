@@ -81,7 +81,8 @@ import Testing
             _ = try p.bytes.withUnsafeBytes { raw in
                 try HCIPacketDecoder.forEachReport(in: raw, indicator: .present) { header, ad in
                     if let b = BeaconDecoder.firstIdentifiedBeacon(inAD: ad),
-                        let s = BeaconSighting(beacon: b, address: header.address, rssi: header.rssi, timestamp: p.timestamp)
+                        let s = BeaconSighting(
+                            beacon: b, address: header.address, rssi: header.rssi, timestamp: p.timestamp)
                     {
                         sightings.append(s)
                     }
@@ -89,7 +90,8 @@ import Testing
             }
         }
         #expect(sightings.count >= 5)
-        #expect(sightings.allSatisfy { $0.identity == .uuid(still.uuid, major: 1, minor: 1) && $0.measuredPower == -59 })
+        #expect(
+            sightings.allSatisfy { $0.identity == .uuid(still.uuid, major: 1, minor: 1) && $0.measuredPower == -59 })
         // 1 m away: the measured power, −59 dBm, ± noise (σ 2 dB).
         #expect(sightings.allSatisfy { abs(Int($0.rssi) - -59) <= 12 })
     }
@@ -115,7 +117,9 @@ import Testing
         }
         #expect(events.map(\.1) == ["A"] + FloorPlanExample.moves.map(\.to))
         for (move, event) in zip(FloorPlanExample.moves, events.dropFirst()) {
-            #expect(move.during.contains(event.0) || (event.0 > move.during.upperBound && event.0 <= move.during.upperBound + 15),
+            #expect(
+                move.during.contains(event.0)
+                    || (event.0 > move.during.upperBound && event.0 <= move.during.upperBound + 15),
                 "\(event) for \(move)")
         }
     }

@@ -20,7 +20,8 @@ struct LocateCommand: Command {
             """,
         options: [
             .init("--config <file>", "Configuration file (default: \(RunCommand.defaultConfigPath))."),
-            .init("--clock wall|messages", "Decide ticks by the wall clock (default) or by the newest reading (replays)."),
+            .init(
+                "--clock wall|messages", "Decide ticks by the wall clock (default) or by the newest reading (replays)."),
             .init("--mqtt-room <topic>", "Also feed Home Assistant mqtt_room under <topic>/<room>."),
         ])
 
