@@ -10,5 +10,6 @@ enum CommandRegistry {
         RecordCommand.self,
         RunCommand.self,
         StatusCommand.self,
+        LocateCommand.self,
     ]
 }

@@ -11,8 +11,8 @@ struct RunCommand: Command {
     static let help = CommandHelp(
         name: "run",
         abstract: "Run the gateway: scan (or replay, or simulate) and publish to the MQTT broker.",
-        usage:
-            "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] [--simulate [--beacons <n>] [--seed <s>]]",
+        usage: "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] "
+            + "[--simulate [--beacons <n>] [--seed <s>] [--floor-plan <file> --as-gateway <id>]]",
         discussion: """
             Publishes enter/exit events, retained states, proximity and ranging messages, a retained
             `online`/`offline` status and periodic stats. SIGTERM or SIGINT stops cleanly (exit 0) after
@@ -29,6 +29,8 @@ struct RunCommand: Command {
             .init("--simulate", "Generate advertisements of a few iBeacons walking in and out of range."),
             .init("--beacons <n>", "Simulated beacons (default: 3)."),
             .init("--seed <s>", "Seed of the simulation's random walk (default: 1)."),
+            .init("--floor-plan <file>", "With --simulate: walk the beacons of a floor plan (docs/readme-locate.md) …"),
+            .init("--as-gateway <id>", "… as that plan's gateway (its id, floor and room)."),
         ])
 
     let configPath: String?
@@ -37,6 +39,7 @@ struct RunCommand: Command {
     let simulate: Bool
     let beacons: Int
     let seed: UInt64
+    let floorPlan: (path: String, gateway: String)?
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         configPath = try arguments.option("--config")
@@ -45,7 +48,16 @@ struct RunCommand: Command {
         simulate = arguments.flag("--simulate")
         beacons = try arguments.intOption("--beacons", in: 1...200) ?? 3
         let seedText = try arguments.option("--seed")
+        let floorPlanPath = try arguments.option("--floor-plan")
+        let asGateway = try arguments.option("--as-gateway")
         try arguments.finish()
+        switch (floorPlanPath, asGateway) {
+        case (let p?, let g?):
+            guard simulate else { throw UsageError("'--floor-plan' needs '--simulate'") }
+            floorPlan = (p, g)
+        case (nil, nil): floorPlan = nil
+        default: throw UsageError("'--floor-plan' and '--as-gateway' go together")
+        }
         if replayPath != nil, simulate { throw UsageError("'--replay' and '--simulate' exclude each other") }
         if speedText != nil, replayPath == nil { throw UsageError("'--speed' needs '--replay'") }
         switch speedText {
@@ -72,9 +84,14 @@ struct RunCommand: Command {
         SignalWatcher.blockSignals()
         let path = configPath ?? Self.defaultConfigPath
         let bootLogger = Logger.standardError(level: .info, environment: context.environment)
-        let configuration: Configuration
+        var configuration: Configuration
+        var floorPlanSource: FloorPlanSource?
         do {
             configuration = try loadConfiguration(path, logger: bootLogger)
+            if let floorPlan {
+                floorPlanSource = try FloorPlanSource.load(
+                    path: floorPlan.path, gateway: floorPlan.gateway, configuration: &configuration)
+            }
         } catch {
             bootLogger.error("\(error)")
             return .config
@@ -100,6 +117,8 @@ struct RunCommand: Command {
             }
             options.timing = .capture(speed: speed)
             options.sourceFailureExitCode = .dataError
+        } else if let floorPlanSource {
+            source = floorPlanSource
         } else if simulate {
             source = SimulatedSource(beacons: beacons, seed: seed)
         } else {
@@ -114,7 +133,12 @@ struct RunCommand: Command {
             }
             source = live
         }
-        let reload = { () throws -> Configuration in try loadConfiguration(path, logger: logger) }
+        let identity = configuration.gateway
+        let reload = { () throws -> Configuration in
+            var c = try loadConfiguration(path, logger: logger)
+            if floorPlanSource != nil { c.gateway = identity }
+            return c
+        }
         let agent = Agent(
             configuration: configuration, connection: connection,
             pipeline: Pipeline(configuration: configuration), source: source, options: options, logger: logger,
