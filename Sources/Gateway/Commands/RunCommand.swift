@@ -143,6 +143,14 @@ struct RunCommand: Command {
             configuration: configuration, connection: connection,
             pipeline: Pipeline(configuration: configuration), source: source, options: options, logger: logger,
             reload: reload)
+        // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
+        let locate =
+            configuration.locator.enabled
+            ? LocateService(
+                configuration: configuration, settings: configuration.locator, connection: connection, logger: logger)
+            : nil
+        locate?.start()
+        defer { locate?.stop() }
         return agent.run()
     }
 
