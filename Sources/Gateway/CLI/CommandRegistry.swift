@@ -5,5 +5,6 @@ enum CommandRegistry {
         DecodeCommand.self,
         ReplayCommand.self,
         CheckConfigCommand.self,
+        ManPageCommand.self,
     ]
 }
