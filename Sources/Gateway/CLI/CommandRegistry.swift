@@ -5,6 +5,9 @@ enum CommandRegistry {
         DecodeCommand.self,
         ReplayCommand.self,
         CheckConfigCommand.self,
+        AdaptersCommand.self,
+        ScanCommand.self,
+        RecordCommand.self,
         ManPageCommand.self,
     ]
 }
