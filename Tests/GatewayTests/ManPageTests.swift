@@ -36,7 +36,7 @@ import Testing
         let text = try Self.groff(Self.page, ["-man", "-Tascii", "-P", "-cbou"]).output
         let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains("beacon2mqtt - Turns the Bluetooth LE beacons"))
-        for name in ["decode", "replay", "check-config", "manpage"] {
+        for name in CommandLineTool.commands.map({ $0.help.name }) {
             let help = CapturedRun(["help", name]).stdout
             let abstract = try #require(help.split(separator: "\n").first?.dropFirst("OVERVIEW: ".count))
             #expect(flat.contains(abstract.split(separator: " ").joined(separator: " ")), "\(name): \(abstract)")

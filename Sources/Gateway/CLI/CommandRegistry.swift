@@ -8,6 +8,7 @@ enum CommandRegistry {
         AdaptersCommand.self,
         ScanCommand.self,
         RecordCommand.self,
+        StatusCommand.self,
         ManPageCommand.self,
     ]
 }
