@@ -54,6 +54,20 @@ import Testing
         }
     }
 
+    @Test func aLoopThatTurnsPingsOncePerPingInterval() throws {
+        try NotifySocket.with { socket, notifier in
+            let watchdog = PipelineWatchdog(notifier: notifier, timeout: .seconds(20))
+            let t0 = ContinuousClock.now
+            #expect(watchdog.loopTurned(at: t0))  // the first turn pings at once
+            #expect(socket.receive() == "WATCHDOG=1")
+            #expect(!watchdog.loopTurned(at: t0 + .seconds(1)))
+            #expect(!watchdog.loopTurned(at: t0 + .seconds(9)))
+            #expect(socket.receiveNow() == nil)
+            #expect(watchdog.loopTurned(at: t0 + .seconds(10)))
+            #expect(socket.receive() == "WATCHDOG=1")
+        }
+    }
+
     @Test func watchdogTimeoutComesFromWatchdogUsecForThisProcessOnly() throws {
         try NotifySocket.with { _, notifier in
             setenv("WATCHDOG_USEC", "30000000", 1)

@@ -14,6 +14,7 @@ public final class PipelineWatchdog: Sendable {
     public let pingInterval: Duration
     private let turns = Atomic<UInt64>(0)
     private let turnsAtLastPing = Mutex<UInt64>(0)
+    private let nextPing = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Nil when systemd has no watchdog for this process (no `WatchdogSec=`, or not under systemd).
     public convenience init?(notifier: SystemdNotifier) {
@@ -29,6 +30,20 @@ public final class PipelineWatchdog: Sendable {
     /// The pipeline completed a turn. Lock-free; cheap enough for the hot path.
     public func noteProgress() {
         turns.add(1, ordering: .relaxed)
+    }
+
+    /// For an event loop that is itself the pipeline (the `run` loop wakes at least once a second):
+    /// records the turn and pings when `pingInterval` has passed since the last ping. A loop stuck
+    /// anywhere stops calling this, so the pings stop. Returns whether it pinged.
+    @discardableResult
+    public func loopTurned(at now: ContinuousClock.Instant = .now) -> Bool {
+        noteProgress()
+        let due = nextPing.withLock { next in
+            guard next.map({ now >= $0 }) ?? true else { return false }
+            next = now + pingInterval
+            return true
+        }
+        return due && pingIfProgressed()
     }
 
     /// Sends `WATCHDOG=1` if the pipeline turned since the previous call; returns whether it did.
