@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 repo=$PWD
 lintian=1
 [ "${1:-}" = "--no-lintian" ] && lintian=0
+mkdir -p .build
+# One build at a time (`make deb` and the install test may both ask for it): they share the stage.
+exec 8>.build/deb.lock
+flock 8
 
 upstream=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/Gateway/CLI/Version.swift)
 debian_revision=$(sed -n '1s/^beacon2mqtt (\(.*\)).*/\1/p' packaging/debian/changelog)
