@@ -25,7 +25,9 @@ public struct HomeAssistantDiscovery: Sendable {
     public var birthTopic: String { "\(settings.prefix)/status" }
 
     /// `<base>/gateways/<gw>/status`, retained `online` / `offline` / `degraded`.
-    public var availabilityTopic: String { "\(configuration.mqtt.baseTopic)/gateways/\(configuration.gateway.id)/status" }
+    public var availabilityTopic: String {
+        "\(configuration.mqtt.baseTopic)/gateways/\(configuration.gateway.id)/status"
+    }
 
     /// Every discovery config, retained; empty when `homeassistant.discovery` is off.
     public func messages() -> [OutboundMessage] {
@@ -46,13 +48,17 @@ public struct HomeAssistantDiscovery: Sendable {
     /// discovery is turned off or a beacon or region is removed on reload.
     public func removals() -> [OutboundMessage] {
         entities().map {
-            OutboundMessage(topic: topic($0), payload: .text(""), qos: configuration.mqtt.qos, retain: true, kind: .discovery)
+            OutboundMessage(
+                topic: topic($0), payload: .text(""), qos: configuration.mqtt.qos, retain: true, kind: .discovery)
         }
     }
 
     // MARK: Entities
 
-    private enum Component: String { case deviceTracker = "device_tracker", sensor, event }
+    private enum Component: String {
+        case deviceTracker = "device_tracker"
+        case sensor, event
+    }
 
     private struct Entity {
         var component: Component
@@ -69,27 +75,39 @@ public struct HomeAssistantDiscovery: Sendable {
             let label = beacon.name ?? Self.label(id)
             let object = Self.objectID(id)
             if configuration.monitoring.perBeacon {
-                out.append(tracker(object, label, state: composer.beaconTopic(id, "state"), composer.beaconTopic(id, "attributes")))
+                out.append(
+                    tracker(
+                        object, label, state: composer.beaconTopic(id, "state"), composer.beaconTopic(id, "attributes"))
+                )
                 out.append(event(object, label, topic: composer.beaconTopic(id, "event")))
             }
             let proximity = composer.beaconTopic(id, "proximity")
-            out.append(distance(object, label, topic: proximity, template: "{{ value_json.accuracy if value_json.accuracy >= 0 else none }}"))
+            out.append(
+                distance(
+                    object, label, topic: proximity,
+                    template: "{{ value_json.accuracy if value_json.accuracy >= 0 else none }}"))
             out.append(proximityClass(object, label, topic: proximity, template: "{{ value_json.proximity }}"))
         }
         for region in configuration.regions {
             let object = "region_" + Self.sanitized(region.name)
             let label = region.name
             out.append(
-                tracker(object, label, state: composer.regionTopic(region.name, "state"), composer.regionTopic(region.name, "attributes")))
+                tracker(
+                    object, label, state: composer.regionTopic(region.name, "state"),
+                    composer.regionTopic(region.name, "attributes")))
             out.append(event(object, label, topic: composer.regionTopic(region.name, "event")))
             if configuration.ranging.publish.rangingList {
                 // The ranging list is nearest first and is published once as [] when the region empties.
                 let ranging = composer.regionTopic(region.name, "ranging")
                 out.append(
-                    distance(object, "\(label) nearest", topic: ranging,
-                        template: "{{ value_json[0].accuracy if value_json | length > 0 and value_json[0].accuracy >= 0 else none }}"))
+                    distance(
+                        object, "\(label) nearest", topic: ranging,
+                        template:
+                            "{{ value_json[0].accuracy if value_json | length > 0 and value_json[0].accuracy >= 0 else none }}"
+                    ))
                 out.append(
-                    proximityClass(object, "\(label) nearest", topic: ranging,
+                    proximityClass(
+                        object, "\(label) nearest", topic: ranging,
                         template: "{{ value_json[0].proximity if value_json | length > 0 else 'unknown' }}"))
             }
         }

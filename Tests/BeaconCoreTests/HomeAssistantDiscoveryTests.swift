@@ -16,7 +16,9 @@ import Testing
     ]
     static let deviceBasedKeys: Set<String> = ["unique_id", "device", "availability"]
     /// HA's discovery topic: `<discovery_prefix>/<component>/[<node_id>/]<object_id>/config`, ids in [a-zA-Z0-9_-].
-    static var topicPattern: Regex<(Substring, Substring)> { #/^homeassistant/(device_tracker|sensor|event)/[A-Za-z0-9_-]+/[A-Za-z0-9_-]+/config$/# }
+    static var topicPattern: Regex<(Substring, Substring)> {
+        #/^homeassistant/(device_tracker|sensor|event)/[A-Za-z0-9_-]+/[A-Za-z0-9_-]+/config$/#
+    }
 
     static func configuration() -> Configuration {
         var c = Configuration()
@@ -77,7 +79,10 @@ import Testing
             let availability = try #require(try Self.json(m)["availability"] as? [[String: String]])
             #expect(
                 availability == [
-                    ["topic": "beacons/gateways/gw1/status", "payload_available": "online", "payload_not_available": "offline"]
+                    [
+                        "topic": "beacons/gateways/gw1/status", "payload_available": "online",
+                        "payload_not_available": "offline",
+                    ]
                 ])
         }
     }

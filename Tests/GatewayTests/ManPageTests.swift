@@ -1,6 +1,7 @@
 import Foundation
-@testable import Gateway
 import Testing
+
+@testable import Gateway
 
 @Suite struct ManPageTests {
     static let page = ManPage.render(date: "2026-01-02")
@@ -10,7 +11,9 @@ import Testing
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/groff")
         process.arguments = arguments
-        let input = Pipe(), output = Pipe(), errors = Pipe()
+        let input = Pipe()
+        let output = Pipe()
+        let errors = Pipe()
         process.standardInput = input
         process.standardOutput = output
         process.standardError = errors

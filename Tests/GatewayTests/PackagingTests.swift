@@ -83,7 +83,8 @@ import Testing
         ]
         for (key, value) in expected { #expect(d[key] == value, "\(key)") }
         #expect(d["WatchdogSec"].map { !$0.isEmpty && $0 != "0" } == true)
-        #expect(d["ExecStart"]?.hasPrefix("/usr/bin/beacon2mqtt run --config /etc/beacon2mqtt/beacon2mqtt.yaml") == true)
+        #expect(
+            d["ExecStart"]?.hasPrefix("/usr/bin/beacon2mqtt run --config /etc/beacon2mqtt/beacon2mqtt.yaml") == true)
     }
 
     @Test func maintainerScriptsParseAndNeverStartTheServiceOnInstall() throws {
@@ -95,9 +96,11 @@ import Testing
                 .filter { !$0.drop { $0 == " " }.hasPrefix("#") }
             #expect(!code.contains { $0.contains("invoke start") || $0.contains("systemctl start") }, "\(script)")
         }
-        let postinst = try String(contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/postinst").path, encoding: .utf8)
+        let postinst = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/postinst").path, encoding: .utf8)
         #expect(postinst.contains("adduser --system"))
-        let postrm = try String(contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/postrm").path, encoding: .utf8)
+        let postrm = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/postrm").path, encoding: .utf8)
         #expect(postrm.contains("deluser --system") && postrm.contains("rm -rf /var/lib/beacon2mqtt"))
     }
 
@@ -118,7 +121,8 @@ import Testing
     /// Root and debootstrap (or an already cached root) are needed to build and chroot into Debian.
     static var canInstallIntoDebianRoot: Bool {
         getuid() == 0
-            && (FileManager.default.fileExists(atPath: repo.appendingPathComponent(".build/debroot/bookworm/.complete").path)
+            && (FileManager.default.fileExists(
+                atPath: repo.appendingPathComponent(".build/debroot/bookworm/.complete").path)
                 || FileManager.default.isExecutableFile(atPath: "/usr/sbin/debootstrap"))
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-@testable import Gateway
 import Testing
+
+@testable import Gateway
 
 /// `status` against a real mosquitto started by the test on a free loopback port.
 @Suite struct StatusCommandTests {
@@ -100,7 +101,11 @@ import Testing
         #expect(run.code == .success, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
         #expect(run.stdout.hasPrefix("Gateways on mqtt://127.0.0.1:\(broker.port): 2\n"))
-        #expect(lines.contains(["GATEWAY", "STATUS", "UPTIME", "REPORTS/S", "BEACONS", "PUBLISHED", "QUEUED", "DROPPED", "MALFORMED", "RECONNECTS", "STATS", "AGE"]))
+        #expect(
+            lines.contains([
+                "GATEWAY", "STATUS", "UPTIME", "REPORTS/S", "BEACONS", "PUBLISHED", "QUEUED", "DROPPED", "MALFORMED",
+                "RECONNECTS", "STATS", "AGE",
+            ]))
         let hall = try #require(lines.first { $0.first == "hall" })
         #expect(Array(hall.prefix(10)) == ["hall", "online", "1h2m", "18.4", "2", "57", "0", "3", "1", "1"])
         let attic = try #require(lines.first { $0.first == "attic" })

@@ -16,10 +16,12 @@ struct StatusCommand: Command {
         name: "status",
         abstract: "Show the retained status and stats of every gateway on the broker.",
         usage: "beacon2mqtt status [--config <file>] [--timeout <seconds>]",
-        discussion: "Connects to the broker of the configuration and prints one row per gateway under <base>/gateways/.\n"
+        discussion:
+            "Connects to the broker of the configuration and prints one row per gateway under <base>/gateways/.\n"
             + "Exits 69 when the broker cannot be reached.",
         options: [
-            .init("--config <file>", "The configuration naming the broker. Default: /etc/beacon2mqtt/beacon2mqtt.yaml."),
+            .init(
+                "--config <file>", "The configuration naming the broker. Default: /etc/beacon2mqtt/beacon2mqtt.yaml."),
             .init("--timeout <seconds>", "Longest wait for the broker. Default: 5."),
         ])
 
@@ -101,7 +103,8 @@ struct StatusCommand: Command {
             let age = row.statsTime.map { "\(max(0, Int(now.timeIntervalSince($0).rounded())))s" } ?? "-"
             return [row.gateway, row.status ?? "-"]
                 + statsColumns.map { column in
-                    column.key == "uptime" ? row.stats["uptime"].flatMap(Int.init).map(duration) ?? "-" : row.stats[column.key] ?? "-"
+                    column.key == "uptime"
+                        ? row.stats["uptime"].flatMap(Int.init).map(duration) ?? "-" : row.stats[column.key] ?? "-"
                 } + [age]
         }
         var widths = header.map(\.count)
@@ -123,7 +126,10 @@ struct StatusCommand: Command {
 
     /// `93784` → `1d2h3m`; an uptime reads better than a second count.
     static func duration(_ seconds: Int) -> String {
-        let d = seconds / 86400, h = seconds % 86400 / 3600, m = seconds % 3600 / 60, s = seconds % 60
+        let d = seconds / 86400
+        let h = seconds % 86400 / 3600
+        let m = seconds % 3600 / 60
+        let s = seconds % 60
         if d > 0 { return "\(d)d\(h)h\(m)m" }
         if h > 0 { return "\(h)h\(m)m" }
         if m > 0 { return "\(m)m\(s)s" }
@@ -133,7 +139,8 @@ struct StatusCommand: Command {
     private static func text(_ value: Any) -> String {
         if let number = value as? NSNumber, !(value is Bool) {
             let double = number.doubleValue
-            return double == double.rounded() && abs(double) < 1e15 ? String(Int64(double)) : JSONWriter.format(double, decimals: 1)
+            return double == double.rounded() && abs(double) < 1e15
+                ? String(Int64(double)) : JSONWriter.format(double, decimals: 1)
         }
         return "\(value)"
     }
@@ -167,7 +174,9 @@ extension StatusCommand {
 
         /// Retained payloads by topic. Finishes 300 ms after the last SUBACK or message (the broker
         /// sends retained messages right after the SUBACK), or fails after `timeout`.
-        static func read(_ mqtt: MQTTSettings, patterns: [String], timeout: Duration) throws(ReadError) -> [String: String] {
+        static func read(_ mqtt: MQTTSettings, patterns: [String], timeout: Duration) throws(ReadError) -> [String:
+            String]
+        {
             _ = mosquitto_lib_init()
             let session = Session()
             session.patterns = patterns
@@ -232,7 +241,9 @@ extension StatusCommand {
                     throw ReadError(description: "the broker at \(endpoint) refused the connection: \(refused)")
                 }
                 if rc != 0 { throw ReadError(description: "lost the broker at \(endpoint): \(describe(rc))") }
-                if session.connected, session.pendingSubscriptions == 0, ContinuousClock.now - session.lastActivity > .milliseconds(300) {
+                if session.connected, session.pendingSubscriptions == 0,
+                    ContinuousClock.now - session.lastActivity > .milliseconds(300)
+                {
                     _ = mosquitto_disconnect(mosq)
                     return session.messages
                 }
@@ -241,7 +252,8 @@ extension StatusCommand {
         }
 
         private static func describe(_ rc: Int32) -> String {
-            rc == Int32(MOSQ_ERR_ERRNO.rawValue) ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+            rc == Int32(MOSQ_ERR_ERRNO.rawValue)
+                ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
         }
     }
 }
