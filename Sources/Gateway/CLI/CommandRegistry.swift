@@ -8,7 +8,9 @@ enum CommandRegistry {
         AdaptersCommand.self,
         ScanCommand.self,
         RecordCommand.self,
+        RunCommand.self,
         StatusCommand.self,
+        LocateCommand.self,
         ManPageCommand.self,
     ]
 }
