@@ -87,7 +87,7 @@ import Testing
 }
 
 /// A bound AF_UNIX SOCK_DGRAM socket standing in for systemd's notification socket.
-private final class NotifySocket {
+final class NotifySocket {
     let fd: Int32
     let path: String
 
