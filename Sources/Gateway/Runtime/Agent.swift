@@ -44,6 +44,10 @@ public final class Agent<Pipeline: MessagePipeline> {
     private var pendingSubAcks: Set<Int32> = []
     private var restoreGeneration: UInt64?
     private var retained: [String: String] = [:]
+    // systemd (ship): READY/STATUS/RELOADING/STOPPING through sd_notify, and WATCHDOG=1 fed by
+    // this loop's own turns (PipelineWatchdog), so a wedged loop gets the service restarted.
+    private let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+    private lazy var watchdog = PipelineWatchdog(notifier: systemd)
 
     /// - Parameter reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
     public init(
@@ -96,6 +100,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
         if options.handleSignals { SignalWatcher.start(posting: queue) }
         startSource()
+        systemd.ready(status: serviceStatus())  // systemd (ship)
         while true {
             let now = Date()
             if case .finishing(let deadline) = phase, outbox.isEmpty || now >= deadline { break }
@@ -107,6 +112,7 @@ public final class Agent<Pipeline: MessagePipeline> {
                 handle(event)
             }
             publishQueued()
+            watchdog?.loopTurned()  // systemd (ship): at least once a second (nextWake)
         }
         return shutDown()
     }
@@ -148,6 +154,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             }
             degradedReason = reason
             publishStatus()
+            systemd.status(serviceStatus())  // systemd (ship)
         case .source(.end):
             break
         case .sourceFinished(let error):
@@ -172,11 +179,14 @@ public final class Agent<Pipeline: MessagePipeline> {
     private func handleSignal(_ signal: Int32) {
         switch signal {
         case SIGHUP:
+            systemd.reloading()  // systemd (ship)
             reloadConfiguration()
+            systemd.ready(status: serviceStatus())  // systemd (ship)
         default:
             guard !isFinishing else { return }
             logger.info(
                 "stopping", ["signal": signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "\(signal)"])
+            systemd.stopping()  // systemd (ship)
             source.stop()
             queue.close()
             phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
@@ -187,6 +197,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         switch event {
         case .connected(let generation):
             connectedGeneration = generation
+            systemd.status(serviceStatus())  // systemd (ship)
             if everConnected {
                 // The broker may have lost retained messages (restart without persistence).
                 pipeline.republishRetained(into: &out)
@@ -200,6 +211,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             if generation == connectedGeneration {
                 outbox.connectionLost()
                 connectedGeneration = nil
+                systemd.status(serviceStatus())  // systemd (ship)
             }
         case .published(let generation, let mid):
             if generation == connectedGeneration { outbox.acknowledged(mid: mid) }
@@ -308,6 +320,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         lastStats = (now, stats.reports)
         let topic = "\(configuration.mqtt.baseTopic)/gateways/\(configuration.gateway.id)/stats"
         outbox.enqueue(OutboundMessage(topic: topic, payload: .json(json.text), qos: 0, retain: true, kind: .stats))
+        systemd.status(serviceStatus())  // systemd (ship)
     }
 
     // MARK: - Publishing
@@ -372,7 +385,15 @@ public final class Agent<Pipeline: MessagePipeline> {
         thread.start()
     }
 
+    /// systemd (ship): the one-line `STATUS=` that `systemctl status` shows.
+    private func serviceStatus() -> String {
+        let health = degradedReason.map { "degraded: \($0)" } ?? "scanning"
+        let broker = connectedGeneration == nil ? "broker not connected" : "broker connected"
+        return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(outbox.count) queued"
+    }
+
     private func shutDown() -> ExitCode {
+        systemd.stopping()  // systemd (ship)
         source.stop()
         queue.close()
         let lost = outbox.count
