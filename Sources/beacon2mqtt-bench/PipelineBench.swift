@@ -1,0 +1,6 @@
+/// Placeholder.
+struct PipelineBench {
+    var options: BenchOptions
+    var scratch: ScratchDirectory? = nil
+    func run(into report: inout BenchReport) throws(BenchFailure) { throw BenchFailure("not yet implemented") }
+}
