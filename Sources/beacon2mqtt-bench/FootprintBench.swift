@@ -54,6 +54,7 @@ struct FootprintBench {
         let peak = samples.map(\.peakRSSKiB).max() ?? 0
         var steadyResult = BenchResult(section: "footprint", name: "3,000 reports/s, 500 beacons, \(seconds) s")
         steadyResult.add("peak_rss_mib", Double(peak) / 1024, "MiB peak RSS", decimals: 1)
+        steadyResult.add("anon_rss_mib", Double(samples.map(\.anonRSSKiB).max() ?? 0) / 1024, "MiB peak anon", decimals: 1)
         steadyResult.add("cpu_percent_of_core", cpu, "% of a core", decimals: 2)
         steadyResult.add("sampled_seconds", Double(samples[samples.count - 1].at - samples[settle].at) / 1e9, "s sampled", decimals: 1)
         steadyResult.note = "targets RSS ≤ 16 MB: \(peak <= Self.rssTargetKiB ? "met" : "MISSED"), CPU ≤ 1%: \(cpu <= 1 ? "met" : "MISSED")"
@@ -73,6 +74,7 @@ struct FootprintBench {
         let growth = half > 0 ? Double(last - half) / Double(half) * 100 : 0
         var floodResult = BenchResult(section: "footprint", name: "flood \(BenchReport.formatted(Double(count), decimals: 0)) identities, cap \(floodFile.maxTracked)")
         floodResult.add("peak_rss_mib", Double(floodPeak) / 1024, "MiB peak RSS", decimals: 1)
+        floodResult.add("anon_rss_mib", Double(floodSamples.map(\.anonRSSKiB).max() ?? 0) / 1024, "MiB peak anon", decimals: 1)
         floodResult.add("rss_growth_second_half_percent", growth, "% RSS growth in 2nd half", decimals: 1)
         floodResult.add("seconds", Double(floodSamples[floodSamples.count - 1].at - floodSamples[0].at) / 1e9, "s", decimals: 1)
         floodResult.note = "bounded: " + (growth < 10 && floodPeak <= Self.rssTargetKiB ? "yes" : "NO")

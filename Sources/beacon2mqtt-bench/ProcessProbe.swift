@@ -10,6 +10,9 @@ struct ProcessProbe {
         /// Resident set now and its peak (VmRSS, VmHWM), KiB.
         var rssKiB: Int
         var peakRSSKiB: Int
+        /// The anonymous part of VmRSS (heap, stacks): what the agent allocated, as opposed to
+        /// mapped files such as its own binary and libraries.
+        var anonRSSKiB: Int
         /// utime + stime, in clock ticks.
         var cpuTicks: Int
     }
@@ -31,7 +34,7 @@ struct ProcessProbe {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let utime = Int(fields[11]), let stime = Int(fields[12]) else { return nil }
-        return Sample(at: at, rssKiB: kib("VmRSS"), peakRSSKiB: kib("VmHWM"), cpuTicks: utime + stime)
+        return Sample(at: at, rssKiB: kib("VmRSS"), peakRSSKiB: kib("VmHWM"), anonRSSKiB: kib("RssAnon"), cpuTicks: utime + stime)
     }
 
     /// CPU use between two samples, as a percentage of one core.
