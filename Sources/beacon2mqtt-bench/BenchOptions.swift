@@ -20,6 +20,10 @@ struct BenchOptions {
     var e2eReports = 1_000_000
     /// Shorter everything (smoke runs while developing).
     var quick = false
+    /// Only the measurements whose name contains this (for profiling one case).
+    var only: String? = nil
+
+    func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
     static let allSections = ["decode", "peer", "pipeline", "e2e", "footprint"]
 
@@ -36,6 +40,7 @@ struct BenchOptions {
           --footprint-seconds N    realistic-load footprint duration (default 60)
           --flood N                distinct identities in the flood (default 1000000)
           --e2e-reports N          reports in the end-to-end replay (default 1000000)
+          --only TEXT              only the measurements whose name contains TEXT (profiling)
           --quick                  short runs for development (3 reps, 10 s footprint, smaller floods)
         """
 
@@ -69,6 +74,7 @@ struct BenchOptions {
                 case "--footprint-seconds": options.footprintSeconds = try number(arg)
                 case "--flood": options.floodIdentities = try number(arg)
                 case "--e2e-reports": options.e2eReports = try number(arg)
+                case "--only": options.only = try value(arg)
                 case "--quick":
                     options.quick = true
                     options.repetitions = 3

@@ -46,7 +46,7 @@ struct DecodeBench {
     func run(into report: inout BenchReport) throws(BenchFailure) -> [Measurement] {
         try Self.checkReferenceEvents()
         var measurements: [Measurement] = []
-        for stream in DecodeWorkloads.all() {
+        for stream in DecodeWorkloads.all() where options.includes(stream.name) {
             let m = try measure(stream)
             measurements.append(m)
             var result = BenchResult(

@@ -68,7 +68,7 @@ struct PipelineBench {
     }
 
     func run(into report: inout BenchReport) throws(BenchFailure) {
-        for c in cases {
+        for c in cases where options.includes(c.name) {
             let m = measure(c)
             var result = BenchResult(
                 section: "pipeline", name: c.name,
