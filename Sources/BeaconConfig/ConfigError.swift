@@ -1,5 +1,5 @@
 /// A configuration problem, located in its file: printed as `file:line:column: key: what is wrong`.
-public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ConfigError: Error, Sendable, Equatable, ConfigDiagnostic {
     public var file: String
     /// 1-based; 0 when the problem has no position (the file could not be read).
     public var line: Int
@@ -14,10 +14,5 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
         self.column = column
         self.key = key
         self.message = message
-    }
-
-    public var description: String {
-        let position = line > 0 ? "\(file):\(line):\(column)" : file
-        return key.isEmpty ? "\(position): \(message)" : "\(position): \(key): \(message)"
     }
 }

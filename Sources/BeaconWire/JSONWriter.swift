@@ -86,6 +86,12 @@ public struct JSONWriter: Sendable {
     /// Appends `s` as a JSON string literal (RFC 8259 §7).
     public static func appendQuoted(_ s: String, to out: inout String) {
         out.append("\"")
+        // Topic names, UUIDs and timestamps never need escaping: append them whole.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
+            out.append(s)
+            out.append("\"")
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out.append("\\\"")

@@ -2,5 +2,8 @@
 /// Each command lives in Sources/Gateway/Commands/<Name>Command.swift; register it with one line here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
+        DecodeCommand.self,
+        ReplayCommand.self,
+        CheckConfigCommand.self,
     ]
 }

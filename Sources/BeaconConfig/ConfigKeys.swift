@@ -1,0 +1,38 @@
+/// Every key the loader accepts, by section (`regions[]` is one list item). The loader rejects
+/// any other key, and a test checks that `etc/beacon2mqtt.yaml` shows each of them, so the
+/// example file and this table cannot drift apart.
+enum ConfigKeys {
+    static let sections: [String: [String]] = [
+        "": ["log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons"],
+        "gateway": ["id", "floor", "room", "rssi_offset"],
+        "scanner": ["adapter", "mode", "interval", "window", "watchdog"],
+        "mqtt": [
+            "host", "port", "base_topic", "client_id", "username", "password_file", "tls", "qos", "keepalive",
+            "protocol", "clean_session", "stats_interval", "outbox_limit", "require_broker_at_start",
+            "reconnect_min", "reconnect_max",
+        ],
+        "mqtt.tls": ["enabled", "ca_file", "ca_path", "cert_file", "key_file", "version", "insecure"],
+        "monitoring": ["exit_timeout", "restore_max_age", "max_tracked", "per_beacon", "attributes_refresh"],
+        "ranging": ["interval", "stale_after", "filter", "distance", "proximity", "publish"],
+        "ranging.filter": ["type", "window", "trim", "process_noise", "measurement_noise"],
+        "ranging.distance": ["model", "exponent", "default_measured_power"],
+        "ranging.proximity": ["immediate", "near"],
+        "ranging.publish": ["on_proximity_change", "accuracy_deadband", "heartbeat", "ranging_list"],
+        "regions[]": ["name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout"],
+        "beacons[]": ["uuid", "major", "minor", "namespace", "instance", "name", "measured_power", "exit_timeout"],
+    ]
+
+    /// Keys refused with a specific explanation instead of "unknown key".
+    static let refused: [String: String] = [
+        "mqtt.password": "a password does not belong in the configuration file; put it in a file readable only by "
+            + "the agent and set mqtt.password_file",
+        "mqtt.tls.password": "a key password is not supported; use an unencrypted key file readable only by the agent",
+    ]
+
+    /// Every accepted key as a schema path (`mqtt.tls.ca_file`, `regions[].uuid`), sorted.
+    static var allPaths: [String] {
+        sections.flatMap { section, keys in
+            keys.map { key in section.isEmpty ? key : "\(section).\(key)" }
+        }.sorted()
+    }
+}

@@ -1,0 +1,126 @@
+import BeaconWire
+
+extension BeaconMonitor {
+    /// The measured power distance estimation uses: the beacon override's, else the frame's, else
+    /// distance.default_measured_power. A frame value ≥ 0 dBm is treated as absent (room-assistant,
+    /// Theengs: "−59 when the beacon's field is 0").
+    func measuredPower(of slot: BeaconSlot) -> Int {
+        if slot.override >= 0, let p = configuration.beacons[Int(slot.override)].measuredPower { return p }
+        if let p = slot.frameMeasuredPower, p < 0 { return Int(p) }
+        return configuration.ranging.distance.defaultMeasuredPower
+    }
+
+    /// The configured filter's RSSI at `t` (without the gateway offset); nil without usable samples.
+    mutating func filteredRSSI(_ i: Int32, at t: Timestamp) -> Double? {
+        let f = configuration.ranging.filter
+        switch f.kind {
+        case .none:
+            return table.lastSample(i).map(Double.init)
+        case .kalman:
+            return table[i].kalman.estimate
+        case .median:
+            table.samples(i, after: t - f.window, into: &scratch)
+            return RSSIFilter.median(&scratch)
+        case .trimmedMean:
+            table.samples(i, after: t - f.window, into: &scratch)
+            return RSSIFilter.trimmedMean(&scratch, trim: f.trim)
+        }
+    }
+
+    /// Updates slot `i`'s ranging result at `t` and publishes its proximity if the policy says so:
+    /// first time in range, proximity class changed, accuracy moved by more than the deadband, or
+    /// the heartbeat is due.
+    mutating func range(_ i: Int32, at t: Timestamp, into out: inout [OutboundMessage]) {
+        let filtered = filteredRSSI(i, at: t).map { $0 + composer.rssiOffset }
+        let power = measuredPower(of: table[i])
+        let accuracy = DistanceEstimator.accuracy(
+            rssi: filtered, measuredPower: Double(power), settings: configuration.ranging.distance)
+        let proximity = Proximity(accuracy: accuracy, thresholds: configuration.ranging.proximity)
+        table[i].filteredRSSI = filtered
+        table[i].measuredPower = power
+        table[i].accuracy = accuracy
+        table[i].proximity = proximity
+
+        let p = configuration.ranging.publish
+        let slot = table[i]
+        let due: Bool
+        if let last = slot.publishedAt {
+            let moved =
+                p.accuracyDeadband > 0 && accuracy >= 0 && slot.publishedAccuracy >= 0
+                && abs(accuracy - slot.publishedAccuracy) > p.accuracyDeadband
+            let heartbeat = p.heartbeat > .zero && t - last >= p.heartbeat
+            due = (p.onProximityChange && proximity != slot.publishedProximity) || moved || heartbeat
+        } else {
+            due = true
+        }
+        guard due else { return }
+        table[i].publishedAt = t
+        table[i].publishedAccuracy = accuracy
+        table[i].publishedProximity = proximity
+        emit(composer.proximity(rangedBeacon(slot), at: t), into: &out)
+    }
+
+    func rangedBeacon(_ s: BeaconSlot) -> MessageComposer.RangedBeacon {
+        .init(
+            identity: s.identity, name: name(of: s), address: s.address, rssi: s.rssi, filteredRSSI: s.filteredRSSI,
+            measuredPower: s.measuredPower, accuracy: s.accuracy, proximity: s.proximity, lastSeen: s.lastSeen)
+    }
+
+    /// One ranging tick: ranges every beacon seen within `stale_after` (walking the recency list
+    /// only as far as that, or the longest exit timeout for attribute refreshes), publishes their
+    /// proximity per policy, each region's list nearest first, and due attribute refreshes.
+    mutating func tick(at t: Timestamp, into out: inout [OutboundMessage]) {
+        let staleAfter = configuration.ranging.staleAfter
+        let refresh = configuration.monitoring.attributesRefresh
+        for r in rangeLists.indices { rangeLists[r].removeAll(keepingCapacity: true) }
+        var inRange = 0
+        var i = table.head
+        while i >= 0 {
+            let age = t - table[i].lastSeen
+            if age >= horizon { break }
+            if table[i].state == .inside && t >= table[i].attributesDue && refresh > .zero {
+                while table[i].attributesDue <= t { table[i].attributesDue = table[i].attributesDue + refresh }
+                publishBeaconState(table[i], into: &out)
+            }
+            if age < staleAfter {
+                inRange += 1
+                range(i, at: t, into: &out)
+                let id = table[i].identity
+                for p in regionIndex.candidates(table[i].bucket) {
+                    let r = regionIndex.member(p)
+                    guard regionIndex.matches(r, id) else { continue }
+                    rangeLists[Int(r)].append(i)
+                }
+            }
+            i = table[i].next
+        }
+        for r in regions.indices {
+            if regions[r].state == .inside {
+                regions[r].beaconsInRange = rangeLists[r].count
+                if refresh > .zero, let due = regions[r].attributesDue, t >= due {
+                    var next = due
+                    while next <= t { next = next + refresh }
+                    regions[r].attributesDue = next
+                    publishRegionState(r, into: &out)
+                }
+            }
+            guard configuration.ranging.publish.rangingList else { continue }
+            if !rangeLists[r].isEmpty {
+                let list = rangeLists[r].sorted { nearer(table[$0], table[$1]) }.map { rangedBeacon(table[$0]) }
+                emit(composer.ranging(configuration.regions[r].name, list), into: &out)
+                regions[r].rangingNonEmpty = true
+            } else if regions[r].rangingNonEmpty {
+                emit(composer.ranging(configuration.regions[r].name, []), into: &out)
+                regions[r].rangingNonEmpty = false
+            }
+        }
+        rangingIdle = inRange == 0 && insideCount == 0
+    }
+
+    /// Nearest first; unknown accuracy last; ties by identity so the order is deterministic.
+    func nearer(_ a: BeaconSlot, _ b: BeaconSlot) -> Bool {
+        let ka = a.accuracy < 0 ? Double.infinity : a.accuracy
+        let kb = b.accuracy < 0 ? Double.infinity : b.accuracy
+        return ka != kb ? ka < kb : a.identity < b.identity
+    }
+}

@@ -1,0 +1,363 @@
+import BeaconWire
+
+/// The pure monitoring and ranging engine: sightings and time in, MQTT messages out.
+///
+/// Region monitoring follows CoreLocation (one enter when the first matching beacon is seen, one exit
+/// when the last has been silent for the exit timeout, `didDetermineState`-like `outside` at start);
+/// per-beacon monitoring follows the AltBeacon library (each identity enters and exits on its own,
+/// `DEFAULT_EXIT_PERIOD` 10 s); ranging follows `didRangeBeacons` (beacons seen within `stale_after`,
+/// nearest first, every `ranging.interval`).
+///
+/// Nothing here reads a clock: `observe` and `advance` carry the time, and every deadline fires at
+/// exactly the instant it is due (an exit at `lastSeen + exitTimeout`), whenever `advance` reaches it.
+/// Per sighting the work is O(1) (plus O(log n) when an exit deadline is first armed), and nothing
+/// is allocated unless a message results.
+public struct BeaconMonitor: Sendable {
+    public internal(set) var configuration: Configuration
+    var countersStorage = MonitorCounters()
+    var composer: MessageComposer
+    var regionIndex: RegionIndex
+    var regions: [MonitoredRegion] = []
+    var overrides: [BeaconIdentity: Int32] = [:]
+    var table = BeaconTable()
+    var heap = DeadlineHeap()
+    /// When monitoring started: the reference for initial-state determination and restore.
+    public let start: Timestamp
+    /// The latest time `observe`/`advance` reached; time never goes backwards.
+    public internal(set) var now: Timestamp
+    var nextTick: Int64 = 0
+    /// No beacon in range and nothing inside: ticks would publish nothing, so they are skipped.
+    var rangingIdle = true
+    /// Regions plus beacons currently `inside` (their attributes need refreshing at ticks).
+    var insideCount = 0
+    /// Longest time after its last sighting that a slot can still matter to a tick.
+    var horizon: TimeSpan = .zero
+    var scratch: [Double] = []
+    var rangeLists: [[Int32]] = []
+
+    /// Starts monitoring at `start`: every region is `unknown` until a matching sighting, or until its
+    /// exit timeout passes without one (then `outside`, without an event).
+    public init(configuration: Configuration, start: Timestamp) {
+        self.configuration = configuration
+        self.start = start
+        self.now = start
+        composer = MessageComposer(configuration)
+        regionIndex = RegionIndex(configuration.regions)
+        scratch.reserveCapacity(BeaconTable.ringCapacity)
+        applyDerivedSettings()
+        for r in configuration.regions {
+            regions.append(MonitoredRegion(exitTimeout: r.exitTimeout ?? configuration.monitoring.exitTimeout))
+        }
+        rangeLists = Array(repeating: [], count: regions.count)
+        for r in regions.indices { arm(region: r, due: start + regions[r].exitTimeout) }
+    }
+
+    /// Counters, with `tracked` filled in.
+    public var counters: MonitorCounters {
+        var c = countersStorage
+        c.tracked = table.count
+        return c
+    }
+
+    // MARK: Derived configuration
+
+    mutating func applyDerivedSettings() {
+        overrides = [:]
+        for (i, o) in configuration.beacons.enumerated() { overrides[o.identity] = Int32(i) }
+        var longest = configuration.monitoring.exitTimeout
+        for r in configuration.regions { longest = max(longest, r.exitTimeout ?? .zero) }
+        for o in configuration.beacons { longest = max(longest, o.exitTimeout ?? .zero) }
+        horizon = max(longest, configuration.ranging.staleAfter)
+    }
+
+    /// Per-beacon exit timeout: the beacon override's, else the longest of its matching regions',
+    /// else monitoring.exit_timeout.
+    func exitTimeout(for id: BeaconIdentity, bucket: Int32, override: Int32) -> TimeSpan {
+        if override >= 0, let t = configuration.beacons[Int(override)].exitTimeout { return t }
+        var longest: TimeSpan?
+        for p in regionIndex.candidates(bucket) {
+            let r = regionIndex.member(p)
+            guard regionIndex.matches(r, id) else { continue }
+            longest = max(longest ?? .zero, regions[Int(r)].exitTimeout)
+        }
+        return longest ?? configuration.monitoring.exitTimeout
+    }
+
+    func name(of slot: BeaconSlot) -> String? {
+        slot.override >= 0 ? configuration.beacons[Int(slot.override)].name : nil
+    }
+
+    /// Per-beacon events are gated by the flags of the regions the beacon matches (any allowing
+    /// suffices); with no regions configured they are always sent.
+    func perBeaconNotify(_ slot: BeaconSlot, entry: Bool) -> Bool {
+        if regionIndex.isEmpty { return true }
+        for p in regionIndex.candidates(slot.bucket) {
+            let r = regionIndex.member(p)
+            guard regionIndex.matches(r, slot.identity) else { continue }
+            let region = configuration.regions[Int(r)]
+            if entry ? region.notifyEntry : region.notifyExit { return true }
+        }
+        return false
+    }
+
+    // MARK: Driving
+
+    /// Records one sighting (after advancing to its timestamp): enters what it makes inside, feeds
+    /// the RSSI filter, and re-arms exit timers. Sightings older than `now` count as `now`.
+    public mutating func observe(_ s: BeaconSighting, into out: inout [OutboundMessage]) {
+        advance(to: s.timestamp, into: &out)
+        let t = now
+        countersStorage.sightings += 1
+        let i: Int32
+        if let found = table.find(s.identity) {
+            i = found
+            if t - table[i].lastSeen >= configuration.ranging.staleAfter {
+                // Back after dropping out of ranging: start filtering and publishing afresh.
+                table[i].kalman.reset()
+                table[i].publishedAt = nil
+            }
+        } else {
+            let bucket = regionIndex.bucket(for: s.identity)
+            if !regionIndex.isEmpty && !regionIndex.matchesAny(bucket, s.identity) {
+                countersStorage.ignored += 1
+                return
+            }
+            while table.count >= max(1, configuration.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
+            i = table.insert(newSlot(s.identity, kind: s.kind, bucket: bucket, at: t))
+        }
+        table.record(i, s, at: t)
+        if s.rssi != 127 && configuration.ranging.filter.kind == .kalman { table[i].kalman.update(Double(s.rssi)) }
+        if configuration.monitoring.perBeacon {
+            if table[i].state != .inside { enterBeacon(i, at: t, into: &out) }
+            if !table[i].exitArmed {
+                table[i].exitArmed = true
+                heap.push(
+                    .init(
+                        due: (t + table[i].exitTimeout).microseconds, subject: .beacon, index: i,
+                        generation: table[i].generation))
+            }
+        }
+        for p in regionIndex.candidates(table[i].bucket) {
+            let r = regionIndex.member(p)
+            guard regionIndex.matches(r, s.identity) else { continue }
+            let ri = Int(r)
+            regions[ri].lastSeen = t
+            regions[ri].lastSighting = s
+            if regions[ri].state != .inside { enterRegion(ri, at: t, into: &out) }
+            if !regions[ri].armed { arm(region: ri, due: t + regions[ri].exitTimeout) }
+        }
+        wakeRanging(at: t)
+    }
+
+    /// Fires everything due at or before `time`, in time order: exit deadlines, initial-state
+    /// determination, ranging ticks (with proximity heartbeats and attribute refreshes). Each
+    /// message is stamped with the instant it was due.
+    public mutating func advance(to time: Timestamp, into out: inout [OutboundMessage]) {
+        let limit = max(time, now).microseconds
+        let interval = tickInterval
+        while true {
+            let heapDue = heap.top?.due ?? .max
+            let tickDue = rangingIdle ? Int64.max : nextTick
+            if min(heapDue, tickDue) > limit { break }
+            if heapDue <= tickDue {
+                fire(heap.pop()!, into: &out)
+            } else {
+                tick(at: Timestamp(microseconds: tickDue), into: &out)
+                nextTick = tickDue + interval
+            }
+        }
+        if time > now { now = time }
+    }
+
+    // MARK: Internals
+
+    /// ranging.interval in µs; below 10 ms it is taken as 10 ms, so a bad value cannot spin `advance`.
+    var tickInterval: Int64 { max(10_000, configuration.ranging.interval.microseconds) }
+
+    func newSlot(_ id: BeaconIdentity, kind: BeaconSighting.Kind, bucket: Int32, at t: Timestamp) -> BeaconSlot {
+        let override = overrides[id] ?? -1
+        return BeaconSlot(
+            identity: id, kind: kind, address: BluetoothAddress(rawValue: 0), rssi: 127, frameMeasuredPower: nil,
+            firstSeen: t, lastSeen: t, bucket: bucket, override: override,
+            exitTimeout: exitTimeout(for: id, bucket: bucket, override: override),
+            attributesDue: t,
+            kalman: KalmanFilter(
+                processNoise: configuration.ranging.filter.processNoise,
+                measurementNoise: configuration.ranging.filter.measurementNoise),
+            measuredPower: configuration.ranging.distance.defaultMeasuredPower)
+    }
+
+    /// Ticks are aligned to multiples of the ranging interval; resuming from idle picks the next one.
+    mutating func wakeRanging(at t: Timestamp) {
+        guard rangingIdle else { return }
+        rangingIdle = false
+        let interval = tickInterval
+        let us = t.microseconds
+        let floor = us >= 0 ? us / interval * interval : (us - interval + 1) / interval * interval
+        nextTick = floor + interval
+    }
+
+    mutating func arm(region r: Int, due: Timestamp) {
+        regions[r].armed = true
+        regions[r].armedDue = due.microseconds
+        heap.push(.init(due: due.microseconds, subject: .region, index: Int32(r), generation: regions[r].generation))
+    }
+
+    mutating func emit(_ m: OutboundMessage, into out: inout [OutboundMessage]) {
+        countersStorage.count(m)
+        out.append(m)
+    }
+
+    mutating func emitEvent(
+        enter: Bool, region: String?, beacon: MessageComposer.EventBeacon, at t: Timestamp, reason: String? = nil,
+        into out: inout [OutboundMessage]
+    ) {
+        let topic: String
+        if let region {
+            topic = composer.regionTopic(region, "event")
+        } else if let id = beacon.identity {
+            topic = composer.beaconTopic(id, "event")
+        } else {
+            return
+        }
+        emit(
+            composer.event(
+                enter ? "enter" : "exit", topic: topic, region: region, beacon: beacon, at: t, reason: reason),
+            into: &out)
+        if enter { countersStorage.enterEvents += 1 } else { countersStorage.exitEvents += 1 }
+    }
+
+    /// A restored beacon that was never seen since start has no address or RSSI to report.
+    func eventBeacon(_ slot: BeaconSlot) -> MessageComposer.EventBeacon {
+        .init(
+            identity: slot.identity, name: name(of: slot), address: slot.seenCount > 0 ? slot.address : nil,
+            rssi: slot.rssi, lastSeen: slot.lastSeen)
+    }
+
+    /// The beacon a region event names: the last matching sighting (none for a restored region
+    /// that exits before any sighting; then only the region's `last_seen` is known).
+    func regionEventBeacon(_ r: Int) -> MessageComposer.EventBeacon {
+        guard let s = regions[r].lastSighting else {
+            return .init(identity: nil, name: nil, address: nil, rssi: 127, lastSeen: regions[r].lastSeen)
+        }
+        let name = overrides[s.identity].flatMap { configuration.beacons[Int($0)].name }
+        return .init(identity: s.identity, name: name, address: s.address, rssi: s.rssi, lastSeen: regions[r].lastSeen)
+    }
+
+    mutating func enterBeacon(_ i: Int32, at t: Timestamp, into out: inout [OutboundMessage]) {
+        table[i].state = .inside
+        table[i].since = t
+        table[i].attributesDue = t + configuration.monitoring.attributesRefresh
+        insideCount += 1
+        let slot = table[i]
+        if perBeaconNotify(slot, entry: true) {
+            emitEvent(enter: true, region: nil, beacon: eventBeacon(slot), at: t, into: &out)
+        }
+        publishBeaconState(slot, into: &out)
+    }
+
+    mutating func exitBeacon(_ slot: BeaconSlot, at t: Timestamp, reason: String?, into out: inout [OutboundMessage]) {
+        insideCount -= 1
+        if perBeaconNotify(slot, entry: false) {
+            emitEvent(enter: false, region: nil, beacon: eventBeacon(slot), at: t, reason: reason, into: &out)
+        }
+        var outside = slot
+        outside.state = .outside
+        outside.since = t
+        publishBeaconState(outside, into: &out)
+    }
+
+    mutating func publishBeaconState(_ slot: BeaconSlot, into out: inout [OutboundMessage]) {
+        emit(composer.state(composer.beaconTopic(slot.identity, "state"), slot.state), into: &out)
+        emit(
+            composer.beaconAttributes(
+                slot.identity, state: slot.state, since: slot.since, lastSeen: slot.lastSeen, name: name(of: slot)),
+            into: &out)
+    }
+
+    mutating func enterRegion(_ r: Int, at t: Timestamp, into out: inout [OutboundMessage]) {
+        regions[r].state = .inside
+        regions[r].since = t
+        regions[r].attributesDue = t + configuration.monitoring.attributesRefresh
+        regions[r].beaconsInRange = max(1, regions[r].beaconsInRange)
+        insideCount += 1
+        let region = configuration.regions[r]
+        if region.notifyEntry {
+            emitEvent(enter: true, region: region.name, beacon: regionEventBeacon(r), at: t, into: &out)
+        }
+        publishRegionState(r, into: &out)
+    }
+
+    mutating func publishRegionState(_ r: Int, into out: inout [OutboundMessage]) {
+        let name = configuration.regions[r].name
+        let m = regions[r]
+        emit(composer.state(composer.regionTopic(name, "state"), m.state), into: &out)
+        emit(
+            composer.regionAttributes(
+                name, state: m.state, since: m.since, lastSeen: m.lastSeen, beaconsInRange: m.beaconsInRange),
+            into: &out)
+    }
+
+    /// Drops the least recently seen beacon; an `inside` one exits with `"reason":"evicted"`.
+    mutating func evictLeastRecent(at t: Timestamp, into out: inout [OutboundMessage]) {
+        guard table.tail >= 0 else { return }
+        let slot = table.remove(table.tail)
+        countersStorage.evicted += 1
+        if slot.state == .inside { exitBeacon(slot, at: t, reason: "evicted", into: &out) }
+        // Each eviction may strand one heap entry until its due time; under a flood of new
+        // identities compact instead of letting the heap grow with the flood rate.
+        if heap.count > 2 * (table.count + regions.count) + 64 { rebuildDeadlines() }
+    }
+
+    /// A deadline popped: exit (or determine `outside`) unless a later sighting moved it, in which
+    /// case the later deadline is pushed instead.
+    mutating func fire(_ e: DeadlineHeap.Entry, into out: inout [OutboundMessage]) {
+        let due = Timestamp(microseconds: e.due)
+        switch e.subject {
+        case .beacon:
+            let i = e.index
+            guard Int(i) < table.slots.count, table[i].inUse, table[i].generation == e.generation,
+                table[i].exitArmed
+            else { return }
+            let deadline = table[i].lastSeen + table[i].exitTimeout
+            if deadline.microseconds > e.due {
+                heap.push(.init(due: deadline.microseconds, subject: .beacon, index: i, generation: e.generation))
+                return
+            }
+            table[i].exitArmed = false
+            guard table[i].state == .inside else { return }
+            table[i].state = .outside
+            table[i].since = due
+            exitBeacon(table[i], at: due, reason: nil, into: &out)
+        case .region:
+            let r = Int(e.index)
+            guard r < regions.count, regions[r].generation == e.generation, regions[r].armed,
+                regions[r].armedDue == e.due
+            else { return }
+            if let seen = regions[r].lastSeen, (seen + regions[r].exitTimeout).microseconds > e.due {
+                arm(region: r, due: seen + regions[r].exitTimeout)
+                return
+            }
+            regions[r].armed = false
+            switch regions[r].state {
+            case .inside:
+                regions[r].state = .outside
+                regions[r].since = due
+                regions[r].beaconsInRange = 0
+                insideCount -= 1
+                let region = configuration.regions[r]
+                if region.notifyExit {
+                    emitEvent(enter: false, region: region.name, beacon: regionEventBeacon(r), at: due, into: &out)
+                }
+                publishRegionState(r, into: &out)
+            case .unknown:
+                // Initial-state determination, like didDetermineState: no event.
+                regions[r].state = .outside
+                regions[r].since = due
+                publishRegionState(r, into: &out)
+            case .outside:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+import BeaconWire
+
+/// Builds the topics and payloads of the message contract (docs/readme-messages.md).
+///
+/// Key order is part of the contract and fixed here. Accuracy prints with 2 decimals, RSSI values
+/// with 1; an RSSI of 127 ("not available") prints as null. Times are RFC 3339 UTC with milliseconds.
+struct MessageComposer: Sendable {
+    var baseTopic: String
+    var gatewayID: String
+    var floor: String?
+    var room: String?
+    var qos: Int
+    /// gateway.rssi_offset, added to every RSSI this gateway reports.
+    var rssiOffset: Double
+
+    init(_ c: Configuration) {
+        baseTopic = c.mqtt.baseTopic
+        gatewayID = c.gateway.id
+        floor = c.gateway.floor
+        room = c.gateway.room
+        qos = c.mqtt.qos
+        rssiOffset = c.gateway.rssiOffset
+    }
+
+    /// `<base>/<uuid>/<major>/<minor>/<gw>/<leaf>` or `<base>/eddystone/<namespace>/<instance>/<gw>/<leaf>`.
+    func beaconTopic(_ id: BeaconIdentity, _ leaf: String) -> String {
+        switch id.scheme {
+        case .uuid:
+            return "\(baseTopic)/\(id.id.uuidString)/\(id.major)/\(id.minor)/\(gatewayID)/\(leaf)"
+        case .eddystone:
+            return "\(baseTopic)/eddystone/\(id.eddystoneNamespace)/\(id.eddystoneInstance)/\(gatewayID)/\(leaf)"
+        }
+    }
+
+    /// `<base>/regions/<region>/<gw>/<leaf>`.
+    func regionTopic(_ name: String, _ leaf: String) -> String {
+        "\(baseTopic)/regions/\(name)/\(gatewayID)/\(leaf)"
+    }
+
+    /// A measured RSSI with the gateway offset applied; nil for 127 ("not available").
+    func rssi(_ raw: Int8) -> Double? { raw == 127 ? nil : Double(raw) + rssiOffset }
+
+    func state(_ topic: String, _ state: RegionState) -> OutboundMessage {
+        OutboundMessage(topic: topic, payload: .text(state.rawValue), qos: qos, retain: true, kind: .state)
+    }
+
+    /// An empty retained message: removes the retained value from the broker.
+    func clearRetained(_ topic: String) -> OutboundMessage {
+        OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .state)
+    }
+
+    static func writeIdentity(_ w: inout JSONWriter, _ id: BeaconIdentity) {
+        switch id.scheme {
+        case .uuid:
+            w.field("uuid", id.id.uuidString)
+            w.field("major", Int(id.major))
+            w.field("minor", Int(id.minor))
+        case .eddystone:
+            w.field("namespace", id.eddystoneNamespace)
+            w.field("instance", id.eddystoneInstance)
+        }
+    }
+
+    private static func time(_ t: Timestamp?) -> String? { t?.rfc3339 }
+
+    private func attributes(
+        _ topic: String, state: RegionState, since: Timestamp?, lastSeen: Timestamp?, extra: (inout JSONWriter) -> Void
+    ) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("state", state.rawValue)
+        w.field("since", Self.time(since))
+        w.field("last_seen", Self.time(lastSeen))
+        extra(&w)
+        w.endObject()
+        return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .state)
+    }
+
+    /// `{"state","since","last_seen","name"}`, retained.
+    func beaconAttributes(
+        _ id: BeaconIdentity, state: RegionState, since: Timestamp?, lastSeen: Timestamp?, name: String?
+    ) -> OutboundMessage {
+        attributes(beaconTopic(id, "attributes"), state: state, since: since, lastSeen: lastSeen) {
+            $0.field("name", name)
+        }
+    }
+
+    /// `{"state","since","last_seen","beacons_in_range"}`, retained.
+    func regionAttributes(
+        _ region: String, state: RegionState, since: Timestamp?, lastSeen: Timestamp?, beaconsInRange: Int
+    ) -> OutboundMessage {
+        attributes(regionTopic(region, "attributes"), state: state, since: since, lastSeen: lastSeen) {
+            $0.field("beacons_in_range", beaconsInRange)
+        }
+    }
+
+    /// What an enter/exit event says about the beacon that triggered it.
+    struct EventBeacon {
+        /// nil only for a restored region that exits before any sighting.
+        var identity: BeaconIdentity?
+        var name: String?
+        var address: BluetoothAddress?
+        var rssi: Int8
+        var lastSeen: Timestamp?
+    }
+
+    /// Event payload. Beacon topic: `{"event",<identity>,"name","gateway","floor","room","address",
+    /// "rssi","timestamp","last_seen"[,"reason"]}`; region topic: the same with `"region"` after `"event"`.
+    func event(
+        _ kind: String, topic: String, region: String?, beacon b: EventBeacon, at t: Timestamp, reason: String? = nil
+    ) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("event", kind)
+        if let region { w.field("region", region) }
+        if let id = b.identity { Self.writeIdentity(&w, id) }
+        w.field("name", b.name)
+        w.field("gateway", gatewayID)
+        w.field("floor", floor)
+        w.field("room", room)
+        w.field("address", b.address?.description)
+        w.field("rssi", rssi(b.rssi), decimals: 1)
+        w.field("timestamp", t.rfc3339)
+        w.field("last_seen", Self.time(b.lastSeen))
+        if let reason { w.field("reason", reason) }
+        w.endObject()
+        return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: false, kind: .event)
+    }
+
+    /// What ranging knows about one beacon at a tick.
+    struct RangedBeacon {
+        var identity: BeaconIdentity
+        var name: String?
+        var address: BluetoothAddress
+        var rssi: Int8
+        var filteredRSSI: Double?
+        var measuredPower: Int
+        var accuracy: Double
+        var proximity: Proximity
+        var lastSeen: Timestamp
+    }
+
+    private func writeRanged(_ w: inout JSONWriter, _ b: RangedBeacon, gatewayFields: Bool) {
+        Self.writeIdentity(&w, b.identity)
+        w.field("name", b.name)
+        if gatewayFields {
+            w.field("gateway", gatewayID)
+            w.field("floor", floor)
+            w.field("room", room)
+        }
+        w.field("address", b.address.description)
+        w.field("rssi", rssi(b.rssi), decimals: 1)
+        w.field("rssi_filtered", b.filteredRSSI, decimals: 1)
+        w.field("measured_power", b.measuredPower)
+        w.field("accuracy", b.accuracy, decimals: 2)
+        w.field("proximity", b.proximity.rawValue)
+    }
+
+    /// `{<identity>,"name","gateway","floor","room","address","rssi","rssi_filtered","measured_power",
+    /// "accuracy","proximity","timestamp"}`, QoS 0, not retained.
+    func proximity(_ b: RangedBeacon, at t: Timestamp) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginObject()
+        writeRanged(&w, b, gatewayFields: true)
+        w.field("timestamp", t.rfc3339)
+        w.endObject()
+        return OutboundMessage(
+            topic: beaconTopic(b.identity, "proximity"), payload: .json(w.text), qos: 0, retain: false,
+            kind: .proximity)
+    }
+
+    /// A JSON array, nearest first, of `{<identity>,"name","address","rssi","rssi_filtered",
+    /// "measured_power","accuracy","proximity","last_seen"}`; QoS 0, not retained.
+    func ranging(_ region: String, _ beacons: [RangedBeacon]) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginArray()
+        for b in beacons {
+            w.beginObject()
+            writeRanged(&w, b, gatewayFields: false)
+            w.field("last_seen", b.lastSeen.rfc3339)
+            w.endObject()
+        }
+        w.endArray()
+        return OutboundMessage(
+            topic: regionTopic(region, "ranging"), payload: .json(w.text), qos: 0, retain: false, kind: .ranging)
+    }
+}

@@ -1,0 +1,104 @@
+import BeaconWire
+
+/// Reads back our own retained `attributes` messages at start, for `BeaconMonitor.restore`.
+///
+/// Subscribe to `<base>/regions/+/<gw>/attributes`, `<base>/+/+/+/<gw>/attributes` (uuid scheme and
+/// `eddystone/<namespace>/<instance>`), collect what arrives before the broker's retained burst ends,
+/// and pass each message here. Only the fields this agent writes are read; anything else is nil.
+public enum RetainedAttributes {
+    /// The state recorded by one retained attributes message, or nil when the topic or payload is
+    /// not one of ours (other gateway, other base topic, empty payload of a cleared topic).
+    public static func restoredState(topic: String, payload: String, baseTopic: String, gatewayID: String)
+        -> RestoredState?
+    {
+        let prefix = baseTopic + "/"
+        let suffix = "/" + gatewayID + "/attributes"
+        guard topic.hasPrefix(prefix), topic.hasSuffix(suffix), topic.count > prefix.count + suffix.count else {
+            return nil
+        }
+        let middle = topic.dropFirst(prefix.count).dropLast(suffix.count)
+        let levels = middle.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        let subject: RestoredState.Subject
+        if levels.count == 2, levels[0] == "regions" {
+            subject = .region(levels[1])
+        } else if levels.count == 3, levels[0] == "eddystone", levels[1].count == 20, levels[2].count == 12,
+            let id = BeaconID128(uuidString: levels[1] + levels[2])
+        {
+            subject = .beacon(.eddystone(id))
+        } else if levels.count == 3, levels[0].count == 36, let uuid = BeaconID128(uuidString: levels[0]),
+            let major = UInt16(levels[1]), let minor = UInt16(levels[2])
+        {
+            subject = .beacon(.uuid(uuid, major: major, minor: minor))
+        } else {
+            return nil
+        }
+        guard let stateText = stringField("state", in: payload), let state = RegionState(rawValue: stateText) else {
+            return nil
+        }
+        return RestoredState(
+            subject: subject, state: state, since: stringField("since", in: payload).flatMap(timestamp(rfc3339:)),
+            lastSeen: stringField("last_seen", in: payload).flatMap(timestamp(rfc3339:)))
+    }
+
+    /// The value of `"key":"value"` in a flat JSON object without escapes in the value; nil when the
+    /// key is missing or its value is not a string (e.g. `null`).
+    static func stringField(_ key: String, in json: String) -> String? {
+        let utf8 = Array(json.utf8)
+        let needle = Array("\"\(key)\":\"".utf8)
+        guard utf8.count > needle.count else { return nil }
+        var i = 0
+        while i + needle.count <= utf8.count {
+            if utf8[i..<(i + needle.count)].elementsEqual(needle) {
+                let start = i + needle.count
+                guard let end = utf8[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
+                return String(decoding: utf8[start..<end], as: UTF8.self)
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (RFC 3339 in UTC, as `Timestamp.rfc3339` prints it).
+    public static func timestamp(rfc3339 text: String) -> Timestamp? {
+        let b = Array(text.utf8)
+        func digits(_ from: Int, _ count: Int) -> Int64? {
+            guard from + count <= b.count else { return nil }
+            var v: Int64 = 0
+            for c in b[from..<(from + count)] {
+                guard c >= 0x30 && c <= 0x39 else { return nil }
+                v = v * 10 + Int64(c - 0x30)
+            }
+            return v
+        }
+        guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+            b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"), b[13] == UInt8(ascii: ":"),
+            b[16] == UInt8(ascii: ":"), let year = digits(0, 4), let month = digits(5, 2), let day = digits(8, 2),
+            let hour = digits(11, 2), let minute = digits(14, 2), let second = digits(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var i = 19
+        var micros: Int64 = 0
+        if b[i] == UInt8(ascii: ".") {
+            i += 1
+            var scale: Int64 = 100_000
+            let start = i
+            while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
+                micros += Int64(b[i] - 0x30) * scale
+                scale /= 10
+                i += 1
+            }
+            guard i > start else { return nil }
+        }
+        guard i == b.count - 1, b[i] == UInt8(ascii: "Z") || b[i] == UInt8(ascii: "z") else { return nil }
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        return Timestamp(microseconds: seconds * 1_000_000 + micros)
+    }
+}

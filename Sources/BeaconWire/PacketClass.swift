@@ -1,0 +1,26 @@
+/// What kind of HCI packet was decoded, so a caller can count the traffic it ignores.
+/// Only LE Meta subevents 0x02 and 0x0D carry advertising reports; everything else is
+/// classified here, never treated as an error.
+public struct PacketClass: Sendable, Equatable {
+    public var packetType: HCIPacketType
+    /// Event code for events (0x3E = LE Meta event, Core Spec Vol 4, Part E, §7.7.65).
+    public var eventCode: UInt8?
+    /// LE Meta subevent code, when `eventCode == 0x3E`.
+    public var leSubevent: UInt8?
+    /// Number of advertising reports delivered from this packet.
+    public var reportCount: Int
+
+    public init(packetType: HCIPacketType, eventCode: UInt8? = nil, leSubevent: UInt8? = nil, reportCount: Int = 0) {
+        self.packetType = packetType
+        self.eventCode = eventCode
+        self.leSubevent = leSubevent
+        self.reportCount = reportCount
+    }
+
+    public static let leMetaEventCode: UInt8 = 0x3E
+
+    /// True for LE Advertising Report (0x02) and LE Extended Advertising Report (0x0D) events.
+    public var isAdvertisingReport: Bool {
+        eventCode == Self.leMetaEventCode && (leSubevent == 0x02 || leSubevent == 0x0D)
+    }
+}

@@ -1,0 +1,82 @@
+import BeaconWire
+import Testing
+
+@testable import BeaconCore
+
+@Suite struct BeaconTableTests {
+    static func slot(_ id: BeaconIdentity) -> BeaconSlot {
+        BeaconSlot(
+            identity: id, kind: .iBeacon, address: BluetoothAddress(rawValue: 0), rssi: -60, frameMeasuredPower: nil,
+            firstSeen: Fixtures.t0, lastSeen: Fixtures.t0, bucket: -1, override: -1, exitTimeout: .seconds(10),
+            attributesDue: Fixtures.t0, kalman: KalmanFilter(processNoise: 0.008, measurementNoise: 4),
+            measuredPower: -59)
+    }
+
+    @Test func indexAgreesWithADictionaryUnderRandomInsertsAndRemoves() {
+        var index = IdentityIndex()
+        var reference: [BeaconIdentity: Int32] = [:]
+        var x: UInt64 = 12345
+        for step in 0..<20_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            // Few distinct identities, so inserts and removes keep colliding.
+            let id = Fixtures.beacon(UInt16(x >> 54), major: UInt16((x >> 40) & 3))
+            if reference[id] != nil, x & 1 == 0 {
+                index.remove(id)
+                reference[id] = nil
+            } else if reference[id] == nil {
+                index.insert(id, slot: Int32(step))
+                reference[id] = Int32(step)
+            }
+            #expect(index.find(id) == reference[id])
+        }
+        #expect(index.count == reference.count)
+        for (id, slot) in reference { #expect(index.find(id) == slot) }
+    }
+
+    @Test func leastRecentlySeenIsTheTailAndTouchMovesToHead() {
+        var table = BeaconTable()
+        let a = table.insert(Self.slot(Fixtures.beacon(1)))
+        let b = table.insert(Self.slot(Fixtures.beacon(2)))
+        let c = table.insert(Self.slot(Fixtures.beacon(3)))
+        #expect(table.recencyOrder == [c, b, a])
+        table.touch(a)
+        #expect(table.recencyOrder == [a, c, b])
+        #expect(table.tail == b)
+        table.remove(b)
+        #expect(table.recencyOrder == [a, c])
+        #expect(table.find(Fixtures.beacon(2)) == nil)
+        // The freed slot is reused with a new generation, so old deadlines for it are ignored.
+        let d = table.insert(Self.slot(Fixtures.beacon(4)))
+        #expect(d == b)
+        #expect(table[d].generation != 0)
+    }
+
+    @Test func sampleRingKeepsTheLatest32InOrder() {
+        var table = BeaconTable()
+        let i = table.insert(Self.slot(Fixtures.beacon(1)))
+        for k in 0..<40 { table.appendSample(i, rssi: Int8(-k), at: Fixtures.at(Double(k))) }
+        var out: [Double] = []
+        table.samples(i, after: Fixtures.at(-1), into: &out)
+        #expect(out == (8..<40).map { Double(-$0) })
+        table.samples(i, after: Fixtures.at(36), into: &out)
+        #expect(out == [-37, -38, -39])
+        #expect(table.lastSample(i) == -39)
+    }
+
+    @Test func deadlineHeapStaysBoundedUnderAFloodOfPerBeaconIdentities() {
+        var c = Configuration()
+        c.monitoring.maxTracked = 100
+        var m = BeaconMonitor(configuration: c, start: Fixtures.t0)
+        var out: [OutboundMessage] = []
+        var largest = 0
+        for n in 0..<3_000 {
+            let id = BeaconIdentity.uuid(Fixtures.uuidB, major: UInt16(n >> 16), minor: UInt16(n & 0xFFFF))
+            m.observe(Fixtures.sighting(id, at: Double(n) / 10_000), into: &out)
+            largest = max(largest, m.heap.count)
+            out.removeAll(keepingCapacity: true)
+        }
+        #expect(largest <= 2 * 100 + 64 + 1)
+        #expect(m.counters.evicted == 2_900)
+        #expect(m.counters.exitEvents == 2_900)  // every evicted beacon was inside
+    }
+}

@@ -1,0 +1,164 @@
+import BeaconCore
+import BeaconWire
+import Testing
+
+@Suite struct RangingTests {
+    let a1 = Fixtures.beacon(1)
+    let a2 = Fixtures.beacon(2)
+    let a3 = Fixtures.beacon(3)
+
+    static func rangingConfig(filter: FilterSettings.Kind = .none) -> Configuration {
+        var c = Fixtures.regionConfig()
+        c.ranging.publish.rangingList = true
+        c.ranging.filter.kind = filter
+        return c
+    }
+
+    /// The minors of a ranging payload, in order.
+    static func minors(_ m: OutboundMessage?) -> [Int] {
+        guard let text = m?.payload.text else { return [] }
+        return text.split(separator: "{").dropFirst().compactMap { entry in
+            guard let r = entry.firstRange(of: #""minor":"#) else { return nil }
+            return Int(entry[r.upperBound...].prefix { $0.isNumber })
+        }
+    }
+
+    @Test func rangingListIsNearestFirstWithUnknownAccuracyLast() {
+        var h = Harness(Self.rangingConfig())
+        h.see(Fixtures.sighting(a3, at: 0.1, rssi: 127))  // no RSSI → accuracy −1
+        h.see(Fixtures.sighting(a2, at: 0.2, rssi: -80))  // 9.52 m
+        h.see(Fixtures.sighting(a1, at: 0.3, rssi: -50))  // 0.19 m
+        let tick = h.advance(1).of(.ranging)
+        #expect(tick.map(\.topic) == ["beacons/regions/office/gw1/ranging"])
+        #expect(Self.minors(tick.first) == [1, 2, 3])
+        #expect(tick.first?.qos == 0 && tick.first?.retain == false)
+    }
+
+    @Test func ticksAreAlignedToTheInterval() {
+        var h = Harness(Self.rangingConfig(), start: Fixtures.at(0.25))
+        h.see(Fixtures.sighting(a1, at: 0.3))
+        #expect(h.advance(0.999).of(.ranging).isEmpty)
+        #expect(h.advance(1).of(.ranging).count == 1)
+        #expect(h.advance(1.999).of(.ranging).isEmpty)
+        #expect(h.advance(3).of(.ranging).count == 2)
+    }
+
+    @Test func staleBeaconsDropOutAndOneEmptyListFollows() {
+        var h = Harness(Self.rangingConfig())
+        h.see(Fixtures.sighting(a1, at: 0.5))
+        var lists: [Int: [OutboundMessage]] = [:]
+        for tick in 1...30 {
+            if tick <= 9 { h.see(Fixtures.sighting(a2, at: Double(tick) - 0.5)) }  // a2 last seen at 8.5
+            lists[tick] = h.advance(Double(tick)).of(.ranging)
+        }
+        #expect(Self.minors(lists[5]?.first) == [1, 2])  // a1 is 4.5 s old: still listed
+        #expect(Self.minors(lists[6]?.first) == [2])  // 5.5 s old: dropped
+        #expect(Self.minors(lists[13]?.first) == [2])
+        #expect(lists[14]?.map(\.payload) == [.json("[]")])  // one empty list when it empties
+        #expect((15...30).allSatisfy { lists[$0]?.isEmpty == true })
+    }
+
+    @Test func proximityIsPublishedOnFirstRangeDeadbandAndHeartbeat() {
+        var c = Self.rangingConfig()
+        c.ranging.publish.rangingList = false
+        var h = Harness(c)
+        h.see(Fixtures.sighting(a1, at: 0.5, rssi: -59))  // 1.01 m, near
+        #expect(h.advance(1).of(.proximity).count == 1)
+        h.see(Fixtures.sighting(a1, at: 1.5, rssi: -60))  // ≈1.13 m: within the 0.5 m deadband
+        #expect(h.advance(2).of(.proximity).isEmpty)
+        h.see(Fixtures.sighting(a1, at: 2.5, rssi: -65))  // 2.01 m: moved 1 m
+        let moved = h.advance(3).of(.proximity)
+        #expect(moved.count == 1)
+        #expect(moved.first?.payload.text.contains(#""accuracy":2.01"#) == true)
+        var quiet: [OutboundMessage] = []
+        for s in 3..<33 {
+            h.see(Fixtures.sighting(a1, at: Double(s) + 0.5, rssi: -65))
+            quiet += h.advance(Double(s) + 1).of(.proximity)
+        }
+        // Heartbeat 30 s after the publication at 3 s: exactly one, at 33 s.
+        #expect(quiet.map { $0.payload.text.contains(#""timestamp":"2024-05-01T12:00:33.000Z""#) } == [true])
+    }
+
+    @Test func proximityChangeAloneTriggersPublication() {
+        var c = Self.rangingConfig()
+        c.ranging.publish.accuracyDeadband = 0
+        c.ranging.publish.heartbeat = .zero
+        var h = Harness(c)
+        h.see(Fixtures.sighting(a1, at: 0.5, rssi: -59))
+        #expect(h.advance(1).of(.proximity).count == 1)
+        h.see(Fixtures.sighting(a1, at: 1.5, rssi: -80))  // 9.5 m: far
+        let far = h.advance(2).of(.proximity)
+        #expect(far.first?.payload.text.contains(#""proximity":"far""#) == true)
+        h.see(Fixtures.sighting(a1, at: 2.5, rssi: -85))  // still far, no deadband → nothing
+        #expect(h.advance(3).of(.proximity).isEmpty)
+    }
+
+    @Test func medianFilterIsAppliedOverTheWindowAtTicks() {
+        var c = Self.rangingConfig(filter: .median)
+        c.ranging.filter.window = .seconds(2)
+        var h = Harness(c)
+        h.see(Fixtures.sighting(a1, at: 0.1, rssi: -90))  // falls out of the 2 s window by tick 3
+        h.see(Fixtures.sighting(a1, at: 1.2, rssi: -60))
+        h.see(Fixtures.sighting(a1, at: 1.4, rssi: -70))
+        h.see(Fixtures.sighting(a1, at: 2.6, rssi: -62))
+        h.advance(3)
+        // Window (1, 3]: −60, −70, −62 → median −62.
+        #expect(h.monitor.trackedBeacons.first?.filteredRSSI == -62)
+    }
+
+    @Test func rssiOffsetIsAddedToRawAndFilteredValues() {
+        var c = Self.rangingConfig()
+        c.gateway.rssiOffset = 3
+        var h = Harness(c)
+        h.see(Fixtures.sighting(a1, at: 0.5, rssi: -62))
+        h.advance(1)
+        let b = h.monitor.trackedBeacons.first
+        #expect(b?.rssi == -59)
+        #expect(b?.filteredRSSI == -59)
+        #expect(abs((b?.accuracy ?? 0) - 1.01076) < 1e-9)  // −59 at −59 measured power
+    }
+
+    @Test func measuredPowerPrefersOverrideThenFrameThenDefault() {
+        var c = Self.rangingConfig()
+        c.beacons = [BeaconOverride(identity: a1, measuredPower: -70)]
+        c.ranging.distance.defaultMeasuredPower = -65
+        var h = Harness(c)
+        h.see(Fixtures.sighting(a1, at: 0.5, rssi: -70, power: -59))
+        h.see(Fixtures.sighting(a2, at: 0.5, rssi: -70, power: -59))
+        h.see(Fixtures.sighting(a3, at: 0.5, rssi: -70, power: nil))
+        h.advance(1)
+        let powers = Dictionary(
+            uniqueKeysWithValues: h.monitor.trackedBeacons.map { ($0.identity.minor, $0.measuredPower) })
+        #expect(powers == [1: -70, 2: -59, 3: -65])
+    }
+
+    @Test func kalmanAndTrimmedMeanFiltersAreAppliedByTheMonitor() {
+        var h = Harness(Self.rangingConfig(filter: .kalman))
+        h.see(Fixtures.sighting(a1, at: 0.2, rssi: -60))
+        h.see(Fixtures.sighting(a1, at: 0.4, rssi: -70))
+        h.advance(1)
+        // −60 initialises (covariance 4); then gain 4.008/8.008 towards −70.
+        let kalman = -60 + 4.008 / 8.008 * -10
+        #expect(abs((h.monitor.trackedBeacons.first?.filteredRSSI ?? 0) - kalman) < 1e-12)
+
+        var c = Self.rangingConfig(filter: .trimmedMean)
+        c.ranging.filter.trim = 0.2
+        var t = Harness(c)
+        for (k, rssi) in [-60, -99, -62, -64, -40].enumerated() {
+            t.see(Fixtures.sighting(a1, at: 0.1 * Double(k + 1), rssi: Int8(rssi)))
+        }
+        t.advance(1)
+        // 5 samples, trim 0.2 → drop one each end (−99, −40): mean of −64, −62, −60 = −62.
+        #expect(t.monitor.trackedBeacons.first?.filteredRSSI == -62)
+    }
+
+    @Test func samplesWithoutRSSIAreIgnored() {
+        var h = Harness(Self.rangingConfig(filter: .median))
+        h.see(Fixtures.sighting(a1, at: 0.2, rssi: -60))
+        h.see(Fixtures.sighting(a1, at: 0.4, rssi: -64))
+        h.see(Fixtures.sighting(a1, at: 0.6, rssi: 127))
+        h.advance(1)
+        #expect(h.monitor.trackedBeacons.first?.filteredRSSI == -62)  // median of −60, −64 only
+        #expect(h.monitor.trackedBeacons.first?.rssi == nil)  // the last report had none
+    }
+}

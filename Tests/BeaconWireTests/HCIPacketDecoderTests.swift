@@ -1,0 +1,181 @@
+import BeaconWire
+import Testing
+
+@Suite struct HCIPacketDecoderTests {
+    @Test func realIBeaconEventDecodesToOneLegacyReport() throws {
+        let summary = try HCIPacketDecoder.decode(HCIVectors.realIBeacon)
+        #expect(summary.packetType == .event)
+        #expect(summary.eventCode == 0x3E)
+        #expect(summary.leSubevent == 0x02)
+        #expect(summary.reports.count == 1)
+        let r = try #require(summary.reports.first)
+        #expect(r.kind == .legacy)
+        #expect(r.eventType == 0)
+        #expect(r.addressType == 1)
+        #expect(r.address.description == "6a:6b:c9:a2:3e:43")
+        #expect(r.rssi == -77)
+        #expect(r.txPower == 127)
+        #expect(r.isLegacyPDU)
+        #expect(r.dataStatus == 0)
+        #expect(r.data.count == 30)
+        #expect(r.data.prefix(3) == [0x02, 0x01, 0x1A])
+    }
+
+    @Test func decodesTheSameEventWithoutTheH4Byte() throws {
+        let bare = Array(HCIVectors.realIBeacon.dropFirst())
+        let auto = try HCIPacketDecoder.decode(bare)
+        let explicit = try HCIPacketDecoder.decode(bare, indicator: .absent)
+        let withH4 = try HCIPacketDecoder.decode(HCIVectors.realIBeacon, indicator: .present)
+        #expect(auto.reports == withH4.reports)
+        #expect(explicit.reports == withH4.reports)
+        #expect(auto.reports.count == 1)
+    }
+
+    @Test func legacyEventWithTwoReportsDeliversBoth() throws {
+        let reports = try HCIPacketDecoder.decode(HCIVectors.legacyTwoReports).reports
+        #expect(reports.count == 2)
+        #expect(reports[0].eventType == 3)
+        #expect(reports[0].address.description == "11:22:33:44:55:66")
+        #expect(reports[0].addressType == 0)
+        #expect(reports[0].data == [0x02, 0x01, 0x06])
+        #expect(reports[0].rssi == -56)
+        #expect(reports[1].eventType == 4)
+        #expect(reports[1].isScanResponse)
+        #expect(reports[1].address.description == "c1:b2:c3:d4:e5:f6")
+        #expect(reports[1].addressType == 1)
+        #expect(reports[1].data.isEmpty)
+        #expect(reports[1].rssi == 127)
+    }
+
+    @Test func legacyEventWithThreeReportsDeliversAllInOrder() throws {
+        let reports = try HCIPacketDecoder.decode(HCIVectors.legacyThreeReports).reports
+        #expect(reports.map(\.address.description) == ["11:22:33:44:55:66", "c1:b2:c3:d4:e5:f6", "06:05:04:03:02:01"])
+        #expect(reports[2].data == [0x04, 0x09, 0x61, 0x62, 0x63])
+        #expect(reports[2].rssi == -90)
+    }
+
+    @Test func extendedEventWithTwoReportsKeepsEveryField() throws {
+        let summary = try HCIPacketDecoder.decode(HCIVectors.extendedTwoReports)
+        #expect(summary.leSubevent == 0x0D)
+        let reports = summary.reports
+        #expect(reports.count == 2)
+        let a = reports[0]
+        #expect(a.kind == .extended)
+        #expect(a.eventType == 0x13)
+        #expect(a.isLegacyPDU)
+        #expect(a.primaryPHY == 1 && a.secondaryPHY == 0 && a.sid == 0xFF)
+        #expect(a.txPower == 127 && a.rssi == -56)
+        #expect(a.data == [0x02, 0x01, 0x06])
+        let b = reports[1]
+        #expect(b.eventType == 0x21)
+        #expect(!b.isLegacyPDU)
+        #expect(b.dataStatus == 1)
+        #expect(b.addressType == 1)
+        #expect(b.address.description == "c1:b2:c3:d4:e5:f6")
+        #expect(b.primaryPHY == 3 && b.secondaryPHY == 2 && b.sid == 5)
+        #expect(b.txPower == -12 && b.rssi == -80)
+        #expect(b.periodicAdvertisingInterval == 0x10)
+        #expect(b.directAddressType == 1)
+        #expect(b.directAddress.description == "0f:0e:0d:0c:0b:0a")
+        #expect(b.data.isEmpty)
+    }
+
+    @Test func extendedEventWithThreeReportsCarriesTheIBeaconInTheThird() throws {
+        let reports = try HCIPacketDecoder.decode(HCIVectors.extendedThreeReports).reports
+        #expect(reports.count == 3)
+        #expect(reports[2].isScanResponse)
+        #expect(reports[2].rssi == 127)
+        guard case .iBeacon(let b)? = BeaconDecoder.firstIdentifiedBeacon(inAD: reports[2].data) else {
+            Issue.record("no iBeacon in report 3")
+            return
+        }
+        #expect(b.uuid.uuidString == "e2c56db5-dffb-48d2-b060-d0f5a71096e0")
+        #expect(b.major == 100 && b.minor == 0 && b.measuredPower == -59)
+    }
+
+    @Test func truncatedSecondReportDeliversTheFirstThenThrows() {
+        var reports: [AdvertisingReport] = []
+        #expect(throws: DecodeError.truncated(what: .extendedReport(2), needed: 24, available: 9, offset: 32)) {
+            try HCIPacketDecoder.decodeReports(HCIVectors.extendedSecondReportCut, into: &reports)
+        }
+        #expect(reports.count == 1)
+        #expect(reports.first?.address.description == "11:22:33:44:55:66")
+    }
+
+    @Test func truncationErrorSaysWhatAndWhere() {
+        let error = DecodeError.truncated(what: .extendedReport(2), needed: 24, available: 9, offset: 32)
+        #expect(error.description == "truncated extended report 2 at offset 32: needs 24 bytes, 9 available")
+        #expect(error.offset == 32)
+    }
+
+    @Test func cutPacketDeliversCompleteReportsThenReportsTheCut() {
+        // Drop the last byte (report 2's RSSI): report 1 survives, report 2 (10 bytes) has 9.
+        let cut = Array(HCIVectors.legacyTwoReports.dropLast())
+        var reports: [AdvertisingReport] = []
+        #expect(throws: DecodeError.truncated(what: .legacyReport(2), needed: 10, available: 9, offset: 18)) {
+            try HCIPacketDecoder.decodeReports(cut, indicator: .present, into: &reports)
+        }
+        #expect(reports.count == 1)
+    }
+
+    @Test func extraBytesAfterTheDeclaredParametersAreABadLength() {
+        let padded = HCIVectors.realIBeacon + [0x00]
+        #expect(throws: DecodeError.badParameterLength(declared: 42, available: 43, offset: 2)) {
+            try HCIPacketDecoder.decode(padded, indicator: .present)
+        }
+    }
+
+    @Test func otherPacketsAreClassifiedNotErrors() throws {
+        let complete = try HCIPacketDecoder.decode(HCIVectors.commandComplete)
+        #expect(complete.packetClass == PacketClass(packetType: .event, eventCode: 0x0E))
+        let update = try HCIPacketDecoder.decode(HCIVectors.leConnectionUpdate)
+        #expect(update.packetClass == PacketClass(packetType: .event, eventCode: 0x3E, leSubevent: 0x03))
+        #expect(update.reports.isEmpty)
+        #expect(try HCIPacketDecoder.decode(HCIVectors.resetCommand).packetType == .command)
+        #expect(try HCIPacketDecoder.decode(HCIVectors.aclData).packetType == .acl)
+    }
+
+    @Test func unknownIndicatorIsRejectedWhenTheIndicatorIsRequired() {
+        #expect(throws: DecodeError.unknownPacketIndicator(0x07, offset: 0)) {
+            try HCIPacketDecoder.decode([0x07, 0x3E, 0x00], indicator: .present)
+        }
+        #expect(throws: DecodeError.empty) { try HCIPacketDecoder.decode([]) }
+    }
+
+    @Test func zeroCopyPathReportsTheSameHeadersAndData() throws {
+        let expected = try HCIPacketDecoder.decode(HCIVectors.extendedThreeReports).reports
+        var seen: [AdvertisingReport] = []
+        let packetClass = try HCIVectors.extendedThreeReports.withUnsafeBytes { (raw) throws -> PacketClass in
+            try HCIPacketDecoder.forEachReport(in: raw) { header, data in
+                seen.append(AdvertisingReport(header, data: data))
+            }
+        }
+        #expect(packetClass.reportCount == 3)
+        #expect(packetClass.isAdvertisingReport)
+        #expect(seen == expected)
+    }
+
+    @Test func reportHeaderIsTriviallyCopyable() {
+        // The fast path hands one out per report; no reference counting may be involved.
+        #expect(_isPOD(ReportHeader.self))
+    }
+
+    @Test func byteReaderNamesTheByteOrder() throws {
+        let bytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
+        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in
+            var le = ByteReader(raw)
+            #expect(try le.readUInt16LE() == 0x0201)
+            #expect(try le.readUInt16BE() == 0x0304)
+            #expect(try le.readUInt32LE() == 0x0807_0605)
+            #expect(throws: DecodeError.truncated(what: .eventParameters, needed: 1, available: 0, offset: 8)) {
+                try le.readUInt8()
+            }
+            var be = ByteReader(raw, origin: 10, context: .field("test"))
+            #expect(try be.readUInt64BE() == 0x0102_0304_0506_0708)
+            var short = ByteReader(UnsafeRawBufferPointer(rebasing: raw[0..<5]), origin: 10)
+            #expect(throws: DecodeError.truncated(what: .eventParameters, needed: 6, available: 5, offset: 10)) {
+                try short.readAddressLE()
+            }
+        }
+    }
+}

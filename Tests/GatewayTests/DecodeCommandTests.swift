@@ -1,0 +1,65 @@
+import Foundation
+import Gateway
+import Testing
+
+@Suite struct DecodeCommandTests {
+    /// A real iBeacon LE Advertising Report (AirLocate UUID, major 100, minor 0, power −59, RSSI −77).
+    static let iBeaconEvent = "043E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3"
+    /// A real iPhone advert: Apple manufacturer data of type 0x0F, which is not an iBeacon.
+    static let iPhoneEvent = "043E2202010001433EA2C96B6A1602011A020A0C0FFF4C000F06A033BD08C5001002440CC4"
+
+    static func objects(_ stdout: String) throws -> [[String: Any]] {
+        try stdout.split(separator: "\n").map {
+            try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func decodesTheIBeaconAndRejectsTheIPhoneAdvert() throws {
+        let run = CapturedRun(["decode", Self.iBeaconEvent, Self.iPhoneEvent])
+        #expect(run.code == .success)
+        let reports = try Self.objects(run.stdout)
+        #expect(reports.count == 2)
+        #expect(reports[0]["address"] as? String == "6a:6b:c9:a2:3e:43")
+        #expect(reports[0]["rssi"] as? Int == -77)
+        let beacons = try #require(reports[0]["beacons"] as? [[String: Any]])
+        #expect(beacons.count == 1)
+        #expect(beacons[0]["type"] as? String == "ibeacon")
+        #expect(beacons[0]["uuid"] as? String == "e2c56db5-dffb-48d2-b060-d0f5a71096e0")
+        #expect(beacons[0]["major"] as? Int == 100)
+        #expect(beacons[0]["minor"] as? Int == 0)
+        #expect(beacons[0]["measured_power"] as? Int == -59)
+        #expect((reports[1]["beacons"] as? [Any])?.isEmpty == true)
+    }
+
+    @Test func truncatedBytesExit65WithTheOffsetOnStderr() {
+        let run = CapturedRun(["decode", String(Self.iBeaconEvent.prefix(40))])
+        #expect(run.code == .dataError)
+        #expect(run.code.rawValue == 65)
+        #expect(run.stderr.contains("offset"))
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func notHexIsADataError() {
+        let run = CapturedRun(["decode", "04zz"])
+        #expect(run.code == .dataError)
+        #expect(run.stderr.contains("not hex"))
+    }
+
+    @Test func bareAdvertisingDataWithTheAdFlag() throws {
+        // The AD data of the iBeacon event above: skip 04 3E 2A 02 01 00 01 + address (6) + length (1).
+        let ad = String(Self.iBeaconEvent.dropFirst(2 * 14).dropLast(2))
+        let run = CapturedRun(["decode", "--ad", ad])
+        #expect(run.code == .success)
+        let object = try #require(try Self.objects(run.stdout).first)
+        #expect((object["beacons"] as? [[String: Any]])?.first?["major"] as? Int == 100)
+        #expect((object["ad"] as? [Any])?.count == 2)
+    }
+
+    @Test func otherEventsAreNotedButNotErrors() {
+        // Command Complete for HCI_Reset.
+        let run = CapturedRun(["decode", "040E0401030C00"])
+        #expect(run.code == .success)
+        #expect(run.stdout.isEmpty)
+        #expect(run.stderr.contains("HCI event 0x0e"))
+    }
+}

@@ -1,0 +1,43 @@
+// libFuzzer entry point for the BeaconWire decoders. Built by scripts/fuzz.sh together with
+// Sources/BeaconWire/*.swift into one module (so no `import BeaconWire`).
+//
+// Every input goes through the HCI decoder (auto, with and without the H4 byte), the AD walker,
+// the beacon decoder, the JSON writer and the capture reader. A trap, a sanitizer report, or a
+// broken invariant below is a finding.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func decoderFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    let input = UnsafeRawBufferPointer(start: data, count: size)
+    let bytes = Array(input)
+
+    for indicator in [H4Indicator.auto, .present, .absent] {
+        var reports: [AdvertisingReport] = []
+        do throws(DecodeError) {
+            try HCIPacketDecoder.decodeReports(bytes, indicator: indicator, into: &reports)
+        } catch {
+            precondition(error.offset >= 0 && error.offset <= size, "error offset outside the input: \(error)")
+            precondition(!error.description.isEmpty)
+        }
+        var fastCount = 0
+        _ = try? HCIPacketDecoder.forEachReport(in: input, indicator: indicator) { _, ad in
+            fastCount += 1
+            _ = BeaconDecoder.firstIdentifiedBeacon(inAD: ad)
+        }
+        precondition(fastCount == reports.count, "fast path and convenient path disagree")
+        for report in reports {
+            let (_, truncatedAt) = ADStructure.parse(report.data)
+            precondition(truncatedAt.map { $0 < report.data.count } ?? true)
+            precondition(!ReportJSON.line(for: report).isEmpty)
+        }
+    }
+
+    // The raw input as AD data.
+    _ = BeaconDecoder.beacons(inAD: input)
+    _ = BeaconDecoder.firstIdentifiedBeacon(inAD: input)
+
+    // The raw input as a capture file.
+    let (packets, error) = CaptureReader.readAll(bytes)
+    if let error { precondition(error.offset <= size, "capture error offset outside the input: \(error)") }
+    for packet in packets { _ = try? HCIPacketDecoder.decode(packet.bytes, indicator: .present) }
+    return 0
+}
