@@ -21,11 +21,12 @@ struct BeaconPopulation {
     /// Static random address (top two bits set, Core Spec Vol 6, Part B, §1.3.2.1).
     func address(_ i: Int) -> UInt64 { 0xC0_00_00_00_00_00 | UInt64(i) }
 
-    /// One report of beacon `i`; the RSSI wobbles with `sequence` so filters have work to do.
+    /// One report of beacon `i`: a fixed distance per beacon (−50 … −84 dBm) with ±3 dB of
+    /// deterministic jitter, like a stationary beacon, so filters have work to do.
     func report(_ i: Int, sequence: Int) -> [UInt8] {
         HCIEventBuilder.iBeacon(
             address: address(i), uuid: Self.uuid, major: major(i), minor: minor(i), measuredPower: -59,
-            rssi: Int8(-60 - (i &+ sequence &* 7) % 25))
+            rssi: Int8(-50 - i % 35 + (i &+ sequence &* 5) % 7 - 3))
     }
 
     /// `count` reports from beacons visited in a scattered but complete order (a stride coprime

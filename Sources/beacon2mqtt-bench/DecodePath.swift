@@ -1,48 +1,22 @@
 import BeaconWire
 
-/// The one place the benchmark calls the decoder: HCI event bytes → reports → iBeacon fields.
-///
-/// STAND-IN until BeaconWire's HCIPacketDecoder lands on main: a minimal legacy-report walk, so the
-/// harness runs end to end. Swap the body for `HCIPacketDecoder.forEachReport(in:)` +
-/// `BeaconDecoder.firstIdentifiedBeacon(inAD:)`.
+/// The one place the benchmark calls the decoder: HCI event bytes → reports → iBeacon fields,
+/// through BeaconWire's zero-allocation path (`HCIPacketDecoder.forEachReport` hands out each
+/// report's header and borrowed AD bytes; `BeaconDecoder.firstIdentifiedBeacon` finds the frame).
 enum DecodePath {
-    static let isStandIn = true
+    static let isStandIn = false
 
-    /// Decodes one HCI packet (with H4 indicator) and adds every report and iBeacon to `tally`.
+    /// Decodes one HCI packet (with its H4 indicator, as the HCI socket delivers it) and adds every
+    /// report and iBeacon to `tally`. Malformed packets count nothing (the workloads have none).
     @inline(__always)
     static func decode(_ packet: UnsafeRawBufferPointer, into tally: inout DecodeTally) {
-        guard packet.count >= 5, packet[0] == 0x04, packet[1] == 0x3E, packet[3] == 0x02 else { return }
-        var offset = 5
-        for _ in 0..<Int(packet[4]) {
-            guard offset + 9 <= packet.count else { return }
-            var address: UInt64 = 0
-            for i in 0..<6 { address |= UInt64(packet[offset + 2 + i]) << UInt64(8 * i) }
-            let length = Int(packet[offset + 8])
-            let data = offset + 9
-            guard data + length + 1 <= packet.count else { return }
-            let rssi = Int8(bitPattern: packet[data + length])
+        _ = try? HCIPacketDecoder.forEachReport(in: packet, indicator: .present) { header, ad in
             tally.reports += 1
-            var ad = data
-            while ad < data + length {
-                let l = Int(packet[ad])
-                if l == 0 || ad + 1 + l > data + length { break }
-                if l >= 26, packet[ad + 1] == 0xFF, packet[ad + 2] == 0x4C, packet[ad + 3] == 0x00,
-                    packet[ad + 4] == 0x02, packet[ad + 5] == 0x15
-                {
-                    var high: UInt64 = 0
-                    var low: UInt64 = 0
-                    for i in 0..<8 { high = high << 8 | UInt64(packet[ad + 6 + i]) }
-                    for i in 8..<16 { low = low << 8 | UInt64(packet[ad + 6 + i]) }
-                    let major = UInt16(packet[ad + 22]) << 8 | UInt16(packet[ad + 23])
-                    let minor = UInt16(packet[ad + 24]) << 8 | UInt16(packet[ad + 25])
-                    tally.add(
-                        address: address, rssi: rssi, uuid: BeaconID128(high: high, low: low), major: major,
-                        minor: minor, power: Int8(bitPattern: packet[ad + 26]))
-                    break
-                }
-                ad += 1 + l
+            if case .iBeacon(let b)? = BeaconDecoder.firstIdentifiedBeacon(inAD: ad) {
+                tally.add(
+                    address: header.address.rawValue, rssi: header.rssi, uuid: b.uuid, major: b.major,
+                    minor: b.minor, power: b.measuredPower)
             }
-            offset = data + length + 1
         }
     }
 

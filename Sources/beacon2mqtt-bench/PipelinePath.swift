@@ -1,33 +1,34 @@
 import BeaconCore
 import BeaconWire
 
-/// The one place the benchmark drives the core pipeline: decode → region match → filter →
-/// monitoring → ranging ticks → message formatting, one packet at a time, output discarded.
-///
-/// STAND-IN until BeaconCore's `Pipeline` lands on main: it only decodes. Swap the body for
-/// `Pipeline(configuration:)`, `ingest(_:into:)` and `advance(to:into:)`.
+/// The one place the benchmark drives the core: `Pipeline` (decode → region match → filter →
+/// monitoring → ranging ticks → message formatting), one packet at a time, output discarded after
+/// it has been counted and checksummed (so formatting cannot be optimised away).
 struct PipelinePath {
-    static let isStandIn = true
+    static let isStandIn = false
 
+    private var pipeline: Pipeline
     private var messages: [OutboundMessage] = []
     private(set) var messageCount = 0
     private(set) var checksum: UInt64 = 0
 
     init(configuration: Configuration) {
+        pipeline = Pipeline(configuration: configuration)
         messages.reserveCapacity(1024)
     }
+
+    var counters: PipelineCounters { pipeline.counters }
 
     /// Feeds one packet; every message produced is counted and folded into the checksum, then dropped.
     @inline(__always)
     mutating func ingest(_ packet: CapturedPacket) {
-        var tally = DecodeTally()
-        packet.bytes.withUnsafeBytes { DecodePath.decode($0, into: &tally) }
-        checksum &+= tally.digest
+        pipeline.ingest(packet, into: &messages)
         drain()
     }
 
     /// Lets simulated time run on to `time` (ticks, exits) without a packet.
     mutating func advance(to time: Timestamp) {
+        pipeline.advance(to: time, into: &messages)
         drain()
     }
 
