@@ -1,11 +1,11 @@
-/// Report → enter latency: the pipeline and the real MQTT client in this process, paced at a
-/// realistic rate, each new beacon's first report timed at ingest, and the counting subscriber
-/// timing the arrival of its enter event. PENDING until Pipeline and MosquittoClient land.
+/// Report → enter latency, measured in process with `Pipeline` and the agent's `MosquittoClient`.
+/// PENDING until MosquittoClient lands on main.
 struct LatencyProbe {
+    static let name = "latency report → enter received"
     var options: BenchOptions
     var scratch: ScratchDirectory
 
     func run(port: Int, into report: inout BenchReport) throws(BenchFailure) {
-        throw BenchFailure("latency probe pending: needs Pipeline and MosquittoClient on main")
+        throw BenchFailure("latency probe pending: needs MosquittoClient on main")
     }
 }

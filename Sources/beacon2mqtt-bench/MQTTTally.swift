@@ -15,6 +15,7 @@ final class MQTTTally: @unchecked Sendable {
         var states = 0
         /// Arrival time (monotonic ns) of the first enter event per topic.
         var enterArrivals: [String: UInt64] = [:]
+        var firstArrival: UInt64 = 0
         var lastArrival: UInt64 = 0
     }
 
@@ -78,6 +79,7 @@ final class MQTTTally: @unchecked Sendable {
             ? String(decoding: UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)), as: UTF8.self)
             : ""
         state.withLock { c in
+            if c.messages == 0 { c.firstArrival = now }
             c.messages += 1
             c.lastArrival = now
             if topic.hasSuffix("/event") {
