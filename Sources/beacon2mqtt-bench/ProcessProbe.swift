@@ -13,13 +13,15 @@ struct ProcessProbe {
         /// The anonymous part of VmRSS (heap, stacks): what the agent allocated, as opposed to
         /// mapped files such as its own binary and libraries.
         var anonRSSKiB: Int
+        /// File-backed resident pages: the executable and shared libraries (Swift runtime, Foundation).
+        var fileRSSKiB: Int
         /// utime + stime, in clock ticks.
         var cpuTicks: Int
     }
 
     static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
 
-    /// nil once the process is gone.
+    /// nil once the process is gone (or a zombie, whose memory figures are gone).
     func sample() -> Sample? {
         let at = BenchClock.now()
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
@@ -34,7 +36,8 @@ struct ProcessProbe {
         guard let close = stat.lastIndex(of: ")") else { return nil }
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let utime = Int(fields[11]), let stime = Int(fields[12]) else { return nil }
-        return Sample(at: at, rssKiB: kib("VmRSS"), peakRSSKiB: kib("VmHWM"), anonRSSKiB: kib("RssAnon"), cpuTicks: utime + stime)
+        guard kib("VmRSS") > 0 else { return nil }
+        return Sample(at: at, rssKiB: kib("VmRSS"), peakRSSKiB: kib("VmHWM"), anonRSSKiB: kib("RssAnon"), fileRSSKiB: kib("RssFile"), cpuTicks: utime + stime)
     }
 
     /// CPU use between two samples, as a percentage of one core.
