@@ -29,6 +29,14 @@ struct BenchResult {
 
     func figure(_ key: String) -> Double? { figures.first { $0.key == key }?.value }
 
+    /// A busy real gateway: what one BLE controller delivers over HCI in a crowded hall.
+    static let controllerReportsPerSecond = 3_000.0
+
+    /// Adds `headroom_x`: how many busy controllers' worth of reports this rate absorbs.
+    mutating func addHeadroom(reportsPerSecond: Double) {
+        add("headroom_x", reportsPerSecond / Self.controllerReportsPerSecond, "× 3k/s", decimals: 0)
+    }
+
     func writeJSON(to json: inout JSONWriter) {
         json.beginObject()
         json.field("section", section)

@@ -80,6 +80,7 @@ struct EndToEndBench {
         var result = BenchResult(section: "e2e", name: Self.throughputName)
         result.add("reports", Double(reports), "reports")
         result.add("reports_per_s", Double(reports) / seconds, "reports/s")
+        result.addHeadroom(reportsPerSecond: Double(reports) / seconds)
         result.add("startup_s", startup, "s start-up", decimals: 2)
         result.add("messages_per_s", Double(counts.messages) / seconds, "msg/s")
         result.add("enter_exit_expected", Double(expected.enters + expected.exits), "enter+exit expected")

@@ -103,6 +103,7 @@ struct PipelineBench {
             var result = BenchResult(section: "pipeline", name: c.name)
             result.add("reports_per_s_per_core", 1e9 / m.nanosecondsPerReport, "reports/s/core")
             result.add("ns_per_report", m.nanosecondsPerReport, "ns/report", decimals: 1)
+            if !c.eventsOnly { result.addHeadroom(reportsPerSecond: 1e9 / m.nanosecondsPerReport) }
             result.add("messages_per_report", m.messagesPerReport, "msg/report", decimals: 3)
             result.add("checksum", Double(m.checksum % 1_000_000), "chk")
             if !c.eventsOnly, c.rate == 10_000 {
