@@ -13,7 +13,7 @@ enum CaptureWorkloads {
     static func cohorts(reports: Int, population: BeaconPopulation, exitTimeout: Int, to path: String)
         throws(BenchFailure) -> Int
     {
-        let writer = try BtsnoopWriter(path: path)
+        let writer = try CaptureFileWriter(path: path)
         let cohortSize = 1_000
         let perSecond = 50_000
         let cohortReports = 2 * perSecond / 2  // two overlapping cohorts share the rate
@@ -49,7 +49,7 @@ enum CaptureWorkloads {
     static func steady(beacons: Int, regions: Int, rate: Int, seconds: Int, to path: String) throws(BenchFailure)
         -> Int
     {
-        let writer = try BtsnoopWriter(path: path)
+        let writer = try CaptureFileWriter(path: path)
         let population = BeaconPopulation(beacons: beacons, regions: regions)
         let count = rate * seconds
         let interval = 1e6 / Double(rate)
@@ -64,7 +64,7 @@ enum CaptureWorkloads {
 
     /// Flood: `count` reports, each from a new random address and a new random identity.
     static func flood(count: Int, rate: Int, to path: String) throws(BenchFailure) -> Int {
-        let writer = try BtsnoopWriter(path: path)
+        let writer = try CaptureFileWriter(path: path)
         var rng = SplitMix64(seed: 1_000_000)
         let interval = 1e6 / Double(rate)
         for n in 0..<count {
