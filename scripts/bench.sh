@@ -21,10 +21,15 @@ if ! "$VENV/bin/python" -c "import bluetooth_data_tools" 2>/dev/null; then
 fi
 
 echo "bench: building release binaries" >&2
-swift build -c release --product beacon2mqtt 2>&1 | grep -E "error|Compiling|Build complete" >&2 || true
-swift build -c release --product beacon2mqtt-bench 2>&1 | grep -E "error|Compiling|Build complete" >&2 || true
+mkdir -p .build
+for product in beacon2mqtt beacon2mqtt-bench; do
+    if ! swift build -c release --product "$product" >.build/bench-build.log 2>&1; then
+        grep -E "error" .build/bench-build.log >&2 || tail -20 .build/bench-build.log >&2
+        echo "bench: release build of $product failed (see .build/bench-build.log)" >&2
+        exit 1
+    fi
+done
 BIN="$(swift build -c release --show-bin-path)"
-[ -x "$BIN/beacon2mqtt-bench" ] || { echo "bench: release build failed" >&2; exit 1; }
 
 export BENCH_COMMIT="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 exec "$BIN/beacon2mqtt-bench" --agent "$BIN/beacon2mqtt" --python "$VENV/bin/python" \
