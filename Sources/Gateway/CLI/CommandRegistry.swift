@@ -5,5 +5,11 @@ enum CommandRegistry {
         DecodeCommand.self,
         ReplayCommand.self,
         CheckConfigCommand.self,
+        AdaptersCommand.self,
+        ScanCommand.self,
+        RecordCommand.self,
+        RunCommand.self,
+        StatusCommand.self,
+        LocateCommand.self,
     ]
 }
