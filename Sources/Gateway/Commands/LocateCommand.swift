@@ -44,12 +44,10 @@ struct LocateCommand: Command {
         }
     }
 
-    /// The locator settings of a configuration. Until the loader reads a `locator:` section these
-    /// are the documented defaults.
+    /// The configuration's `locator:` settings; `locate` runs the locator whatever `enabled` says.
     static func settings(_ configuration: Configuration) -> LocatorSettings {
-        var s = LocatorSettings()
+        var s = configuration.locator
         s.enabled = true
-        s.interval = configuration.ranging.interval
         return s
     }
 
