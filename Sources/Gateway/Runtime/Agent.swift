@@ -207,6 +207,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             // The client announced `online` on connect; a degraded source overrides it.
             if degradedReason != nil { publishStatus() }
             if phase == .restoring { subscribeForRestore(generation) }
+            announceToHomeAssistant(generation)
         case .disconnected(let generation, _):
             if generation == connectedGeneration {
                 outbox.connectionLost()
@@ -219,6 +220,10 @@ public final class Agent<Pipeline: MessagePipeline> {
             guard phase == .restoring, generation == restoreGeneration else { return }
             pendingSubAcks.remove(mid)
             if pendingSubAcks.isEmpty { restoreQuietUntil = Date().addingTimeInterval(options.restoreQuiet) }
+        case .message(let topic, let payload, _, _) where topic == homeAssistant?.birthTopic:
+            // Home Assistant restarted: it forgets discovery that is not retained, so announce again.
+            out += homeAssistant?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? []
+            enqueueOutput()
         case .message(let topic, let payload, _, let isRetained):
             guard phase == .restoring, isRetained, !payload.isEmpty else { return }
             retained[topic] = String(decoding: payload, as: UTF8.self)
@@ -226,6 +231,23 @@ public final class Agent<Pipeline: MessagePipeline> {
         case .connectFailed:
             break
         }
+    }
+
+    // MARK: - Home Assistant
+
+    /// Discovery for the configured beacons and regions, when `homeassistant.discovery` is on.
+    private var homeAssistant: HomeAssistantDiscovery? {
+        guard configuration.homeAssistant.discovery else { return nil }
+        return HomeAssistantDiscovery(
+            configuration: configuration, settings: configuration.homeAssistant, softwareVersion: Version.string)
+    }
+
+    /// On every connect: publish discovery (retained) and listen for Home Assistant's birth message.
+    private func announceToHomeAssistant(_ generation: UInt64) {
+        guard let discovery = homeAssistant else { return }
+        _ = client.subscribe(discovery.birthTopic, qos: 0)
+        out += discovery.messages()
+        enqueueOutput()
     }
 
     // MARK: - Restore
@@ -364,8 +386,16 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
         pipeline.reconfigure(next, at: pipelineNow(Date()) ?? wallTimestamp(), into: &out)
         enqueueOutput()
+        let previousDiscovery = homeAssistant
         configuration = next
         logger.level = next.logLevel
+        if connectedGeneration != nil {
+            // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
+            let current = homeAssistant?.messages() ?? []
+            let kept = Set(current.map(\.topic))
+            out += (previousDiscovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
+            enqueueOutput()
+        }
         logger.info("configuration reloaded", ["regions": String(next.regions.count)])
     }
 
