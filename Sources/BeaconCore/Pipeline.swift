@@ -13,6 +13,8 @@ public struct Pipeline: Sendable {
     /// The last decoding error, for a debug log line.
     public private(set) var lastError: DecodeError?
     private var pendingRestore: [RestoredState] = []
+    /// Where `finish` stops the clock, fixed at its first step.
+    private var drainHorizon: Timestamp?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -69,11 +71,23 @@ public struct Pipeline: Sendable {
     /// The end of a finite source (a capture, a simulation): lets enough time pass for every pending
     /// exit and ranging update to fire at its own deadline, as if the gateway kept listening.
     public mutating func finish(into out: inout [OutboundMessage]) {
-        guard let now = monitor?.now else { return }
-        var longest = max(configuration.monitoring.exitTimeout, configuration.ranging.staleAfter)
-        for r in configuration.regions { longest = max(longest, r.exitTimeout ?? .zero) }
-        for b in configuration.beacons { longest = max(longest, b.exitTimeout ?? .zero) }
-        monitor!.advance(to: now + longest + configuration.ranging.interval * 2, into: &out)
+        while !finish(by: TimeSpan(microseconds: .max / 4), into: &out) {}
+    }
+
+    /// `finish` in steps of at most `step` of capture time, so a caller that must not outrun its
+    /// consumer (a replay into a bounded outbox) can publish between steps. True when finished.
+    public mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
+        guard let now = monitor?.now else { return true }
+        if drainHorizon == nil {
+            var longest = max(configuration.monitoring.exitTimeout, configuration.ranging.staleAfter)
+            for r in configuration.regions { longest = max(longest, r.exitTimeout ?? .zero) }
+            for b in configuration.beacons { longest = max(longest, b.exitTimeout ?? .zero) }
+            drainHorizon = now + longest + configuration.ranging.interval * 2
+        }
+        let horizon = drainHorizon!
+        let next = horizon - now > step ? now + step : horizon
+        monitor!.advance(to: next, into: &out)
+        return next >= horizon
     }
 
     /// Applies a reloaded configuration; unchanged regions and beacons keep their state.

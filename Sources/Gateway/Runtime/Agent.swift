@@ -31,6 +31,10 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// Why the source is degraded (published as status `degraded`), nil while healthy.
     private var degradedReason: String?
     private var out: [OutboundMessage] = []
+    /// Between the end of a finite source and `.finishing`: pending exits are still firing.
+    private var draining = false
+    /// The first connection attempt succeeded or failed.
+    private var firstAttemptDone = false
     // Time
     private let started = Date()
     private var anchor: (packet: Timestamp, wall: Date)?
@@ -108,7 +112,11 @@ public final class Agent<Pipeline: MessagePipeline> {
                 finishRestore()
             }
             if phase == .running { runTimers(now) }
-            if let event = queue.take(includeSource: phase != .restoring, until: nextWake()) {
+            while draining, acceptsSourceEvents {
+                drainStep()
+                publishQueued()
+            }
+            if let event = queue.take(includeSource: acceptsSourceEvents, until: nextWake()) {
                 handle(event)
             }
             publishQueued()
@@ -164,10 +172,9 @@ public final class Agent<Pipeline: MessagePipeline> {
                 sourceFailed = true
                 phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
             } else {
-                pipeline.finish(into: &out)
-                enqueueOutput()
-                logger.info("end of input; publishing what is queued")
-                phase = .finishing(deadline: Date().addingTimeInterval(options.endOfInputFlush))
+                logger.info("end of input; letting pending exits fire and publishing what is queued")
+                draining = true
+                drainStep()
             }
         case .signal(let signal):
             handleSignal(signal)
@@ -197,6 +204,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         switch event {
         case .connected(let generation):
             connectedGeneration = generation
+            firstAttemptDone = true
             systemd.status(serviceStatus())  // systemd (ship)
             if everConnected {
                 // The broker may have lost retained messages (restart without persistence).
@@ -229,8 +237,37 @@ public final class Agent<Pipeline: MessagePipeline> {
             retained[topic] = String(decoding: payload, as: UTF8.self)
             if restoreQuietUntil != nil { restoreQuietUntil = Date().addingTimeInterval(options.restoreQuiet) }
         case .connectFailed:
-            break
+            firstAttemptDone = true
         }
+    }
+
+    /// After the end of a finite source, the clock runs on (`Pipeline.finish`) until every pending exit
+    /// has fired. For a capture this goes one ranging interval at a time, each step only while the
+    /// outbox has room, so the final burst of exits cannot overflow it.
+    private func drainStep() {
+        let step: TimeSpan
+        if case .capture = options.timing { step = .milliseconds(100) } else { step = .seconds(1 << 30) }
+        let done = pipeline.finish(by: step, into: &out)
+        enqueueOutput()
+        if done {
+            draining = false
+            phase = .finishing(deadline: Date().addingTimeInterval(options.endOfInputFlush))
+        }
+    }
+
+    /// A capture can wait for a connected broker, a radio cannot: while a replay's messages fill half
+    /// the outbox, its packets wait in the bounded queue (and the replay thread with them), so a replay
+    /// at `--speed max` never makes the outbox drop an enter or exit. While the broker is away a replay
+    /// runs on like a live source, whose outbox keeps events and coalesces proximity first.
+    private var acceptsSourceEvents: Bool {
+        guard phase != .restoring else { return false }
+        if case .capture = options.timing {
+            // Not before the first connection attempt has an outcome, so a replay cannot race ahead
+            // of a broker that is merely slow to accept.
+            guard firstAttemptDone else { return false }
+            if connectedGeneration != nil { return outbox.count < max(configuration.mqtt.outboxLimit / 2, 1) }
+        }
+        return true
     }
 
     // MARK: - Home Assistant

@@ -1,3 +1,4 @@
+import Glibc
 import BeaconCore
 import Foundation
 

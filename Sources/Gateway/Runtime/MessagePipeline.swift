@@ -18,7 +18,17 @@ public protocol MessagePipeline {
     mutating func republishRetained(into out: inout [OutboundMessage])
     /// The end of a finite source: lets pending exits and ranging updates fire, as `replay` does.
     mutating func finish(into out: inout [OutboundMessage])
+    /// `finish` in steps of at most `step` of the pipeline's time; true when finished.
+    mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool
     var statistics: PipelineStatistics { get }
+}
+
+extension MessagePipeline {
+    /// Pipelines without a clock of their own finish in one step.
+    public mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
+        finish(into: &out)
+        return true
+    }
 }
 
 /// A retained message read back from the broker.
