@@ -29,3 +29,8 @@ fuzz: deps
 
 clean:
 	rm -rf .build
+
+# beacon2mqtt on a real Linux Bluetooth stack in a qemu guest (root; see docs/readme-kernel-tests.md).
+.PHONY: test-kernel
+test-kernel: deps
+	@scripts/test-kernel.sh
