@@ -12,3 +12,60 @@ static const unsigned long cbluez_HCIGETDEVINFO = HCIGETDEVINFO;
 static const unsigned long cbluez_HCIDEVUP = HCIDEVUP;
 static const unsigned long cbluez_HCIDEVDOWN = HCIDEVDOWN;
 static const unsigned long cbluez_HCIDEVRESET = HCIDEVRESET;
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+// sockaddr_hci is easier to fill in C than through Swift's sockaddr casts.
+// Binds a raw HCI socket to one controller (HCI_CHANNEL_RAW: the kernel keeps driving it).
+static inline int cbluez_bind_raw(int fd, uint16_t dev_id) {
+    struct sockaddr_hci addr;
+    memset(&addr, 0, sizeof(addr));
+    addr.hci_family = AF_BLUETOOTH;
+    addr.hci_dev = dev_id;
+    addr.hci_channel = HCI_CHANNEL_RAW;
+    return bind(fd, (struct sockaddr *)&addr, sizeof(addr));
+}
+
+// hci_dev_list_req ends in a flexible array, which Swift cannot allocate.
+// Fills ids[0..<max] with controller indexes; returns the count, or -1 with errno set.
+static inline int cbluez_device_list(int fd, uint16_t *ids, int max) {
+    if (max <= 0 || max > HCI_MAX_DEV) max = HCI_MAX_DEV;
+    struct hci_dev_list_req *req = calloc(1, sizeof(*req) + HCI_MAX_DEV * sizeof(struct hci_dev_req));
+    if (!req) { errno = ENOMEM; return -1; }
+    req->dev_num = HCI_MAX_DEV;
+    if (ioctl(fd, HCIGETDEVLIST, (void *)req) < 0) { int e = errno; free(req); errno = e; return -1; }
+    int n = req->dev_num < max ? req->dev_num : max;
+    for (int i = 0; i < n; i++) ids[i] = req->dev_req[i].dev_id;
+    free(req);
+    return n;
+}
+
+// HCIGETDEVINFO is an _IOR macro; this keeps the ioctl in one typed place.
+static inline int cbluez_device_info(int fd, uint16_t dev_id, struct hci_dev_info *info) {
+    memset(info, 0, sizeof(*info));
+    info->dev_id = dev_id;
+    return ioctl(fd, HCIGETDEVINFO, (void *)info);
+}
+
+// hci_test_bit takes a non-const void *; HCI_UP is an enum bit index into hci_dev_info.flags.
+static inline int cbluez_device_is_up(struct hci_dev_info *info) {
+    return hci_test_bit(HCI_UP, &info->flags) != 0;
+}
+
+// HCIDEVUP takes the index as the ioctl argument itself (not a pointer). Needs CAP_NET_ADMIN.
+static inline int cbluez_device_up(int fd, uint16_t dev_id) {
+    return ioctl(fd, HCIDEVUP, (unsigned long)dev_id);
+}
+
+// getsockopt/setsockopt of HCI_FILTER, so the saved filter keeps the kernel's exact struct size.
+static inline int cbluez_get_filter(int fd, struct hci_filter *filter) {
+    socklen_t len = sizeof(*filter);
+    return getsockopt(fd, SOL_HCI, HCI_FILTER, filter, &len);
+}
+
+static inline int cbluez_set_filter(int fd, const struct hci_filter *filter) {
+    return setsockopt(fd, SOL_HCI, HCI_FILTER, filter, sizeof(*filter));
+}

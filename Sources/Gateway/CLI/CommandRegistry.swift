@@ -5,5 +5,8 @@ enum CommandRegistry {
         DecodeCommand.self,
         ReplayCommand.self,
         CheckConfigCommand.self,
+        AdaptersCommand.self,
+        ScanCommand.self,
+        RecordCommand.self,
     ]
 }

@@ -1,0 +1,66 @@
+import BeaconCore
+import BeaconWire
+import Synchronization
+
+/// `beacon2mqtt scan`: a live, refreshing table of the beacons in range — what an operator runs
+/// first on a new gateway.
+struct ScanCommand: Command {
+    static let help = CommandHelp(
+        name: "scan",
+        abstract: "Show a live table of the beacons in range.",
+        usage: "beacon2mqtt scan [--adapter <adapter>] [--mode <mode>] [--config <file>] [--format <format>]",
+        discussion: """
+            Scans like 'run' does and redraws the table every second: identity, configured name,
+            RSSI, filtered RSSI, accuracy, proximity, sightings per second and last seen. With
+            '--format jsonl' it prints one JSON object per beacon per second instead. Ctrl-C stops.
+            """,
+        options: LiveScanOptions.help(defaultMode: .active) + [LiveScan.formatHelp])
+
+    let options: LiveScanOptions
+    let jsonl: Bool
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        options = try LiveScanOptions(&arguments)
+        jsonl = try LiveScan.isJSONLines(arguments.option("--format"))
+        try arguments.finish()
+    }
+
+    func run(_ context: CommandContext) -> ExitCode {
+        guard let resolved = options.resolve(defaultMode: .active, context: context) else { return .config }
+        guard
+            let source = LiveScan.source(
+                resolved.selection, resolved.scan, deliverCommands: false, verbose: options.verbose, context: context)
+        else { return .unavailable }
+        // The same engine as `run`, so the table shows what would be published.
+        let engine = Mutex(Pipeline(configuration: resolved.configuration))
+        let view = Mutex(ScanView(staleAfter: resolved.configuration.ranging.staleAfter))
+        let title = "beacon2mqtt scan — adapter \(resolved.selection), \(resolved.scan.mode.rawValue) mode — Ctrl-C to stop"
+        let failure = LiveScan.run(
+            source, duration: nil,
+            deliver: { event in
+                guard case .packet(let packet) = event, packet.incoming else { return }
+                var discarded: [OutboundMessage] = []
+                engine.withLock { $0.ingest(packet, into: &discarded) }
+            },
+            refresh: {
+                let now = HCISource.Clock.system.wall()
+                let tracked = engine.withLock { pipeline -> [TrackedBeacon] in
+                    var discarded: [OutboundMessage] = []
+                    pipeline.advance(to: now, into: &discarded)
+                    return pipeline.trackedBeacons
+                }
+                let rows = view.withLock { $0.rows(tracked, now: now) }
+                if jsonl {
+                    context.out(ScanTable.jsonLines(rows, now: now))
+                } else {
+                    context.out(ScanTable.clearScreen + ScanTable.text(rows, now: now, title: title))
+                }
+                context.flush()
+            })
+        if let failure {
+            context.err("Error: \(failure)\n")
+            return failure.exitCode
+        }
+        return .success
+    }
+}

@@ -1,0 +1,81 @@
+import BeaconWire
+import CBlueZ
+import Foundation
+
+/// A raw HCI socket bound to one controller, with the scanner's event filter set.
+///
+/// `socket(AF_BLUETOOTH, SOCK_RAW|SOCK_CLOEXEC, BTPROTO_HCI)` on HCI_CHANNEL_RAW: the kernel and
+/// bluetoothd keep driving the adapter, and this socket sees a copy of its traffic. The previous
+/// HCI_FILTER is saved at open and restored on close.
+public final class HCISocket: HCITransport {
+    public let deviceID: UInt16
+    private let descriptor: HCIDescriptor
+    private var savedFilter: hci_filter
+    private var isOpen = true
+
+    /// Opens and binds the socket for controller `hci<deviceID>` and sets `filter`.
+    public init(deviceID: UInt16, filter: HCIEventFilter = .scanner) throws(HCIError) {
+        let label = "hci\(deviceID)"
+        let fd = try Self.openRawSocket()
+        guard cbluez_bind_raw(fd, deviceID) == 0 else {
+            let error = HCIError(errno: errno, operation: "bind \(label)")
+            _ = Foundation.close(fd)
+            throw error
+        }
+        var old = hci_filter()
+        guard cbluez_get_filter(fd, &old) == 0 else {
+            let error = HCIError(errno: errno, operation: "getsockopt(HCI_FILTER) on \(label)")
+            _ = Foundation.close(fd)
+            throw error
+        }
+        var new = Self.cFilter(filter)
+        guard cbluez_set_filter(fd, &new) == 0 else {
+            let error = HCIError(errno: errno, operation: "setsockopt(HCI_FILTER) on \(label)")
+            _ = Foundation.close(fd)
+            throw error
+        }
+        // Without CAP_NET_RAW the kernel silently narrows the filter to its security filter, which
+        // drops LE Meta: the scan would just stay silent. Read it back and say so instead.
+        var applied = hci_filter()
+        if cbluez_get_filter(fd, &applied) == 0,
+            applied.type_mask != new.type_mask || applied.event_mask != new.event_mask
+        {
+            _ = Foundation.close(fd)
+            throw HCIError(
+                kind: .permissionDenied, operation: "setsockopt(HCI_FILTER) on \(label): LE events filtered out",
+                errno: EPERM)
+        }
+        self.deviceID = deviceID
+        self.savedFilter = old
+        self.descriptor = HCIDescriptor(fileDescriptor: fd, label: label)
+    }
+
+    deinit { close() }
+
+    /// An unbound raw HCI socket, for the device ioctls (and, bound, for traffic).
+    static func openRawSocket() throws(HCIError) -> Int32 {
+        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
+        guard fd >= 0 else { throw HCIError(errno: errno, operation: "socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)") }
+        return fd
+    }
+
+    /// The C layout of `filter`.
+    static func cFilter(_ filter: HCIEventFilter) -> hci_filter {
+        var c = hci_filter()
+        c.type_mask = filter.typeMask
+        c.event_mask = filter.eventMaskWords
+        c.opcode = filter.opcode
+        return c
+    }
+
+    public func send(_ packet: [UInt8]) throws(HCIError) { try descriptor.send(packet) }
+
+    public func receive(timeout: TimeSpan) throws(HCIError) -> [UInt8]? { try descriptor.receive(timeout: timeout) }
+
+    public func close() {
+        guard isOpen else { return }
+        isOpen = false
+        _ = cbluez_set_filter(descriptor.fileDescriptor, &savedFilter)
+        descriptor.close()
+    }
+}
