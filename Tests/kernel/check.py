@@ -19,7 +19,9 @@ X_TOPIC = "kt/%s/1/1/kt-{phase}" % UUID
 Y_TOPIC = "kt/%s/1/2/kt-{phase}" % UUID
 LOBBY_TOPIC = "kt/regions/lobby/kt-{phase}"
 PROXIMITY_ORDER = ["far", "near", "immediate"]
-BTSNOOP_EPOCH_DELTA_US = 0x00DCDDB30F2F8000  # btsnoop microseconds from year 0 to 1970-01-01
+# BlueZ (btmon) writes btsnoop time as microseconds since 2000-01-01 plus 0x00E03AB44A676000
+# (src/shared/btsnoop.c); this is the same origin expressed against 1970-01-01.
+BTSNOOP_EPOCH_DELTA_US = 0x00E03AB44A676000 - 946684800 * 1000000
 
 
 class Checks:
@@ -260,7 +262,11 @@ def listen_phase(checks, agent, scenarios, live_run):
         return
     snoop = checks.path(phase, "btmon.snoop")
     try:
-        commands = [t for t in btsnoop_commands(snoop) if start <= t <= stop]
+        every = btsnoop_commands(snoop)
+        commands = [t for t in every if start <= t <= stop]
+        # hcitool's own commands before the agent started prove that btmon saw the traffic at all.
+        checks.check("listen: btmon logged hcitool's scan commands", any(t < start for t in every),
+                     "%d commands in the btmon log, none before the agent started" % len(every), phase)
         checks.check("listen: btmon saw no HCI command while the agent ran", not commands,
                      "%d commands between agent start and stop" % len(commands), phase)
     except (OSError, ValueError) as error:

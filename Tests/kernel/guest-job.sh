@@ -8,10 +8,13 @@
 # still drive the kernel with 'beacon2mqtt record' (same HCI source), and the host skips MQTT checks.
 set -u
 . /job/features
-B=/job/bin/beacon2mqtt
+# Run the agent from the tmpfs overlay: exec through 9p (no page cache there) is slow under TCG.
+install -m 755 /job/bin/beacon2mqtt /usr/local/bin/beacon2mqtt
+B=/usr/local/bin/beacon2mqtt
 S=/job/scenarios
 O=/job/out
 mkdir -p "$O"
+chmod 1777 "$O"  # phases run the agent as nobody, and it writes its capture here
 # A non-interactive shell starts background jobs with SIGINT ignored, and an ignored signal never
 # reaches a signalfd (btmon) or a handler installed later: reset it for everything started with &.
 D="env --default-signal=INT"
@@ -38,6 +41,24 @@ start_broker() {
         i=$((i + 1)); [ $i -gt 50 ] && { log "broker did not start"; return 1; }
         sleep 0.2
     done
+}
+
+# Waits up to $2 seconds until process $1 holds an HCI socket (its inode in /proc/net/bluetooth/hci),
+# so that a scenario starts only once the program under test can see it.
+wait_hci_socket() {
+    i=0
+    while [ $i -lt $(($2 * 5)) ]; do
+        for fd in /proc/"$1"/fd/*; do
+            link=$(readlink "$fd" 2>/dev/null) || continue
+            case $link in
+                socket:*) inode=$(echo "$link" | tr -dc 0-9)
+                    grep -qw "$inode" /proc/net/bluetooth/hci 2>/dev/null && return 0 ;;
+            esac
+        done
+        i=$((i + 1))
+        sleep 0.2
+    done
+    return 1
 }
 
 # hciconfig up, retried: the kernel powers a new controller on for set-up, then off again.
@@ -86,10 +107,16 @@ phase() {
     if [ "$LIVE_RUN" = 1 ]; then
         $D $B record "$O/$name.btsnoop" --adapter hci0 --mode listen > "$O/$name.record.log" 2>&1 &
         rec=$!
+        wait_hci_socket "$rec" 30 || log "phase $name: the recorder has no HCI socket"
     fi
     mark "$name" agent-start
     $D "$@" $(agent_cmd "$name" "$mode") > "$O/$name.agent.log" 2>&1 &
     agent=$!
+    if [ "$mode" = listen ]; then
+        wait_hci_socket "$agent" 30 || log "phase $name: the agent has no HCI socket"
+        sleep 0.5
+        kill -USR1 "$ctl"  # the scenario clock starts now (listen.json: "clock": "signal")
+    fi
     wait "$ctl"
     log "phase $name: controller done"
     # 'run' stops on SIGTERM; 'record' (the interim driver) on SIGINT, like Ctrl-C.

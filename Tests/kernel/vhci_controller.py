@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import select
+import signal
 import struct
 import sys
 import time
@@ -157,6 +158,10 @@ class Controller:
         # Scenario time at which the controller stops (closes /dev/vhci and exits), and how long it
         # waits for the first scan enable before giving up.
         self.end = scenario.get("end", 60)
+        # "scan": scenario time starts at the first scan enable; "signal": at SIGUSR1, for phases
+        # where another program scans before the agent under test is listening.
+        self.clock = scenario.get("clock", "scan")
+        self.clock_requested = False
         self.startup_timeout = scenario.get("startup_timeout", 90)
         self.fd = None
         self.index = None
@@ -195,15 +200,20 @@ class Controller:
         self.log(event="appear", index=self.index, address=self.address[::-1].hex(":"))
 
     def disappear(self, new_index):
-        if new_index and self.placeholder is None:
-            # Holding another controller while the real one is gone keeps its index taken, so the
-            # returning controller comes back under a new index, as after a USB reset.
-            self.placeholder, placeholder_index = self.open_vhci()
-            self.buffers[self.placeholder] = b""
-            self.log(event="placeholder", index=placeholder_index)
         os.close(self.fd)
         del self.buffers[self.fd]
         self.log(event="vanish", index=self.index)
+        if new_index and self.placeholder is None:
+            # A placeholder controller takes the freed index while the real one is gone, so the
+            # returning controller comes back under a new index, as after a USB reset. The kernel
+            # frees the index once the last socket lets go of the device: wait for that first.
+            gone = "/sys/class/bluetooth/hci%d" % self.index
+            deadline = time.monotonic() + 5
+            while os.path.exists(gone) and time.monotonic() < deadline:
+                time.sleep(0.05)
+            self.placeholder, placeholder_index = self.open_vhci()
+            self.buffers[self.placeholder] = b""
+            self.log(event="placeholder", index=placeholder_index)
         self.fd, self.index = None, None
         self.scan_mode = None
 
@@ -229,10 +239,14 @@ class Controller:
             self.set_scan(None, 0)
         self.command_complete(fd, opcode, bytes([0]) + (extra or b""))
 
-    def set_scan(self, mode, filter_duplicates):
-        if mode and self.t0 is None:
+    def start_clock(self, reason):
+        if self.t0 is None:
             self.t0 = time.monotonic()
-            self.log(event="clock-start")
+            self.log(event="clock-start", reason=reason)
+
+    def set_scan(self, mode, filter_duplicates):
+        if mode and self.clock == "scan":
+            self.start_clock("scan enabled")
         if mode and not self.scan_mode:
             self.reported.clear()
         self.scan_mode = mode
@@ -299,7 +313,10 @@ class Controller:
         self.appear()
         started = time.monotonic()
         logged_rssi = {}
+        signal.signal(signal.SIGUSR1, lambda *_: setattr(self, "clock_requested", True))
         while True:
+            if self.clock_requested:
+                self.start_clock("SIGUSR1")
             now = time.monotonic()
             t = self.scenario_time()
             if t is None and now - started > self.startup_timeout:
