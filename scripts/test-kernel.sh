@@ -7,7 +7,8 @@
 # is "kernel tests: N passed, M failed, K skipped"; the exit status is non-zero on any failure.
 #
 # Environment: BEACON2MQTT_BIN=path uses a prebuilt agent instead of building one;
-# KERNEL_TEST_ACCEL=tcg|kvm|auto (default auto); KERNEL_TEST_TIMEOUT=seconds for the boot (900).
+# KERNEL_TEST_ACCEL=tcg|kvm|auto (default auto); KERNEL_TEST_TIMEOUT=seconds for the boot (900);
+# KERNEL_TEST_PHASES="phase ..." runs only those phases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$(pwd)
@@ -34,6 +35,8 @@ rm -rf "$job"
 mkdir -p "$job/bin" "$job/out"
 cp Tests/kernel/guest-init.sh Tests/kernel/guest-job.sh Tests/kernel/vhci_controller.py "$job/"
 cp -r Tests/kernel/scenarios "$job/scenarios"
+# KERNEL_TEST_PHASES="listen unplug" runs only those phases (while working on one scenario).
+[ -n "${KERNEL_TEST_PHASES:-}" ] && printf '%s\n' $KERNEL_TEST_PHASES > "$job/scenarios/phases"
 cp "$agent" "$job/bin/beacon2mqtt"
 
 # Does 'run' scan a live adapter in this build? The interim build says so when asked to.
@@ -49,6 +52,6 @@ status=0
 Tests/kernel/boot.sh "$image" "$job" "${KERNEL_TEST_TIMEOUT:-900}" || status=$?
 say "guest finished with status $status ($((SECONDS - t0)) s so far)"
 result=0
-python3 Tests/kernel/check.py "$job" "$agent" Tests/kernel/scenarios || result=$?
+python3 Tests/kernel/check.py "$job" "$agent" "$job/scenarios" || result=$?
 say "total $((SECONDS - t0)) s; everything the guest left is in $job"
 exit "$result"

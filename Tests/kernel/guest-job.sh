@@ -43,22 +43,20 @@ start_broker() {
     done
 }
 
-# Waits up to $2 seconds until process $1 holds an HCI socket (its inode in /proc/net/bluetooth/hci),
-# so that a scenario starts only once the program under test can see it.
+# HCI sockets open now (/proc/net/bluetooth/hci: a header line, then one line per socket).
+hci_sockets() { wc -l < /proc/net/bluetooth/hci; }
+
+# Waits up to $2 seconds until more than $1 HCI sockets are open, so that a scenario starts only once
+# the program under test (started after counting) can see it.
 wait_hci_socket() {
-    i=0
-    while [ $i -lt $(($2 * 5)) ]; do
-        for fd in /proc/"$1"/fd/*; do
-            link=$(readlink "$fd" 2>/dev/null) || continue
-            case $link in
-                socket:*) inode=$(echo "$link" | tr -dc 0-9)
-                    grep -qw "$inode" /proc/net/bluetooth/hci 2>/dev/null && return 0 ;;
-            esac
-        done
-        i=$((i + 1))
+    deadline=$(($(cut -d. -f1 /proc/uptime) + $2))
+    while [ "$(hci_sockets)" -le "$1" ]; do
+        if [ "$(cut -d. -f1 /proc/uptime)" -ge $deadline ]; then
+            cat /proc/net/bluetooth/hci
+            return 1
+        fi
         sleep 0.2
     done
-    return 1
 }
 
 # hciconfig up, retried: the kernel powers a new controller on for set-up, then off again.
@@ -105,15 +103,17 @@ phase() {
     fi
     rec=
     if [ "$LIVE_RUN" = 1 ]; then
+        before=$(hci_sockets)
         $D $B record "$O/$name.btsnoop" --adapter hci0 --mode listen > "$O/$name.record.log" 2>&1 &
         rec=$!
-        wait_hci_socket "$rec" 30 || log "phase $name: the recorder has no HCI socket"
+        wait_hci_socket "$before" 30 || log "phase $name: the recorder has no HCI socket"
     fi
+    before=$(hci_sockets)
     mark "$name" agent-start
     $D "$@" $(agent_cmd "$name" "$mode") > "$O/$name.agent.log" 2>&1 &
     agent=$!
     if [ "$mode" = listen ]; then
-        wait_hci_socket "$agent" 30 || log "phase $name: the agent has no HCI socket"
+        wait_hci_socket "$before" 30 || log "phase $name: the agent has no HCI socket"
         sleep 0.5
         kill -USR1 "$ctl"  # the scenario clock starts now (listen.json: "clock": "signal")
     fi
