@@ -203,19 +203,20 @@ class Controller:
         os.close(self.fd)
         del self.buffers[self.fd]
         self.log(event="vanish", index=self.index)
-        if new_index and self.placeholder is None:
-            # A placeholder controller takes the freed index while the real one is gone, so the
-            # returning controller comes back under a new index, as after a USB reset. The kernel
-            # frees the index once the last socket lets go of the device: wait for that first.
-            gone = "/sys/class/bluetooth/hci%d" % self.index
-            deadline = time.monotonic() + 5
-            while os.path.exists(gone) and time.monotonic() < deadline:
-                time.sleep(0.05)
-            self.placeholder, placeholder_index = self.open_vhci()
-            self.buffers[self.placeholder] = b""
-            self.log(event="placeholder", index=placeholder_index)
+        self.old_index, self.new_index = self.index, new_index
         self.fd, self.index = None, None
         self.scan_mode = None
+
+    def reappear(self):
+        if self.new_index and self.placeholder is None:
+            # A placeholder controller takes the lowest free index (the old one, once every socket
+            # has let go of the vanished device), so the real one comes back under a new index, as
+            # after a USB reset. Opened only now: sockets hold the old index for a while after the
+            # device is gone.
+            self.placeholder, placeholder_index = self.open_vhci()
+            self.buffers[self.placeholder] = b""
+            self.log(event="placeholder", index=placeholder_index, old_index=self.old_index)
+        self.appear()
 
     # ----- HCI ----------------------------------------------------------------------------------
     def send_event(self, fd, code, params):
@@ -332,7 +333,7 @@ class Controller:
                 if self.fd is None and self.returns_at is not None and now >= self.returns_at:
                     self.returns_at = None
                     self.vanish = [v for v in self.vanish if v[0] + v[1] > t]
-                    self.appear()
+                    self.reappear()
                 for beacon in self.beacons:
                     state = (beacon.active(t), beacon.rssi_at(t) if beacon.active(t) else None)
                     if logged_rssi.get(beacon.name) != state:
