@@ -246,7 +246,9 @@ def unplug_phase(checks, live_run):
     checks.check("unplug/mqtt: X and lobby entered once and never exited",
                  events["X"] == ["enter"] and events["lobby"] == ["enter"], "events %s" % events, phase)
     code = checks.text(phase, "agent.code").strip()
-    checks.check("unplug/mqtt: agent kept running (exit 0 on SIGTERM)", code == "0", "exit code %s" % (code or "missing"), phase)
+    alive = checks.text(phase, "agent.alive").strip()
+    checks.check("unplug/mqtt: agent still running at the end, exit 0 on SIGTERM", alive == "yes" and code == "0",
+                 "running at the end: %s, exit code %s" % (alive or "?", code or "missing"), phase)
 
 
 def listen_phase(checks, agent, scenarios, live_run):

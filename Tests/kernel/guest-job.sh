@@ -119,6 +119,7 @@ phase() {
     fi
     wait "$ctl"
     log "phase $name: controller done"
+    if kill -0 "$agent" 2>/dev/null; then echo yes; else echo no; fi > "$O/$name.agent.alive"
     # 'run' stops on SIGTERM; 'record' (the interim driver) on SIGINT, like Ctrl-C.
     if [ "$LIVE_RUN" = 1 ]; then kill -TERM "$agent" 2>/dev/null; else kill -INT "$agent" 2>/dev/null; fi
     i=0
