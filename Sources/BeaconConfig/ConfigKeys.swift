@@ -3,7 +3,7 @@
 /// example file and this table cannot drift apart.
 enum ConfigKeys {
     static let sections: [String: [String]] = [
-        "": ["log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons"],
+        "": ["log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "locator"],
         "gateway": ["id", "floor", "room", "rssi_offset"],
         "scanner": ["adapter", "mode", "interval", "window", "watchdog"],
         "mqtt": [
@@ -19,8 +19,15 @@ enum ConfigKeys {
         "ranging.proximity": ["immediate", "near"],
         "ranging.publish": ["on_proximity_change", "accuracy_deadband", "heartbeat", "ranging_list"],
         "regions[]": ["name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout"],
+        "locator": [
+            "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
+            "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",
+        ],
         "beacons[]": ["uuid", "major", "minor", "namespace", "instance", "name", "measured_power", "exit_timeout"],
     ]
+
+    /// Sections whose keys are names chosen by the operator (gateway ids), not fixed keys.
+    static let freeForm: Set<String> = ["locator.rssi_offset"]
 
     /// Keys refused with a specific explanation instead of "unknown key".
     static let refused: [String: String] = [

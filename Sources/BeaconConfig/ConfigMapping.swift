@@ -13,7 +13,7 @@ struct ConfigMapping {
             let path = at.path.appending(pair.key)
             let keyValue = ConfigValue(node: pair.keyNode, path: path, file: at.file)
             if let reason = ConfigKeys.refused[path.schemaPath] { throw keyValue.error(reason) }
-            guard known.contains(pair.key) else {
+            guard known.contains(pair.key) || ConfigKeys.freeForm.contains(schema) else {
                 let hint = Suggestion.closest(to: pair.key, in: known).map { "did you mean '\($0)'?" }
                     ?? "known keys here: \(known.joined(separator: ", "))"
                 throw keyValue.error("unknown key; \(hint)")
@@ -25,9 +25,14 @@ struct ConfigMapping {
 
     /// The value under `key`, if present. `key` must be one of this section's `ConfigKeys`.
     subscript(_ key: String) -> ConfigValue? {
-        assert(ConfigKeys.sections[at.path.schemaPath]?.contains(key) == true, "\(key) missing from ConfigKeys")
+        assert(
+            ConfigKeys.sections[at.path.schemaPath]?.contains(key) == true
+                || ConfigKeys.freeForm.contains(at.path.schemaPath), "\(key) missing from ConfigKeys")
         return values[key]
     }
+
+    /// The keys present, in no particular order (for free-form sections).
+    var keys: Dictionary<String, ConfigValue>.Keys { values.keys }
 
     /// Reads `key` into `target` when present and not empty; an empty value keeps the default.
     func read<T>(_ key: String, into target: inout T, _ parse: (ConfigValue) throws(ConfigError) -> T) throws(ConfigError) {

@@ -11,6 +11,8 @@ public struct Configuration: Sendable, Equatable {
     /// Empty means: track every beacon seen.
     public var regions: [BeaconRegion] = []
     public var beacons: [BeaconOverride] = []
+    /// Floor/room location across gateways (`beacon2mqtt locate`, or inside `run` when enabled).
+    public var locator = LocatorSettings()
     public var logLevel: LogLevel = .info
 
     public init() {}

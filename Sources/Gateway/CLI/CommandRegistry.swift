@@ -8,5 +8,8 @@ enum CommandRegistry {
         AdaptersCommand.self,
         ScanCommand.self,
         RecordCommand.self,
+        RunCommand.self,
+        StatusCommand.self,
+        LocateCommand.self,
     ]
 }

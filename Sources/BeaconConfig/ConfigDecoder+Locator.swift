@@ -1,0 +1,50 @@
+import BeaconCore
+import BeaconWire
+
+extension ConfigDecoder {
+    /// `locator:`: the hand-over rule of `beacon2mqtt locate` (docs: "Where is it? Floors and rooms").
+    mutating func locator(_ value: ConfigValue, into s: inout LocatorSettings) throws(ConfigError) {
+        let m = try value.mapping()
+        try m.read("enabled", into: &s.enabled) { v throws(ConfigError) in try v.bool() }
+        try m.read("interval", into: &s.interval) { v throws(ConfigError) in
+            try v.duration(in: .milliseconds(100)...(.seconds(60)))
+        }
+        try m.read("settle", into: &s.settle) { v throws(ConfigError) in try v.duration(in: .zero...(.seconds(10))) }
+        try m.read("stale_after", into: &s.staleAfter) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1)) }
+        try m.read("away_timeout", into: &s.awayTimeout) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1)) }
+        try m.read("switch_outright", into: &s.switchOutright) { v throws(ConfigError) in try v.number(in: 0...1) }
+        try m.read("switch_sustained", into: &s.switchSustained) { v throws(ConfigError) in try v.number(in: 0...1) }
+        try m.read("history_window", into: &s.historyWindow) { v throws(ConfigError) in try v.integer(in: 1...60) }
+        try m.read("min_history", into: &s.minHistory) { v throws(ConfigError) in try v.integer(in: 1...60) }
+        try m.read("min_dwell", into: &s.minDwell) { v throws(ConfigError) in try v.duration() }
+        try m.read("floor_confirmations", into: &s.floorConfirmations) { v throws(ConfigError) in
+            try v.integer(in: 1...60)
+        }
+        try m.readOptional("mqtt_room_topic", into: &s.mqttRoomTopic) { v throws(ConfigError) in
+            let text = try v.nonEmptyText()
+            if let problem = TopicLevel.prefixProblem(text) { throw v.error(problem) }
+            return text
+        }
+        if s.minHistory > s.historyWindow {
+            throw m.error(
+                "min_history", locatedAt: ["min_history", "history_window"],
+                "\(s.minHistory) is more than locator.history_window (\(s.historyWindow))")
+        }
+        if s.switchSustained > s.switchOutright {
+            throw m.error(
+                "switch_sustained", locatedAt: ["switch_sustained", "switch_outright"],
+                "\(ConfigValue.format(s.switchSustained)) is more than locator.switch_outright "
+                    + "(\(ConfigValue.format(s.switchOutright))): the sustained rule must be the easier one")
+        }
+        if let v = m["rssi_offset"], !v.isNull {
+            let offsets = try v.mapping()
+            var result: [String: Double] = [:]
+            for gateway in offsets.keys {
+                let entry = offsets[gateway]!
+                if let problem = TopicLevel.problem(gateway) { throw entry.error("gateway id \(problem)") }
+                result[gateway] = try entry.number(in: -30...30)
+            }
+            s.rssiOffsets = result
+        }
+    }
+}

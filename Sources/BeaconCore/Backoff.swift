@@ -1,0 +1,46 @@
+import BeaconWire
+
+/// Reconnect delays: exponential growth from `minimum` to a `maximum` cap, with jitter so that a
+/// fleet of gateways does not reconnect in lockstep after a broker restart ("equal jitter": the
+/// delay is drawn uniformly from the upper `jitter` fraction of the exponential step).
+///
+/// A pure value: the random source is injected, so tests are deterministic.
+public struct Backoff: Sendable, Equatable {
+    public var minimum: TimeSpan
+    public var maximum: TimeSpan
+    /// Growth factor per failed attempt.
+    public var multiplier: Int64
+    /// Fraction of each step that is randomised, 0…1.
+    public var jitter: Double
+    /// Failed attempts since the last success.
+    public private(set) var attempts: Int = 0
+
+    public init(minimum: TimeSpan, maximum: TimeSpan, multiplier: Int64 = 2, jitter: Double = 0.5) {
+        self.minimum = max(minimum, TimeSpan(microseconds: 1000))
+        self.maximum = max(maximum, self.minimum)
+        self.multiplier = max(multiplier, 1)
+        self.jitter = min(max(jitter, 0), 1)
+    }
+
+    /// The un-jittered delay of the next attempt: minimum·multiplier^attempts, capped at maximum.
+    public var step: TimeSpan {
+        var delay = minimum.microseconds
+        for _ in 0..<attempts {
+            if delay >= maximum.microseconds / multiplier { return maximum }
+            delay *= multiplier
+        }
+        return TimeSpan(microseconds: min(delay, maximum.microseconds))
+    }
+
+    /// The delay before the next attempt; counts the attempt.
+    public mutating func nextDelay<R: RandomNumberGenerator>(using random: inout R) -> TimeSpan {
+        let base = step.microseconds
+        attempts += 1
+        let spread = Int64((Double(base) * jitter).rounded())
+        guard spread > 0 else { return TimeSpan(microseconds: base) }
+        return TimeSpan(microseconds: base - spread + Int64.random(in: 0...spread, using: &random))
+    }
+
+    /// A connection succeeded: start again from `minimum`.
+    public mutating func reset() { attempts = 0 }
+}

@@ -1,0 +1,193 @@
+import BeaconWire
+
+/// Places every beacon at one gateway (floor, room) from all gateways' `proximity` messages, with
+/// hysteresis against room flapping (peers.md pain point 1), and publishes where it is.
+///
+/// Pure and deterministic: readings carry the gateways' timestamps, decisions are taken on ticks at
+/// whole multiples of `interval` from the readings stamped at or before the tick, and a tick is
+/// decided once the clock passed it by `settle`. So two locators fed the same messages publish the
+/// same locations with the same `since`, and one that starts late adopts the retained locations and
+/// converges. The rule is in `LocatorTrack.qualifies` and docs/readme-locate.md.
+///
+/// Output: retained `<base>/<beacon>/location`, a `<base>/<beacon>/event` (`location` or `not_home`)
+/// on every change, and optionally Home Assistant `mqtt_room` messages.
+public struct Locator: Sendable {
+    public let settings: LocatorSettings
+    public let baseTopic: String
+    public let qos: Int
+    /// How distances are recomputed for gateways with an `rssi_offset` (as the gateways range).
+    public let distance: DistanceSettings
+
+    private var tracks: [BeaconIdentity: LocatorTrack] = [:]
+    /// Tracked beacons in order, so output order never depends on hashing.
+    private var order: [BeaconIdentity] = []
+    private var offline: Set<String> = []
+    private var lastTick: Timestamp?
+    /// The newest reading's timestamp: the clock of a locator that follows the messages (replays).
+    public private(set) var newestReading: Timestamp?
+    /// The oldest reading before the first decided tick: deciding starts at the tick after it, so
+    /// the first locations do not depend on when this locator started.
+    private var oldestReading: Timestamp?
+
+    /// Ticks decided in one `advance` at most; a longer gap (a suspended process) skips the oldest.
+    static let maxTicksPerAdvance: Int64 = 600
+
+    public init(
+        settings: LocatorSettings = LocatorSettings(), baseTopic: String = "beacons", qos: Int = 1,
+        distance: DistanceSettings = DistanceSettings()
+    ) {
+        self.settings = settings
+        self.baseTopic = baseTopic
+        self.qos = qos
+        self.distance = distance
+    }
+
+    /// What a locator subscribes to: proximity and exit events of every gateway, gateway status,
+    /// and the retained locations (read back at start).
+    public static func subscriptions(baseTopic: String) -> [String] {
+        [
+            "\(baseTopic)/+/+/+/+/proximity", "\(baseTopic)/+/+/+/+/event", "\(baseTopic)/gateways/+/status",
+            "\(baseTopic)/+/+/+/location",
+        ]
+    }
+
+    /// The current location of a beacon, nil when never located.
+    public func location(of beacon: BeaconIdentity) -> LocatorLocation? { tracks[beacon]?.location }
+
+    /// Feeds one received message; returns false when it is none of the subscribed kinds.
+    @discardableResult
+    public mutating func handle(topic: String, payload: String) -> Bool {
+        if let r = LocatorReading(topic: topic, payload: payload, baseTopic: baseTopic) {
+            observe(r)
+            return true
+        }
+        if let (beacon, l) = LocatorLocation.retained(topic: topic, payload: payload, baseTopic: baseTopic) {
+            restore(beacon, l)
+            return true
+        }
+        let prefix = baseTopic + "/gateways/"
+        if topic.hasPrefix(prefix), topic.hasSuffix("/status") {
+            let id = topic.dropFirst(prefix.count).dropLast("/status".count)
+            guard !id.isEmpty, !id.contains("/") else { return false }
+            setGateway(String(id), online: payload != "offline")
+            return true
+        }
+        if let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest.count == 2,
+            rest[1] == "event"
+        {
+            guard LocatorTopic.string("event", in: payload) == "exit",
+                let at = LocatorTopic.string("timestamp", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:))
+            else { return true }
+            gatewayLost(beacon, gateway: rest[0], at: at)
+            return true
+        }
+        return false
+    }
+
+    /// One proximity reading. Unknown distances (accuracy < 0) are ignored.
+    public mutating func observe(_ r: LocatorReading) {
+        guard let d = effectiveDistance(r) else { return }
+        if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
+        if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
+        offline.remove(r.gateway)
+        track(r.beacon) {
+            if let name = r.name { $0.name = name }
+            $0.insert(.init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room), gateway: r.gateway)
+        }
+    }
+
+    /// A gateway's retained status. It carries no timestamp, so it applies from the next tick.
+    public mutating func setGateway(_ id: String, online: Bool) {
+        if online { offline.remove(id) } else { offline.insert(id) }
+    }
+
+    /// A gateway's exit event: its readings stamped before `at` stop counting from `at` on.
+    public mutating func gatewayLost(_ beacon: BeaconIdentity, gateway: String, at: Timestamp) {
+        guard tracks[beacon] != nil else { return }
+        track(beacon) { $0.lose(gateway: gateway, at: at) }
+    }
+
+    /// A retained location read back at start; ignored once the beacon has a location of its own.
+    public mutating func restore(_ beacon: BeaconIdentity, _ location: LocatorLocation) {
+        track(beacon) { $0.restore(location) }
+    }
+
+    /// Decides every tick T with T + settle ≤ now that was not decided yet.
+    public mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
+        let step = max(settings.interval.microseconds, 1000)
+        let dueMicros = now.microseconds - settings.settle.microseconds
+        let floorTick = { (us: Int64) in us - ((us % step) + step) % step }
+        let due = Timestamp(microseconds: floorTick(dueMicros))
+        var t =
+            lastTick.map { $0 + TimeSpan(microseconds: step) }
+            ?? oldestReading.map { Timestamp(microseconds: floorTick($0.microseconds - 1) + step) } ?? due
+        if due - t > TimeSpan(microseconds: step * Self.maxTicksPerAdvance) {
+            t = due - TimeSpan(microseconds: step * Self.maxTicksPerAdvance)
+        }
+        while t <= due {
+            decide(at: t, into: &out)
+            lastTick = t
+            t = t + TimeSpan(microseconds: step)
+        }
+    }
+
+    private mutating func decide(at t: Timestamp, into out: inout [OutboundMessage]) {
+        var gone: [BeaconIdentity] = []
+        for beacon in order {
+            guard var track = tracks[beacon] else { continue }
+            if let change = track.decide(at: t, settings, offline: offline) {
+                let composer = LocatorComposer(baseTopic: baseTopic, qos: qos)
+                out.append(composer.location(beacon, change.current))
+                out.append(composer.event(beacon, name: track.name, change.current, previous: change.previous, at: t))
+            }
+            if let feed = settings.mqttRoomTopic { feedRoom(beacon, &track, topic: feed, at: t, into: &out) }
+            tracks[beacon] = track
+            // A beacon that is not_home with no reading left is forgotten, so memory follows the
+            // beacons present; if it comes back it starts afresh (its previous location was null anyway).
+            if track.location?.isHome == false, track.samples.isEmpty { gone.append(beacon) }
+        }
+        if !gone.isEmpty {
+            for beacon in gone { tracks[beacon] = nil }
+            order.removeAll { tracks[$0] == nil }
+        }
+    }
+
+    /// Beacons currently tracked (located, or with readings).
+    public var trackedCount: Int { tracks.count }
+
+    /// Home Assistant `mqtt_room`: the owner's room and distance, on every change and every new owner
+    /// reading. Only the owner's room is fed, so mqtt_room follows the locator within its `timeout`.
+    private func feedRoom(
+        _ beacon: BeaconIdentity, _ track: inout LocatorTrack, topic: String, at t: Timestamp,
+        into out: inout [OutboundMessage]
+    ) {
+        guard let l = track.location, let owner = l.gateway, let room = l.room ?? l.gateway,
+            TopicName.problem(level: room) == nil,
+            let newest = track.samples[owner]?.last(where: { $0.timestamp <= t }),
+            track.lastFed.map({ newest.timestamp > $0 }) ?? true
+        else { return }
+        track.lastFed = newest.timestamp
+        out.append(
+            LocatorComposer(baseTopic: baseTopic, qos: qos).mqttRoom(
+                beacon, name: track.name, distance: newest.distance, topic: "\(topic)/\(room)"))
+    }
+
+    private mutating func track(_ beacon: BeaconIdentity, _ body: (inout LocatorTrack) -> Void) {
+        if tracks[beacon] == nil {
+            tracks[beacon] = LocatorTrack()
+            order.insert(beacon, at: order.firstIndex { beacon < $0 } ?? order.endIndex)
+        }
+        body(&tracks[beacon]!)
+    }
+
+    /// The gateway's distance, recomputed from its filtered RSSI when the locator calibrates it.
+    func effectiveDistance(_ r: LocatorReading) -> Double? {
+        if let offset = settings.rssiOffsets[r.gateway], offset != 0, let rssi = r.filteredRSSI,
+            let power = r.measuredPower
+        {
+            let d = DistanceEstimator.accuracy(rssi: rssi + offset, measuredPower: Double(power), settings: distance)
+            return d >= 0 ? d : nil
+        }
+        return r.accuracy >= 0 && r.accuracy.isFinite ? r.accuracy : nil
+    }
+}

@@ -1,0 +1,56 @@
+import BeaconWire
+
+/// Topics and payloads the locator publishes (docs/readme-locate.md).
+struct LocatorComposer {
+    var baseTopic: String
+    var qos: Int
+
+    /// Retained `<base>/<beacon>/location`.
+    func location(_ beacon: BeaconIdentity, _ l: LocatorLocation) -> OutboundMessage {
+        OutboundMessage(
+            topic: LocatorTopic.path(beacon, baseTopic: baseTopic) + "/location", payload: .json(l.json), qos: qos,
+            retain: true, kind: .location)
+    }
+
+    /// `<base>/<beacon>/event`: `{"event",<identity>,"name","gateway","floor","room","accuracy","confidence",
+    /// "previous_gateway","previous_floor","previous_room","timestamp"}`, event `location` or `not_home`.
+    func event(
+        _ beacon: BeaconIdentity, name: String?, _ l: LocatorLocation, previous p: LocatorLocation?, at t: Timestamp
+    ) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("event", l.isHome ? "location" : "not_home")
+        MessageComposer.writeIdentity(&w, beacon)
+        w.field("name", name)
+        w.field("gateway", l.gateway)
+        w.field("floor", l.floor)
+        w.field("room", l.room)
+        w.field("accuracy", l.accuracy, decimals: 2)
+        w.field("confidence", l.confidence, decimals: 2)
+        w.field("previous_gateway", p?.gateway)
+        w.field("previous_floor", p?.floor)
+        w.field("previous_room", p?.room)
+        w.field("timestamp", l.since.rfc3339)
+        w.endObject()
+        return OutboundMessage(
+            topic: LocatorTopic.path(beacon, baseTopic: baseTopic) + "/event", payload: .json(w.text), qos: qos,
+            retain: false, kind: .event)
+    }
+
+    /// Home Assistant `mqtt_room`: `{"id","name","distance"}` on `<topic>/<room>`; id is
+    /// `<uuid>-<major>-<minor>` or `<namespace>-<instance>`.
+    func mqttRoom(_ beacon: BeaconIdentity, name: String?, distance: Double, topic: String) -> OutboundMessage {
+        let id: String
+        switch beacon.scheme {
+        case .uuid: id = "\(beacon.id.uuidString)-\(beacon.major)-\(beacon.minor)"
+        case .eddystone: id = "\(beacon.eddystoneNamespace)-\(beacon.eddystoneInstance)"
+        }
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("id", id)
+        w.field("name", name ?? id)
+        w.field("distance", distance, decimals: 2)
+        w.endObject()
+        return OutboundMessage(topic: topic, payload: .json(w.text), qos: 0, retain: false, kind: .proximity)
+    }
+}

@@ -1,0 +1,70 @@
+import BeaconWire
+
+/// Where the locator places one beacon: the owning gateway with its floor and room, or `not_home`.
+/// Published retained on `<base>/<beacon>/location`; read back by a locator that starts late.
+public struct LocatorLocation: Sendable, Equatable {
+    /// nil when `not_home`.
+    public var gateway: String?
+    public var floor: String?
+    public var room: String?
+    /// The owner's distance when the location was decided, metres.
+    public var accuracy: Double?
+    /// The tick at which this location was decided.
+    public var since: Timestamp
+    /// The owner's share of 1/distance over all fresh gateways (1 = only it sees the beacon).
+    public var confidence: Double?
+    /// The newest reading of any gateway at `since`.
+    public var lastSeen: Timestamp?
+
+    public var isHome: Bool { gateway != nil }
+
+    public init(
+        gateway: String?, floor: String?, room: String?, accuracy: Double?, since: Timestamp, confidence: Double?,
+        lastSeen: Timestamp?
+    ) {
+        self.gateway = gateway
+        self.floor = floor
+        self.room = room
+        self.accuracy = accuracy
+        self.since = since
+        self.confidence = confidence
+        self.lastSeen = lastSeen
+    }
+
+    /// `{"gateway","floor","room","accuracy","since","confidence","state","last_seen"}`; the first six
+    /// are the documented location, `state` is `home` or `not_home`, `last_seen` lets a late locator
+    /// time the away timeout.
+    public var json: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("gateway", gateway)
+        w.field("floor", floor)
+        w.field("room", room)
+        w.field("accuracy", accuracy, decimals: 2)
+        w.field("since", since.rfc3339)
+        w.field("confidence", confidence, decimals: 2)
+        w.field("state", isHome ? "home" : "not_home")
+        w.field("last_seen", lastSeen?.rfc3339)
+        w.endObject()
+        return w.text
+    }
+
+    /// Reads a retained `location` message back: the beacon and its location, or nil when the topic
+    /// or payload is not a locator's (an empty payload clears the topic).
+    public static func retained(topic: String, payload: String, baseTopic: String) -> (BeaconIdentity, Self)? {
+        guard let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest == ["location"],
+            let since = LocatorTopic.string("since", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)),
+            let state = LocatorTopic.string("state", in: payload), state == "home" || state == "not_home"
+        else { return nil }
+        let gateway = state == "home" ? LocatorTopic.string("gateway", in: payload) : nil
+        if state == "home", gateway == nil { return nil }
+        return (
+            beacon,
+            Self(
+                gateway: gateway, floor: LocatorTopic.string("floor", in: payload),
+                room: LocatorTopic.string("room", in: payload), accuracy: LocatorTopic.number("accuracy", in: payload),
+                since: since, confidence: LocatorTopic.number("confidence", in: payload),
+                lastSeen: LocatorTopic.string("last_seen", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)))
+        )
+    }
+}

@@ -1,0 +1,48 @@
+import BeaconWire
+
+/// One gateway's distance estimate for one beacon: a `proximity` message as the locator reads it.
+public struct LocatorReading: Sendable, Equatable {
+    public var beacon: BeaconIdentity
+    public var name: String?
+    public var gateway: String
+    public var floor: String?
+    public var room: String?
+    /// Filtered RSSI as the gateway published it (its own `rssi_offset` included), nil when unknown.
+    public var filteredRSSI: Double?
+    public var measuredPower: Int?
+    /// Metres, as the gateway estimated it; < 0 when unknown.
+    public var accuracy: Double
+    /// When the gateway ranged the beacon (its clock, from the payload).
+    public var timestamp: Timestamp
+
+    public init(
+        beacon: BeaconIdentity, name: String? = nil, gateway: String, floor: String?, room: String?,
+        filteredRSSI: Double? = nil, measuredPower: Int? = nil, accuracy: Double, timestamp: Timestamp
+    ) {
+        self.beacon = beacon
+        self.name = name
+        self.gateway = gateway
+        self.floor = floor
+        self.room = room
+        self.filteredRSSI = filteredRSSI
+        self.measuredPower = measuredPower
+        self.accuracy = accuracy
+        self.timestamp = timestamp
+    }
+
+    /// Parses `<base>/<uuid>/<major>/<minor>/<gw>/proximity` (or `<base>/eddystone/<ns>/<inst>/<gw>/proximity`)
+    /// with the payload of docs/readme-messages.md; nil for anything else.
+    public init?(topic: String, payload: String, baseTopic: String) {
+        guard let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest.count == 2,
+            rest[1] == "proximity", let stamp = LocatorTopic.string("timestamp", in: payload),
+            let timestamp = RetainedAttributes.timestamp(rfc3339: stamp),
+            let accuracy = LocatorTopic.number("accuracy", in: payload)
+        else { return nil }
+        self.init(
+            beacon: beacon, name: LocatorTopic.string("name", in: payload), gateway: rest[0],
+            floor: LocatorTopic.string("floor", in: payload), room: LocatorTopic.string("room", in: payload),
+            filteredRSSI: LocatorTopic.number("rssi_filtered", in: payload),
+            measuredPower: LocatorTopic.number("measured_power", in: payload).map { Int($0) }, accuracy: accuracy,
+            timestamp: timestamp)
+    }
+}

@@ -1,0 +1,206 @@
+import BeaconWire
+
+/// What the locator knows about one beacon: recent readings per gateway and the current location.
+///
+/// Every decision is taken at a tick T from the readings stamped at or before T, so it depends on
+/// the messages and their timestamps only, never on arrival order or on which locator takes it.
+struct LocatorTrack: Sendable {
+    struct Sample: Sendable, Equatable {
+        var timestamp: Timestamp
+        /// Metres, rssi_offset applied.
+        var distance: Double
+        var floor: String?
+        var room: String?
+    }
+
+    /// A gateway whose readings count at a tick.
+    struct Candidate {
+        var gateway: String
+        /// Its fresh readings, oldest first, at most `historyWindow`; never empty.
+        var history: ArraySlice<Sample>
+        var latest: Sample { history[history.endIndex - 1] }
+    }
+
+    /// Readings kept per gateway: the history window plus room for readings stamped after the tick
+    /// being decided.
+    static let capacity = 16
+
+    var name: String?
+    private(set) var samples: [String: [Sample]] = [:]
+    /// Gateway → when it reported the beacon gone (its exit event); its older readings stop counting.
+    private var lostAt: [String: Timestamp] = [:]
+    private(set) var location: LocatorLocation?
+    /// Newest reading stamped at or before the last decided tick.
+    private var seen: Timestamp?
+    /// Set by a restore; the first tick after it starts the grace a restored owner has to report.
+    private var restoredPending = false
+    private var restoredTick: Timestamp?
+    /// Timestamp of the owner's reading last fed to mqtt_room.
+    var lastFed: Timestamp?
+
+    init() {}
+
+    mutating func insert(_ s: Sample, gateway: String) {
+        var list = samples[gateway] ?? []
+        if let i = list.lastIndex(where: { $0.timestamp <= s.timestamp }) {
+            if list[i].timestamp == s.timestamp { list[i] = s } else { list.insert(s, at: i + 1) }
+        } else {
+            list.insert(s, at: 0)
+        }
+        if list.count > Self.capacity { list.removeFirst(list.count - Self.capacity) }
+        samples[gateway] = list
+    }
+
+    mutating func lose(gateway: String, at t: Timestamp) {
+        if let old = lostAt[gateway], old >= t { return }
+        lostAt[gateway] = t
+    }
+
+    mutating func restore(_ l: LocatorLocation) {
+        guard location == nil else { return }
+        location = l
+        restoredPending = true
+    }
+
+    /// Gateways whose readings count at `t`, sorted by id.
+    func candidates(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>) -> [Candidate] {
+        var out: [Candidate] = []
+        for gateway in samples.keys.sorted() where !offline.contains(gateway) {
+            let lost = lostAt[gateway].flatMap { $0 <= t ? $0 : nil }
+            let fresh = samples[gateway]!.filter { sample in
+                sample.timestamp <= t && t - sample.timestamp < s.staleAfter
+                    && (lost.map { sample.timestamp >= $0 } ?? true)
+            }
+            guard !fresh.isEmpty else { continue }
+            out.append(Candidate(gateway: gateway, history: fresh.suffix(max(1, s.historyWindow))))
+        }
+        return out
+    }
+
+    /// Decides tick `t`; returns the previous and the new location when it changed.
+    mutating func decide(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>)
+        -> (previous: LocatorLocation?, current: LocatorLocation)?
+    {
+        if restoredPending {
+            restoredPending = false
+            restoredTick = t
+        }
+        for list in samples.values {
+            if let newest = list.last(where: { $0.timestamp <= t })?.timestamp, seen.map({ newest > $0 }) ?? true {
+                seen = newest
+            }
+        }
+        let cands = candidates(at: t, s, offline: offline)
+        prune(before: t - s.staleAfter)
+        guard !cands.isEmpty else { return away(at: t, s) }
+        let previous = location
+        guard let owner = previous?.gateway else { return moved(to: preferred(cands, s), cands, at: t) }
+        guard let incumbent = cands.first(where: { $0.gateway == owner }) else {
+            // A restored owner gets one stale period to send its first reading before it counts as gone.
+            if samples[owner] == nil, let r = restoredTick, t < r + s.staleAfter, !offline.contains(owner),
+                lostAt[owner] == nil
+            {
+                return nil
+            }
+            return moved(to: preferred(cands, s), cands, at: t)
+        }
+        restoredTick = nil
+        guard let since = previous?.since, t >= since + s.minDwell else { return nil }
+        let challengers = cands.filter { $0.gateway != owner && qualifies($0, over: incumbent, cands, s) }
+        guard let c = challengers.min(by: Self.nearer) else { return nil }
+        return moved(to: c, cands, at: t)
+    }
+
+    private static func nearer(_ a: Candidate, _ b: Candidate) -> Bool {
+        (a.latest.distance, a.gateway) < (b.latest.distance, b.gateway)
+    }
+
+    /// The hand-over rule (docs/readme-locate.md): outright (≥ 30 % closer now) or sustained (≥ 15 %
+    /// closer in every reading of a history of ≥ 3); across floors, outright must hold on the last
+    /// `floor_confirmations` readings, and a sustained-only win is refused when the owner's floor has
+    /// more gateways seeing the beacon.
+    private func qualifies(_ c: Candidate, over o: Candidate, _ all: [Candidate], _ s: LocatorSettings) -> Bool {
+        let outrightLimit = (1 - s.switchOutright) * o.latest.distance
+        let outright = c.latest.distance <= outrightLimit
+        let ownerBest = o.history.map(\.distance).min()!
+        let sustained =
+            c.history.count >= max(2, s.minHistory)
+            && c.history.allSatisfy { $0.distance <= (1 - s.switchSustained) * ownerBest }
+        if c.latest.floor == o.latest.floor { return outright || sustained }
+        let confirmations = max(2, s.floorConfirmations)
+        if c.history.count >= confirmations,
+            c.history.suffix(confirmations).allSatisfy({ $0.distance <= outrightLimit })
+        {
+            return true
+        }
+        guard sustained else { return false }
+        let onFloor = { (floor: String?) in all.filter { $0.latest.floor == floor }.count }
+        return onFloor(c.latest.floor) >= onFloor(o.latest.floor)
+    }
+
+    /// The nearest candidate, except that among floors whose nearest gateway is within the outright
+    /// margin of the overall nearest, the floor seen by more gateways wins.
+    func preferred(_ cands: [Candidate], _ s: LocatorSettings) -> Candidate {
+        let best = cands.min(by: Self.nearer)!
+        var perFloor: [(count: Int, nearest: Candidate)] = []
+        var floors: [String?] = []
+        for c in cands {
+            if let i = floors.firstIndex(of: c.latest.floor) {
+                perFloor[i].count += 1
+                if Self.nearer(c, perFloor[i].nearest) { perFloor[i].nearest = c }
+            } else {
+                floors.append(c.latest.floor)
+                perFloor.append((1, c))
+            }
+        }
+        let close = perFloor.filter { best.latest.distance > (1 - s.switchOutright) * $0.nearest.latest.distance }
+        return close.min { a, b in
+            a.count != b.count ? a.count > b.count : Self.nearer(a.nearest, b.nearest)
+        }?.nearest ?? best
+    }
+
+    private mutating func moved(to c: Candidate, _ cands: [Candidate], at t: Timestamp)
+        -> (previous: LocatorLocation?, current: LocatorLocation)?
+    {
+        let previous = location
+        let inverse = { (d: Double) in 1 / max(d, 0.1) }
+        let total = cands.reduce(0) { $0 + inverse($1.latest.distance) }
+        // Rounded as published, so a location read back from its retained message compares equal.
+        let centi = { (v: Double) in (v * 100).rounded() / 100 }
+        let next = LocatorLocation(
+            gateway: c.gateway, floor: c.latest.floor, room: c.latest.room, accuracy: centi(c.latest.distance),
+            since: t, confidence: centi(inverse(c.latest.distance) / total), lastSeen: seen)
+        restoredTick = nil
+        if let p = previous, p.gateway == next.gateway, p.floor == next.floor, p.room == next.room { return nil }
+        location = next
+        return (previous, next)
+    }
+
+    private mutating func away(at t: Timestamp, _ s: LocatorSettings)
+        -> (previous: LocatorLocation?, current: LocatorLocation)?
+    {
+        guard let previous = location, previous.isHome else { return nil }
+        // A restored location counts from the later of its last_seen and the first tick after the restore.
+        let last = [seen, previous.lastSeen, restoredTick].compactMap { $0 }.max() ?? previous.since
+        let at = last + s.awayTimeout
+        guard t >= at else { return nil }
+        let next = LocatorLocation(
+            gateway: nil, floor: nil, room: nil, accuracy: nil, since: at, confidence: nil,
+            lastSeen: seen ?? previous.lastSeen)
+        location = next
+        restoredTick = nil
+        return (previous, next)
+    }
+
+    private mutating func prune(before horizon: Timestamp) {
+        for gateway in samples.keys.sorted() {
+            let kept = samples[gateway]!.filter { $0.timestamp > horizon }
+            if kept.isEmpty {
+                samples[gateway] = nil
+                if let l = lostAt[gateway], l <= horizon { lostAt[gateway] = nil }
+            } else {
+                samples[gateway] = kept
+            }
+        }
+    }
+}

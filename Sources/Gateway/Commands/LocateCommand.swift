@@ -1,0 +1,94 @@
+import BeaconConfig
+import BeaconCore
+import BeaconWire
+import Foundation
+
+/// `beacon2mqtt locate`: the locator as its own process. Subscribes to every gateway's proximity,
+/// exit events and status under `mqtt.base_topic` and publishes where each beacon is
+/// (docs/readme-locate.md). Any number may run, one per gateway host for instance: they agree.
+struct LocateCommand: Command {
+    static let help = CommandHelp(
+        name: "locate",
+        abstract: "Locate beacons floor by floor from all gateways' proximity messages.",
+        usage: "beacon2mqtt locate [--config <file>] [--clock wall|messages] [--mqtt-room <topic>]",
+        discussion: """
+            Publishes retained <base>/<beacon>/location ({"gateway","floor","room","accuracy","since",
+            "confidence",…}) and a <base>/<beacon>/event (location or not_home) on every change, with
+            hysteresis against room flapping. Uses the configuration's mqtt section; its own status is
+            <base>/locators/<gateway.id>/status. SIGTERM or SIGINT stops it (exit 0).
+            Exit codes: 0 clean stop, 64 usage, 78 configuration error.
+            """,
+        options: [
+            .init("--config <file>", "Configuration file (default: \(RunCommand.defaultConfigPath))."),
+            .init(
+                "--clock wall|messages", "Decide ticks by the wall clock (default) or by the newest reading (replays)."),
+            .init("--mqtt-room <topic>", "Also feed Home Assistant mqtt_room under <topic>/<room>."),
+        ])
+
+    let configPath: String?
+    let clock: LocateService.Clock
+    let mqttRoom: String?
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        configPath = try arguments.option("--config")
+        let clockText = try arguments.option("--clock")
+        mqttRoom = try arguments.option("--mqtt-room")
+        try arguments.finish()
+        switch clockText {
+        case nil, "wall": clock = .wall
+        case "messages": clock = .messages
+        case let other?: throw UsageError("'--clock' is 'wall' or 'messages', not '\(other)'")
+        }
+        if let mqttRoom, let problem = TopicName.problem(topic: mqttRoom) {
+            throw UsageError("'--mqtt-room' \(problem)")
+        }
+    }
+
+    /// The configuration's `locator:` settings; `locate` runs the locator whatever `enabled` says.
+    static func settings(_ configuration: Configuration) -> LocatorSettings {
+        var s = configuration.locator
+        s.enabled = true
+        return s
+    }
+
+    func run(_ context: CommandContext) -> ExitCode {
+        SignalWatcher.blockSignals()
+        let path = configPath ?? RunCommand.defaultConfigPath
+        let logger = Logger.standardError(level: .info, environment: context.environment)
+        var configuration = Configuration()
+        configuration.gateway.id = HostName.gatewayID()
+        if configPath != nil || FileManager.default.fileExists(atPath: path) {
+            var warnings: [ConfigWarning] = []
+            do {
+                configuration = try ConfigLoader.load(
+                    path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
+            } catch {
+                logger.error("\(error)")
+                return .config
+            }
+            for warning in warnings { logger.warning("\(warning)") }
+        }
+        let connection: MQTTConnectionOptions
+        do {
+            connection = try MQTTConnectionOptions(configuration: configuration)
+        } catch {
+            logger.error("\(error)")
+            return .config
+        }
+        var settings = Self.settings(configuration)
+        if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
+        let service = LocateService(
+            configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger)
+        logger.info("locator starting", ["broker": "\(connection.host):\(connection.port)", "clock": "\(clock)"])
+        service.start()
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        var received: Int32 = 0
+        while sigwait(&set, &received) != 0 {}
+        logger.info("locator stopping", ["signal": "\(received)", "published": "\(service.published)"])
+        service.stop()
+        return .success
+    }
+}

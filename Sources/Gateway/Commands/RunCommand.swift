@@ -1,0 +1,168 @@
+import BeaconConfig
+import BeaconCore
+import BeaconWire
+import Foundation
+
+/// `beacon2mqtt run`: the daemon. Reads beacons from a source and publishes the message contract
+/// to the broker until SIGTERM/SIGINT (or the end of a replay or simulation).
+struct RunCommand: Command {
+    static let defaultConfigPath = "/etc/beacon2mqtt/beacon2mqtt.yaml"
+
+    static let help = CommandHelp(
+        name: "run",
+        abstract: "Run the gateway: scan (or replay, or simulate) and publish to the MQTT broker.",
+        usage: "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] [--simulate [--beacons <n>] [--seed <s>] [--floor-plan <file> --as-gateway <id>]]",
+        discussion: """
+            Publishes enter/exit events, retained states, proximity and ranging messages, a retained
+            `online`/`offline` status and periodic stats. SIGTERM or SIGINT stops cleanly (exit 0) after
+            publishing what is queued; SIGHUP reloads the configuration (a bad file is logged and ignored).
+            Without --replay or --simulate, scans the adapter that scanner.adapter selects.
+            Exit codes: 0 clean stop, 64 usage, 65 damaged capture, 66 replay file unreadable, 69 broker
+            unavailable at start with mqtt.require_broker_at_start, or no usable Bluetooth adapter, 78
+            configuration error.
+            """,
+        options: [
+            .init("--config <file>", "Configuration file (default: \(defaultConfigPath))."),
+            .init("--replay <file>", "Read packets from a capture (btsnoop, pcap, pcapng, hcidump text)."),
+            .init("--speed <n>|max", "Replay at n times capture speed, or as fast as possible (default: 1)."),
+            .init("--simulate", "Generate advertisements of a few iBeacons walking in and out of range."),
+            .init("--beacons <n>", "Simulated beacons (default: 3)."),
+            .init("--seed <s>", "Seed of the simulation's random walk (default: 1)."),
+            .init("--floor-plan <file>", "With --simulate: walk the beacons of a floor plan (docs/readme-locate.md) …"),
+            .init("--as-gateway <id>", "… as that plan's gateway (its id, floor and room)."),
+        ])
+
+    let configPath: String?
+    let replayPath: String?
+    let speed: Double?
+    let simulate: Bool
+    let beacons: Int
+    let seed: UInt64
+    let floorPlan: (path: String, gateway: String)?
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        configPath = try arguments.option("--config")
+        replayPath = try arguments.option("--replay")
+        let speedText = try arguments.option("--speed")
+        simulate = arguments.flag("--simulate")
+        beacons = try arguments.intOption("--beacons", in: 1...200) ?? 3
+        let seedText = try arguments.option("--seed")
+        let floorPlanPath = try arguments.option("--floor-plan")
+        let asGateway = try arguments.option("--as-gateway")
+        try arguments.finish()
+        switch (floorPlanPath, asGateway) {
+        case (let p?, let g?):
+            guard simulate else { throw UsageError("'--floor-plan' needs '--simulate'") }
+            floorPlan = (p, g)
+        case (nil, nil): floorPlan = nil
+        default: throw UsageError("'--floor-plan' and '--as-gateway' go together")
+        }
+        if replayPath != nil, simulate { throw UsageError("'--replay' and '--simulate' exclude each other") }
+        if speedText != nil, replayPath == nil { throw UsageError("'--speed' needs '--replay'") }
+        switch speedText {
+        case nil: speed = 1
+        case "max": speed = nil
+        case let text?:
+            guard let value = Double(text), value > 0, value.isFinite else {
+                throw UsageError("'--speed' needs a positive number or 'max', not '\(text)'")
+            }
+            speed = value
+        }
+        if let seedText {
+            guard let value = UInt64(seedText) else { throw UsageError("'--seed' needs a whole number, not '\(seedText)'") }
+            seed = value
+        } else {
+            seed = 1
+        }
+    }
+
+    func run(_ context: CommandContext) -> ExitCode {
+        // Before any thread exists, so every thread inherits the mask and only sigwait sees them.
+        SignalWatcher.blockSignals()
+        let path = configPath ?? Self.defaultConfigPath
+        let bootLogger = Logger.standardError(level: .info, environment: context.environment)
+        var configuration: Configuration
+        var floorPlanSource: FloorPlanSource?
+        do {
+            configuration = try loadConfiguration(path, logger: bootLogger)
+            if let floorPlan {
+                floorPlanSource = try FloorPlanSource.load(
+                    path: floorPlan.path, gateway: floorPlan.gateway, configuration: &configuration)
+            }
+        } catch {
+            bootLogger.error("\(error)")
+            return .config
+        }
+        let logger = Logger.standardError(level: configuration.logLevel, environment: context.environment)
+        let connection: MQTTConnectionOptions
+        do {
+            connection = try MQTTConnectionOptions(configuration: configuration)
+        } catch {
+            logger.error("\(error)")
+            return .config
+        }
+        warnAboutReadableSecrets(configuration, logger: logger)
+
+        let source: any PacketSource
+        var options = AgentOptions()
+        if let replayPath {
+            do {
+                source = try ReplaySource(path: replayPath, speed: speed)
+            } catch {
+                logger.error("\(error)")
+                return .noInput
+            }
+            options.timing = .capture(speed: speed)
+            options.sourceFailureExitCode = .dataError
+        } else if let floorPlanSource {
+            source = floorPlanSource
+        } else if simulate {
+            source = SimulatedSource(beacons: beacons, seed: seed)
+        } else {
+            let hciLogger = logger
+            guard
+                let live = HCISource(scanner: configuration.scanner, log: { level, line in hciLogger.log(level, line) })
+            else {
+                logger.error("scanner.adapter: not hciN, a controller address or auto", ["adapter": configuration.scanner.adapter])
+                return .config
+            }
+            source = live
+        }
+        let identity = configuration.gateway
+        let reload = { () throws -> Configuration in
+            var c = try loadConfiguration(path, logger: logger)
+            if floorPlanSource != nil { c.gateway = identity }
+            return c
+        }
+        let agent = Agent(
+            configuration: configuration, connection: connection,
+            pipeline: Pipeline(configuration: configuration), source: source, options: options, logger: logger,
+            reload: reload)
+        return agent.run()
+    }
+
+    /// The file at `path`; built-in defaults when the default path is absent and none was given.
+    private func loadConfiguration(_ path: String, logger: Logger) throws -> Configuration {
+        if configPath == nil, !FileManager.default.fileExists(atPath: path) {
+            logger.notice("no configuration file; using built-in defaults", ["path": path])
+            var configuration = Configuration()
+            configuration.gateway.id = HostName.gatewayID()
+            return configuration
+        }
+        var warnings: [ConfigWarning] = []
+        let configuration = try ConfigLoader.load(path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
+        for warning in warnings { logger.warning("\(warning)") }
+        return configuration
+    }
+
+    /// Secrets (the password file, the TLS key) readable by everyone are worth a warning.
+    private func warnAboutReadableSecrets(_ configuration: Configuration, logger: Logger) {
+        let secrets = [configuration.mqtt.passwordFile, configuration.mqtt.tls.keyFile].compactMap { $0 }
+        for file in secrets {
+            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
+                let mode = attributes[.posixPermissions] as? Int, mode & 0o004 != 0
+            else { continue }
+            logger.warning("secret file is world-readable; chmod 600 it", ["path": file])
+        }
+    }
+}

@@ -1,0 +1,165 @@
+import BeaconConfig
+import BeaconCore
+import BeaconWire
+import Foundation
+import Synchronization
+
+/// `beacon2mqtt status`: asks the broker what every gateway last announced: the retained `status`
+/// and `stats` topics under `<base>/gateways/`. Uses the configuration's broker, TLS and
+/// credentials, with a client id of its own so it never displaces a running agent.
+struct StatusCommand: Command {
+    static let help = CommandHelp(
+        name: "status",
+        abstract: "Show the status and stats every gateway left on the broker.",
+        usage: "beacon2mqtt status [--config <file>] [--wait <seconds>]",
+        discussion: """
+            Reads the retained <base>/gateways/+/status and <base>/gateways/+/stats topics and prints one
+            line per gateway. Exit codes: 0 gateways found, 1 none found, 69 broker unreachable, 78
+            configuration error.
+            """,
+        options: [
+            .init("--config <file>", "Configuration file (default: \(RunCommand.defaultConfigPath))."),
+            .init("--wait <seconds>", "Longest wait for the broker and its retained messages (default: 3)."),
+        ])
+
+    let configPath: String?
+    let wait: Int
+
+    init(_ arguments: inout Arguments) throws(UsageError) {
+        configPath = try arguments.option("--config")
+        wait = try arguments.intOption("--wait", in: 1...60) ?? 3
+        try arguments.finish()
+    }
+
+    /// What arrived, shared with the client's network thread.
+    private final class Collected: Sendable {
+        let retained = Mutex<[String: String]>([:])
+        let lastChange = Mutex<Date?>(nil)
+        let subscribed = Mutex(false)
+        let client = Mutex<MosquittoClient?>(nil)
+    }
+
+    func run(_ context: CommandContext) -> ExitCode {
+        let path = configPath ?? RunCommand.defaultConfigPath
+        var configuration = Configuration()
+        configuration.gateway.id = HostName.gatewayID()
+        if configPath != nil || FileManager.default.fileExists(atPath: path) {
+            do {
+                configuration = try ConfigLoader.load(path: path, defaultGatewayID: configuration.gateway.id)
+            } catch {
+                context.err("\(error)\n")
+                return .config
+            }
+        }
+        var options: MQTTConnectionOptions
+        do {
+            options = try MQTTConnectionOptions(configuration: configuration)
+        } catch {
+            context.err("\(error)\n")
+            return .config
+        }
+        options.clientID = "\(options.clientID)-status-\(getpid())"
+        options.cleanSession = true
+        options.announcesAvailability = false
+        let base = configuration.mqtt.baseTopic
+        let collected = Collected()
+        let client = MosquittoClient(options: options, logger: Logger(level: .critical) { _ in }) { event in
+            switch event {
+            case .connected:
+                let c = collected.client.withLock { $0 }
+                _ = c?.subscribe("\(base)/gateways/+/status", qos: 0)
+                _ = c?.subscribe("\(base)/gateways/+/stats", qos: 0)
+            case .subscribed:
+                collected.subscribed.withLock { $0 = true }
+                collected.lastChange.withLock { $0 = Date() }
+            case .message(let topic, let payload, _, true):
+                collected.retained.withLock { $0[topic] = String(decoding: payload, as: UTF8.self) }
+                collected.lastChange.withLock { $0 = Date() }
+            default:
+                break
+            }
+        }
+        collected.client.withLock { $0 = client }
+        client.start()
+        defer { client.stop(timeout: .seconds(1)) }
+        guard client.waitForFirstAttempt(timeout: .seconds(Int64(wait))) else {
+            context.err("cannot reach the broker at \(options.endpoint): \(client.lastFailure ?? "timeout")\n")
+            return .unavailable
+        }
+        // Retained messages follow the SUBACKs at once; quiet for 300 ms means they are all here.
+        let deadline = Date().addingTimeInterval(Double(wait))
+        while Date() < deadline {
+            if let last = collected.lastChange.withLock({ $0 }), collected.subscribed.withLock({ $0 }),
+                Date().timeIntervalSince(last) > 0.3
+            {
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let retained = collected.retained.withLock { $0 }
+        let rows = Self.rows(retained, base: base)
+        guard !rows.isEmpty else {
+            context.err("no gateway has announced itself under \(base)/gateways/ on \(options.endpoint)\n")
+            return .failure
+        }
+        context.out(Self.table(rows))
+        return .success
+    }
+
+    /// One line per gateway: its status and the fields of its last stats message.
+    static func rows(_ retained: [String: String], base: String) -> [[String]] {
+        var gateways: [String: (status: String?, stats: [String: Any])] = [:]
+        let prefix = "\(base)/gateways/"
+        for (topic, payload) in retained where topic.hasPrefix(prefix) {
+            let levels = topic.dropFirst(prefix.count).split(separator: "/")
+            guard levels.count == 2 else { continue }
+            let gateway = String(levels[0])
+            var entry = gateways[gateway] ?? (nil, [:])
+            if levels[1] == "status" {
+                entry.status = payload
+            } else if let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] {
+                entry.stats = object
+            }
+            gateways[gateway] = entry
+        }
+        return gateways.keys.sorted().map { gateway in
+            let entry = gateways[gateway]!
+            func field(_ key: String) -> String {
+                switch entry.stats[key] {
+                case let n as NSNumber: return n.stringValue
+                case let s as String: return s
+                default: return "-"
+                }
+            }
+            let uptime = (entry.stats["uptime"] as? NSNumber).map { duration($0.intValue) } ?? "-"
+            return [
+                gateway, entry.status ?? "-", uptime, field("reports_per_s"), field("beacons_tracked"),
+                field("messages_published"), field("queued"), field("dropped"), field("reconnects"), field("degraded"),
+            ]
+        }
+    }
+
+    /// `3d04h`, `1h02m`, `5m07s`, `42s`.
+    static func duration(_ seconds: Int) -> String {
+        let (d, h, m, s) = (seconds / 86400, seconds / 3600 % 24, seconds / 60 % 60, seconds % 60)
+        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        if d > 0 { return "\(d)d\(two(h))h" }
+        if h > 0 { return "\(h)h\(two(m))m" }
+        if m > 0 { return "\(m)m\(two(s))s" }
+        return "\(s)s"
+    }
+
+    static func table(_ rows: [[String]]) -> String {
+        let header = [
+            "GATEWAY", "STATUS", "UPTIME", "REPORTS/S", "BEACONS", "PUBLISHED", "QUEUED", "DROPPED", "RECONNECTS",
+            "DEGRADED",
+        ]
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.enumerated().map { column, cell in
+                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count + 2)
+            }.joined()
+        }.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,80 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+
+/// Everything a `MosquittoClient` needs to open a session, resolved from the `mqtt` configuration:
+/// the client id defaults to the gateway id, the password is read from `password_file`, and the
+/// availability topic is `<base>/gateways/<gw>/status`.
+public struct MQTTConnectionOptions: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var clientID: String
+    public var keepalive: TimeSpan
+    public var protocolVersion: MQTTSettings.ProtocolVersion
+    public var cleanSession: Bool
+    public var username: String?
+    /// Read from `password_file`; never logged, never on the command line.
+    public var password: String?
+    public var tls: TLSSettings
+    /// Retained `online` after every connect; the Last Will and a clean stop leave `offline`.
+    public var statusTopic: String
+    /// QoS of the status messages (and the will).
+    public var statusQoS: Int
+    /// Set the will and publish `online`/`offline` (off for a short-lived tool such as `status`).
+    public var announcesAvailability = true
+    public var reconnectMin: TimeSpan
+    public var reconnectMax: TimeSpan
+
+    public init(
+        host: String, port: Int, clientID: String, statusTopic: String, keepalive: TimeSpan = .seconds(30),
+        protocolVersion: MQTTSettings.ProtocolVersion = .v311, cleanSession: Bool = false, username: String? = nil,
+        password: String? = nil, tls: TLSSettings = TLSSettings(), statusQoS: Int = 1,
+        reconnectMin: TimeSpan = .seconds(1), reconnectMax: TimeSpan = .seconds(60)
+    ) {
+        self.host = host
+        self.port = port
+        self.clientID = clientID
+        self.statusTopic = statusTopic
+        self.keepalive = keepalive
+        self.protocolVersion = protocolVersion
+        self.cleanSession = cleanSession
+        self.username = username
+        self.password = password
+        self.tls = tls
+        self.statusQoS = statusQoS
+        self.reconnectMin = reconnectMin
+        self.reconnectMax = reconnectMax
+    }
+
+    /// A configuration problem found while resolving the options (exit 78).
+    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        public var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// Resolves the options of `configuration`, reading the password file.
+    public init(configuration c: Configuration) throws(Problem) {
+        var password: String?
+        if let file = c.mqtt.passwordFile {
+            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+            else { throw Problem("mqtt.password_file: cannot read '\(file)'") }
+            password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
+        }
+        if c.mqtt.passwordFile != nil, c.mqtt.username == nil {
+            throw Problem("mqtt.password_file needs mqtt.username")
+        }
+        let tls = c.mqtt.tls
+        if (tls.certFile == nil) != (tls.keyFile == nil) {
+            throw Problem("mqtt.tls: cert_file and key_file go together")
+        }
+        self.init(
+            host: c.mqtt.host, port: c.mqtt.port, clientID: c.mqtt.clientID ?? c.gateway.id,
+            statusTopic: "\(c.mqtt.baseTopic)/gateways/\(c.gateway.id)/status", keepalive: c.mqtt.keepalive,
+            protocolVersion: c.mqtt.protocolVersion, cleanSession: c.mqtt.cleanSession, username: c.mqtt.username,
+            password: password, tls: tls, statusQoS: max(c.mqtt.qos, 1), reconnectMin: c.mqtt.reconnectMin,
+            reconnectMax: c.mqtt.reconnectMax)
+    }
+
+    /// How the broker is addressed in log lines (no credentials).
+    public var endpoint: String { "\(tls.enabled ? "mqtts" : "mqtt")://\(host):\(port)" }
+}

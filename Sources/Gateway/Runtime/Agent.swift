@@ -1,0 +1,381 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+
+/// The `run` daemon: one pipeline thread that owns the `MessagePipeline` and the `Outbox`, fed by
+/// an `AgentEventQueue` from the source thread, the MQTT network thread and the signal thread.
+/// Timers (ranging ticks, stats) are deadlines of the queue wait, so nothing else ever blocks it.
+/// See docs/readme-mqtt.md, "Threading model".
+public final class Agent<Pipeline: MessagePipeline> {
+    public let queue = AgentEventQueue()
+    public private(set) var configuration: Configuration
+    private var pipeline: Pipeline
+    private let source: any PacketSource
+    private let options: AgentOptions
+    private var logger: Logger
+    private let reload: () throws -> Configuration
+    private var client: MosquittoClient!
+
+    private enum Phase: Equatable {
+        case restoring
+        case running
+        case finishing(deadline: Date)
+    }
+
+    private var phase = Phase.restoring
+    private var outbox: Outbox
+    private var connectedGeneration: UInt64?
+    private var everConnected = false
+    private var rejected = 0
+    private var sourceFailed = false
+    /// Why the source is degraded (published as status `degraded`), nil while healthy.
+    private var degradedReason: String?
+    private var out: [OutboundMessage] = []
+    // Time
+    private let started = Date()
+    private var anchor: (packet: Timestamp, wall: Date)?
+    private var nextAdvance: Date
+    private var nextStats: Date
+    private var lastStats: (at: Date, reports: Int)
+    // Restore
+    private var restoreDeadline: Date
+    private var restoreQuietUntil: Date?
+    private var restoreSubscriptions: [String] = []
+    private var pendingSubAcks: Set<Int32> = []
+    private var restoreGeneration: UInt64?
+    private var retained: [String: String] = [:]
+
+    /// - Parameter reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
+    public init(
+        configuration: Configuration, connection: MQTTConnectionOptions, pipeline: Pipeline, source: any PacketSource,
+        options: AgentOptions, logger: Logger, reload: @escaping () throws -> Configuration
+    ) {
+        self.configuration = configuration
+        self.pipeline = pipeline
+        self.source = source
+        self.options = options
+        self.logger = logger
+        self.reload = reload
+        outbox = Outbox(limit: configuration.mqtt.outboxLimit)
+        let now = Date()
+        nextAdvance = now
+        nextStats = now.addingTimeInterval(configuration.mqtt.statsInterval.seconds)
+        lastStats = (now, 0)
+        restoreDeadline = now.addingTimeInterval(options.restoreTimeout)
+        // A capture has a clock of its own: states saved by a live run (or a previous replay) say
+        // nothing about it, and restoring them would make a replay's output depend on the broker.
+        if options.timing != .wallClock { phase = .running }
+        let queue = self.queue
+        client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt($0)) }
+        let base = configuration.mqtt.baseTopic
+        let gw = configuration.gateway.id
+        restoreSubscriptions = ["\(base)/+/+/+/\(gw)/attributes", "\(base)/regions/+/\(gw)/attributes"]
+    }
+
+    /// What the outbox and the pipeline have counted so far.
+    public var counters: AgentCounters {
+        AgentCounters(
+            outbox: outbox.counters, queued: outbox.count, pipeline: pipeline.statistics, reconnects: client.reconnects,
+            rejected: rejected)
+    }
+
+    /// Runs until SIGTERM/SIGINT or the end of the source; returns the process exit code.
+    public func run() -> ExitCode {
+        logger.info(
+            "starting", ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])
+        client.start()
+        if configuration.mqtt.requireBrokerAtStart,
+            !client.waitForFirstAttempt(timeout: .milliseconds(Int64(options.brokerStartTimeout * 1000)))
+        {
+            logger.error(
+                "broker unavailable at start (mqtt.require_broker_at_start)",
+                ["broker": client.options.endpoint, "reason": client.lastFailure ?? "timeout"])
+            client.stop(timeout: .seconds(1))
+            return .unavailable
+        }
+        if options.handleSignals { SignalWatcher.start(posting: queue) }
+        startSource()
+        while true {
+            let now = Date()
+            if case .finishing(let deadline) = phase, outbox.isEmpty || now >= deadline { break }
+            if phase == .restoring, now >= (restoreQuietUntil.map { min($0, restoreDeadline) } ?? restoreDeadline) {
+                finishRestore()
+            }
+            if phase == .running { runTimers(now) }
+            if let event = queue.take(includeSource: phase != .restoring, until: nextWake()) {
+                handle(event)
+            }
+            publishQueued()
+        }
+        return shutDown()
+    }
+
+    private var isFinishing: Bool {
+        if case .finishing = phase { return true }
+        return false
+    }
+
+    private func nextWake() -> Date {
+        var wake = Date().addingTimeInterval(1)
+        if phase == .restoring { wake = min(wake, restoreQuietUntil ?? restoreDeadline, restoreDeadline) }
+        if case .finishing(let deadline) = phase { wake = min(wake, deadline, Date().addingTimeInterval(0.05)) }
+        if advancesOnTimer { wake = min(wake, nextAdvance) }
+        return min(wake, nextStats)
+    }
+
+    private var advancesOnTimer: Bool { options.timing != .capture(speed: nil) && phase != .restoring }
+
+    // MARK: - Events
+
+    private func handle(_ event: AgentEvent) {
+        switch event {
+        case .source(.packet(let packet)):
+            anchor = (packet.timestamp, Date())
+            pipeline.ingest(packet, into: &out)
+            enqueueOutput()
+        case .source(.health(let reason)):
+            guard reason != degradedReason else { return }
+            if let reason {
+                logger.warning("source degraded", ["reason": reason])
+            } else {
+                logger.info("source healthy again")
+            }
+            degradedReason = reason
+            publishStatus()
+        case .source(.end):
+            break
+        case .sourceFinished(let error):
+            guard !isFinishing else { return }
+            if let error {
+                logger.error("source failed; stopping", ["reason": error])
+                sourceFailed = true
+                phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
+            } else {
+                pipeline.finish(into: &out)
+                enqueueOutput()
+                logger.info("end of input; publishing what is queued")
+                phase = .finishing(deadline: Date().addingTimeInterval(options.endOfInputFlush))
+            }
+        case .signal(let signal):
+            handleSignal(signal)
+        case .mqtt(let mqtt):
+            handleMQTT(mqtt)
+        }
+    }
+
+    private func handleSignal(_ signal: Int32) {
+        switch signal {
+        case SIGHUP:
+            reloadConfiguration()
+        default:
+            guard !isFinishing else { return }
+            logger.info("stopping", ["signal": signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "\(signal)"])
+            source.stop()
+            queue.close()
+            phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
+        }
+    }
+
+    private func handleMQTT(_ event: MosquittoClient.Event) {
+        switch event {
+        case .connected(let generation):
+            connectedGeneration = generation
+            if everConnected {
+                // The broker may have lost retained messages (restart without persistence).
+                pipeline.republishRetained(into: &out)
+                enqueueOutput()
+            }
+            everConnected = true
+            // The client announced `online` on connect; a degraded source overrides it.
+            if degradedReason != nil { publishStatus() }
+            if phase == .restoring { subscribeForRestore(generation) }
+        case .disconnected(let generation, _):
+            if generation == connectedGeneration {
+                outbox.connectionLost()
+                connectedGeneration = nil
+            }
+        case .published(let generation, let mid):
+            if generation == connectedGeneration { outbox.acknowledged(mid: mid) }
+        case .subscribed(let generation, let mid):
+            guard phase == .restoring, generation == restoreGeneration else { return }
+            pendingSubAcks.remove(mid)
+            if pendingSubAcks.isEmpty { restoreQuietUntil = Date().addingTimeInterval(options.restoreQuiet) }
+        case .message(let topic, let payload, _, let isRetained):
+            guard phase == .restoring, isRetained, !payload.isEmpty else { return }
+            retained[topic] = String(decoding: payload, as: UTF8.self)
+            if restoreQuietUntil != nil { restoreQuietUntil = Date().addingTimeInterval(options.restoreQuiet) }
+        case .connectFailed:
+            break
+        }
+    }
+
+    // MARK: - Restore
+
+    private func subscribeForRestore(_ generation: UInt64) {
+        restoreGeneration = generation
+        pendingSubAcks = []
+        for pattern in restoreSubscriptions {
+            guard let mid = client.subscribe(pattern, qos: 1) else { return finishRestore() }
+            pendingSubAcks.insert(mid)
+        }
+    }
+
+    private func finishRestore() {
+        guard phase == .restoring else { return }
+        if connectedGeneration != nil { for pattern in restoreSubscriptions { client.unsubscribe(pattern) } }
+        let messages = retained.sorted { $0.key < $1.key }.map { RetainedMessage(topic: $0.key, payload: $0.value) }
+        pipeline.restore(retained: messages, at: wallTimestamp())
+        if connectedGeneration == nil {
+            logger.warning("broker not reachable at start: states not restored, starting fresh")
+        } else {
+            logger.info("restored retained states", ["read": String(messages.count)])
+        }
+        retained = [:]
+        phase = .running
+        nextAdvance = Date()
+    }
+
+    // MARK: - Timers
+
+    private func runTimers(_ now: Date) {
+        if advancesOnTimer, now >= nextAdvance {
+            if let time = pipelineNow(now) {
+                pipeline.advance(to: time, into: &out)
+                enqueueOutput()
+            }
+            let interval = max(configuration.ranging.interval.seconds, 0.01)
+            nextAdvance = max(nextAdvance.addingTimeInterval(interval), now.addingTimeInterval(interval / 10))
+        }
+        if now >= nextStats {
+            publishStats(now)
+            nextStats = now.addingTimeInterval(max(configuration.mqtt.statsInterval.seconds, 1))
+        }
+    }
+
+    /// The pipeline's notion of now: the wall clock, or the capture's time moved on by the wall
+    /// clock since the last packet (at the replay speed).
+    private func pipelineNow(_ now: Date) -> Timestamp? {
+        switch options.timing {
+        case .wallClock:
+            return wallTimestamp(now)
+        case .capture(let speed):
+            guard let anchor else { return nil }
+            guard let speed else { return anchor.packet }
+            let elapsed = now.timeIntervalSince(anchor.wall) * speed
+            return anchor.packet + TimeSpan(microseconds: Int64(elapsed * 1_000_000))
+        }
+    }
+
+    private func wallTimestamp(_ date: Date = Date()) -> Timestamp {
+        if options.timing != .wallClock, let anchor { return anchor.packet }
+        return Timestamp(microseconds: Int64(date.timeIntervalSince1970 * 1_000_000))
+    }
+
+    /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
+    /// on connect and `offline` at a clean stop; the broker's will is `offline`).
+    private func publishStatus() {
+        outbox.enqueue(
+            OutboundMessage(
+                topic: client.options.statusTopic, payload: .text(degradedReason == nil ? "online" : "degraded"),
+                qos: client.options.statusQoS, retain: true, kind: .status))
+    }
+
+    private func publishStats(_ now: Date) {
+        let stats = pipeline.statistics
+        let c = outbox.counters
+        let elapsed = max(now.timeIntervalSince(lastStats.at), 0.001)
+        var json = JSONWriter()
+        json.beginObject()
+        json.field("uptime", Int(now.timeIntervalSince(started)))
+        json.field("reports", stats.reports)
+        json.field("reports_per_s", Double(stats.reports - lastStats.reports) / elapsed)
+        json.field("beacons_tracked", stats.beaconsTracked)
+        json.field("messages_published", c.published)
+        json.field("queued", outbox.count)
+        json.field("dropped", c.dropped + c.coalesced + rejected)
+        json.field("malformed", stats.malformed)
+        json.field("reconnects", client.reconnects)
+        json.field("degraded", degradedReason)
+        json.field("timestamp", wallTimestamp(now).rfc3339)
+        json.endObject()
+        lastStats = (now, stats.reports)
+        let topic = "\(configuration.mqtt.baseTopic)/gateways/\(configuration.gateway.id)/stats"
+        outbox.enqueue(OutboundMessage(topic: topic, payload: .json(json.text), qos: 0, retain: true, kind: .stats))
+    }
+
+    // MARK: - Publishing
+
+    private func enqueueOutput() {
+        for message in out { outbox.enqueue(message) }
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private func publishQueued() {
+        guard let generation = connectedGeneration else { return }
+        while outbox.inFlightCount < options.inFlightWindow, let pending = outbox.next() {
+            switch client.publish(pending.message, generation: generation) {
+            case .sent(let mid):
+                outbox.sent(pending, mid: mid)
+            case .notConnected:
+                outbox.unsent(pending)
+                return
+            case .failed(let reason):
+                rejected += 1
+                if rejected == 1 || rejected.isMultiple(of: 1000) {
+                    logger.error("broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
+                }
+            }
+        }
+    }
+
+    // MARK: - Reload and shutdown
+
+    private func reloadConfiguration() {
+        let next: Configuration
+        do {
+            next = try reload()
+        } catch {
+            logger.error("reload failed; keeping the running configuration", ["error": "\(error)"])
+            return
+        }
+        if next.mqtt != configuration.mqtt || next.gateway.id != configuration.gateway.id {
+            logger.warning("mqtt and gateway.id changes take effect after a restart")
+        }
+        pipeline.reconfigure(next, at: pipelineNow(Date()) ?? wallTimestamp(), into: &out)
+        enqueueOutput()
+        configuration = next
+        logger.level = next.logLevel
+        logger.info("configuration reloaded", ["regions": String(next.regions.count)])
+    }
+
+    private func startSource() {
+        let source = self.source
+        let queue = self.queue
+        let thread = Thread {
+            var failure: String?
+            do {
+                try source.run { queue.postFromSource(.source($0)) }
+            } catch {
+                failure = "\(error)"
+            }
+            queue.postFromSource(.sourceFinished(error: failure))
+        }
+        thread.name = "source"
+        thread.start()
+    }
+
+    private func shutDown() -> ExitCode {
+        source.stop()
+        queue.close()
+        let lost = outbox.count
+        client.stop(timeout: .seconds(2))
+        let c = outbox.counters
+        logger.info(
+            "stopped",
+            [
+                "published": String(c.published), "dropped": String(c.dropped + c.coalesced + rejected),
+                "unsent": String(lost), "reconnects": String(client.reconnects),
+            ])
+        return sourceFailed ? options.sourceFailureExitCode : .success
+    }
+}

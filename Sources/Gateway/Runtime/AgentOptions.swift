@@ -1,0 +1,35 @@
+import Foundation
+
+/// How `Agent` runs, beside the configuration: where time comes from and how long it waits.
+public struct AgentOptions: Sendable {
+    public enum Timing: Sendable, Equatable {
+        /// Live and simulated sources: packets carry wall-clock time; timers follow the wall clock.
+        case wallClock
+        /// A capture: time is the capture's. With a speed, timers run at that multiple of the
+        /// wall clock between packets; with nil (`--speed max`) only packets move time, so the
+        /// output equals `replay --output jsonl`.
+        case capture(speed: Double?)
+    }
+
+    public var timing: Timing = .wallClock
+    /// Run a sigwait thread for SIGINT/SIGTERM/SIGHUP (the caller must have blocked them first).
+    public var handleSignals = true
+    /// SIGTERM/SIGINT: how long to keep publishing what is queued before disconnecting.
+    public var shutdownFlush: TimeInterval = 5
+    /// End of a capture or simulation: how long to wait for the outbox to drain (and the broker to
+    /// come back) before exiting.
+    public var endOfInputFlush: TimeInterval = 30
+    /// At start, how long to wait for the broker and our retained `attributes` topics.
+    public var restoreTimeout: TimeInterval = 3
+    /// … and how long after the last retained message the read-back counts as complete.
+    public var restoreQuiet: TimeInterval = 0.3
+    /// At most this many QoS ≥ 1 messages unacknowledged at once.
+    public var inFlightWindow = 64
+    /// The exit code when the source fails (a lost adapter that cannot come back: 69; a damaged
+    /// capture: 65). The agent still publishes what it has before exiting.
+    public var sourceFailureExitCode: ExitCode = .unavailable
+    /// With `mqtt.require_broker_at_start`, how long the first connection may take.
+    public var brokerStartTimeout: TimeInterval = 10
+
+    public init(timing: Timing = .wallClock) { self.timing = timing }
+}

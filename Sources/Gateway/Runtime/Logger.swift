@@ -1,0 +1,80 @@
+import BeaconCore
+import Foundation
+
+/// The agent's logger: one line per lifecycle event on stderr, `key=value` metadata, levels from
+/// `log_level`. Under systemd (`JOURNAL_STREAM` set) each line starts with the syslog priority in
+/// angle brackets, `<3>` for errors, which journald turns into the entry's priority (sd-daemon(3),
+/// "SD_ERR" prefixes). The sink is injectable so tests can read the lines.
+///
+/// Never pass secrets: nothing here redacts.
+public struct Logger: Sendable {
+    public typealias Sink = @Sendable (String) -> Void
+
+    public var level: LogLevel
+    /// Prefix lines with `<N>` for journald.
+    public var journald: Bool
+    private let sink: Sink
+
+    public init(level: LogLevel, journald: Bool = false, sink: @escaping Sink) {
+        self.level = level
+        self.journald = journald
+        self.sink = sink
+    }
+
+    /// Writes to the process's stderr; journald prefixes when `JOURNAL_STREAM` is in `environment`.
+    public static func standardError(level: LogLevel, environment: [String: String]) -> Logger {
+        let writer = FileDescriptorWriter(fd: 2, bufferSize: 0)
+        return Logger(level: level, journald: environment["JOURNAL_STREAM"] != nil) { writer.write($0) }
+    }
+
+    /// Syslog priorities (RFC 5424 §6.2.1) as sd-daemon(3) lists them.
+    static func priority(_ level: LogLevel) -> Int {
+        switch level {
+        case .trace, .debug: 7
+        case .info: 6
+        case .notice: 5
+        case .warning: 4
+        case .error: 3
+        case .critical: 2
+        }
+    }
+
+    public func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
+
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+        guard isEnabled(level) else { return }
+        var line = journald ? "<\(Self.priority(level))>" : ""
+        line += journald ? "" : "\(level.rawValue): "
+        line += message()
+        for (key, value) in metadata {
+            line += " \(key)=\(Self.quoted(value))"
+        }
+        sink(line + "\n")
+    }
+
+    public func debug(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+        log(.debug, message(), metadata)
+    }
+    public func info(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+        log(.info, message(), metadata)
+    }
+    public func notice(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+        log(.notice, message(), metadata)
+    }
+    public func warning(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+        log(.warning, message(), metadata)
+    }
+    public func error(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+        log(.error, message(), metadata)
+    }
+
+    /// Values with spaces, quotes or `=` are double-quoted so lines stay machine-splittable.
+    static func quoted(_ value: String) -> String {
+        guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }) else {
+            return value
+        }
+        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+        return "\"\(escaped)\""
+    }
+}

@@ -1,0 +1,44 @@
+import BeaconCore
+import BeaconWire
+
+/// What the agent's loop needs from the core: BeaconCore's `Pipeline` conforms (see
+/// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines.
+public protocol MessagePipeline {
+    /// Decodes one HCI packet and runs monitoring and ranging up to its time.
+    mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage])
+    /// Runs the timers (exit timeouts, ranging ticks) up to `now`.
+    mutating func advance(to now: Timestamp, into out: inout [OutboundMessage])
+    /// Applies a reloaded configuration, keeping the state of unchanged regions.
+    mutating func reconfigure(_ configuration: Configuration, at now: Timestamp, into out: inout [OutboundMessage])
+    /// Restores states read back from the broker's retained `attributes` topics: the pipeline keeps
+    /// those younger than `monitoring.restore_max_age` at `now`.
+    mutating func restore(retained: [RetainedMessage], at now: Timestamp)
+    /// The retained messages (state, attributes) that describe the current state, to republish
+    /// after a reconnect.
+    mutating func republishRetained(into out: inout [OutboundMessage])
+    /// The end of a finite source: lets pending exits and ranging updates fire, as `replay` does.
+    mutating func finish(into out: inout [OutboundMessage])
+    var statistics: PipelineStatistics { get }
+}
+
+/// A retained message read back from the broker.
+public struct RetainedMessage: Sendable, Equatable {
+    public var topic: String
+    public var payload: String
+    public init(topic: String, payload: String) {
+        self.topic = topic
+        self.payload = payload
+    }
+}
+
+/// The pipeline counters the stats message reports.
+public struct PipelineStatistics: Sendable, Equatable {
+    public var reports: Int
+    public var beaconsTracked: Int
+    public var malformed: Int
+    public init(reports: Int = 0, beaconsTracked: Int = 0, malformed: Int = 0) {
+        self.reports = reports
+        self.beaconsTracked = beaconsTracked
+        self.malformed = malformed
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Turns SIGINT, SIGTERM and SIGHUP into agent events on one thread with sigwait(3).
+///
+/// `blockSignals()` must run before any other thread starts (the mosquitto network thread, the
+/// source, Dispatch workers): threads inherit the mask, so the signals then stay pending until
+/// this thread takes them, instead of killing the process or interrupting a random thread.
+public enum SignalWatcher {
+    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+
+    /// Blocks the handled signals in the calling thread (and every thread it creates after).
+    public static func blockSignals() {
+        var set = signalSet()
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    /// Starts the waiting thread; each signal is posted to `queue`.
+    public static func start(posting queue: AgentEventQueue) {
+        let thread = Thread {
+            var set = signalSet()
+            while true {
+                var received: Int32 = 0
+                if sigwait(&set, &received) == 0 { queue.post(.signal(received)) }
+            }
+        }
+        thread.name = "signals"
+        thread.start()
+    }
+
+    private static func signalSet() -> sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in handled { sigaddset(&set, s) }
+        return set
+    }
+}

@@ -1,0 +1,114 @@
+import BeaconWire
+import Foundation
+import Synchronization
+
+/// A few iBeacons that walk in and out of range, as real HCI bytes: each advertisement is an LE
+/// Advertising Report event (Core Spec Vol 4, Part E, §7.7.65.2; subevent 0x02, ADV_NONCONN_IND)
+/// carrying Flags and Apple manufacturer data with the iBeacon layout, so the demo exercises the
+/// real decoder. About 10 advertisements per second per beacon in range, timestamped with the
+/// wall clock; RSSI follows a log-distance path loss (exponent 2) plus Gaussian noise (σ = 3 dB)
+/// from a seeded generator, so a seed gives the same walk.
+public final class SimulatedSource: PacketSource {
+    /// The sample UUID of the iBeacon documentation; major 1, minors 1…N.
+    public static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
+    public static let measuredPower: Int8 = -59
+
+    public let beacons: Int
+    public let seed: UInt64
+    private let stopped = Mutex(false)
+
+    public init(beacons: Int = 3, seed: UInt64 = 1) {
+        self.beacons = max(1, min(beacons, 200))
+        self.seed = seed
+    }
+
+    public func stop() { stopped.withLock { $0 = true } }
+
+    /// One walker: in range for a while (distance drifting), then away long enough to exit.
+    struct Walker {
+        var minor: UInt16
+        var present: Bool
+        var phaseEnds: Double
+        var distance: Double
+        var heading: Double
+    }
+
+    public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
+        var random = SplitMix64(seed: seed)
+        let start = Date().timeIntervalSince1970
+        var walkers = (0..<beacons).map { i in
+            Walker(
+                minor: UInt16(i + 1), present: i % 3 != 2, phaseEnds: start + Double.random(in: 15...40, using: &random),
+                distance: Double.random(in: 0.5...6, using: &random), heading: 1)
+        }
+        let tick = 0.1
+        var next = Date().timeIntervalSince1970
+        while !stopped.withLock({ $0 }) {
+            let now = Date().timeIntervalSince1970
+            for i in walkers.indices {
+                step(&walkers[i], now: now, tick: tick, random: &random)
+                guard walkers[i].present, Double.random(in: 0..<1, using: &random) > 0.1 else { continue }
+                let noise = Self.gaussian(&random) * 3
+                let rssi = Double(Self.measuredPower) - 20 * log10(max(walkers[i].distance, 0.1)) + noise
+                let packet = CapturedPacket(
+                    timestamp: Timestamp(microseconds: Int64(now * 1_000_000)),
+                    bytes: Self.advertisingReport(
+                        address: [0xC0, 0xFF, 0xEE, 0x00, 0x00, UInt8(truncatingIfNeeded: walkers[i].minor)],
+                        major: 1, minor: walkers[i].minor, rssi: Int8(max(-127, min(20, rssi.rounded())))))
+                deliver(.packet(packet))
+            }
+            next += tick
+            let wait = next - Date().timeIntervalSince1970
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { next = Date().timeIntervalSince1970 }
+        }
+        deliver(.end)
+    }
+
+    private func step(_ w: inout Walker, now: Double, tick: Double, random: inout SplitMix64) {
+        if now >= w.phaseEnds {
+            w.present.toggle()
+            // Away longer than the default 10 s exit timeout, so exits happen.
+            w.phaseEnds = now + (w.present ? Double.random(in: 20...45, using: &random) : Double.random(in: 14...25, using: &random))
+            w.distance = Double.random(in: 3...8, using: &random)
+        }
+        w.distance += w.heading * Double.random(in: 0...0.15, using: &random)
+        if w.distance < 0.3 || w.distance > 10 || Double.random(in: 0..<1, using: &random) < 0.01 { w.heading = -w.heading }
+        w.distance = min(max(w.distance, 0.3), 10)
+    }
+
+    /// Box–Muller, standard normal.
+    static func gaussian(_ random: inout SplitMix64) -> Double {
+        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &random)
+        let u2 = Double.random(in: 0..<1, using: &random)
+        return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+    }
+
+    /// An H4 HCI event packet: LE Meta (0x3E), LE Advertising Report (0x02), one ADV_NONCONN_IND
+    /// report from a public `address` (given MSB first, sent little-endian) with an iBeacon.
+    public static func advertisingReport(address: [UInt8], major: UInt16, minor: UInt16, rssi: Int8) -> [UInt8] {
+        var ad: [UInt8] = [0x02, 0x01, 0x06]  // Flags: LE General Discoverable, BR/EDR not supported
+        ad += [0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]  // Apple (0x004C, little-endian), iBeacon type and length
+        ad += uuid.bytes
+        ad += [UInt8(major >> 8), UInt8(major & 0xFF), UInt8(minor >> 8), UInt8(minor & 0xFF)]  // big-endian
+        ad.append(UInt8(bitPattern: measuredPower))
+        var parameters: [UInt8] = [0x02, 0x01, 0x03, 0x00]  // subevent, 1 report, ADV_NONCONN_IND, public
+        parameters += address.reversed()
+        parameters.append(UInt8(ad.count))
+        parameters += ad
+        parameters.append(UInt8(bitPattern: rssi))
+        return [0x04, 0x3E, UInt8(parameters.count)] + parameters
+    }
+}
+
+/// SplitMix64 (Steele, Lea & Flood, 2014): small, fast and seedable, for reproducible simulations.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

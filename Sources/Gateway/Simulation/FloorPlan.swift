@@ -1,0 +1,103 @@
+import BeaconWire
+import Foundation
+
+/// A building for the multi-gateway simulator: gateways at coordinates on floors, and beacons that
+/// walk between timed waypoints. One seed gives one scenario, so every gateway process (and every
+/// test) sees the same walk with its own, reproducible noise.
+///
+/// The file is a small YAML subset (`FloorPlanParser`): top-level `key: value` scalars and two
+/// block sequences of flow mappings, `gateways:` and `waypoints:`. Example: etc/floor-plan.yaml.
+public struct FloorPlan: Sendable, Equatable {
+    public struct Gateway: Sendable, Equatable {
+        public var id: String
+        public var floor: String
+        public var room: String
+        public var x: Double
+        public var y: Double
+        public init(id: String, floor: String, room: String, x: Double, y: Double) {
+            self.id = id
+            self.floor = floor
+            self.room = room
+            self.x = x
+            self.y = y
+        }
+    }
+
+    /// Where beacon `minor` is at `at` seconds after the scenario starts; positions in between are
+    /// interpolated linearly (the floor changes half-way, on the stairs).
+    public struct Waypoint: Sendable, Equatable {
+        public var minor: UInt16
+        public var at: Double
+        public var x: Double
+        public var y: Double
+        public var floor: String
+        public init(minor: UInt16, at: Double, x: Double, y: Double, floor: String) {
+            self.minor = minor
+            self.at = at
+            self.x = x
+            self.y = y
+            self.floor = floor
+        }
+    }
+
+    public var seed: UInt64 = 1
+    /// iBeacon UUID of every simulated beacon (major 1, minor from the waypoints).
+    public var uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
+    public var major: UInt16 = 1
+    /// RSSI at 1 m, advertised as the iBeacon measured power.
+    public var measuredPower: Int = -59
+    /// Log-distance path-loss exponent n (indoor 2…4; ESPresense's default absorption 2.7).
+    public var pathLossExponent: Double = 2.7
+    /// Standard deviation of the Gaussian RSSI noise, dB.
+    public var noiseDB: Double = 4
+    /// Loss per floor between beacon and gateway, dB (ITU-R P.1238 floor penetration, ~15 dB for one floor).
+    public var floorAttenuationDB: Double = 15
+    public var floorHeight: Double = 3
+    /// Advertisements weaker than this are not received.
+    public var sensitivityDBm: Double = -100
+    /// Seconds between advertisements of one beacon.
+    public var advertInterval: Double = 0.2
+    /// Fraction of advertisements a gateway misses.
+    public var loss: Double = 0.1
+    public var gateways: [Gateway] = []
+    public var waypoints: [Waypoint] = []
+
+    public init() {}
+
+    /// Beacon minors in the plan, ascending.
+    public var minors: [UInt16] { Array(Set(waypoints.map(\.minor))).sorted() }
+
+    /// Seconds until the last waypoint.
+    public var duration: Double { waypoints.map(\.at).max() ?? 0 }
+
+    /// The storey of a floor name: its number when it is an integer, else its rank among the
+    /// gateways' floors in file order.
+    public func level(_ floor: String) -> Int {
+        if let n = Int(floor) { return n }
+        var seen: [String] = []
+        for g in gateways where !seen.contains(g.floor) { seen.append(g.floor) }
+        return seen.firstIndex(of: floor) ?? 0
+    }
+
+    /// Parses the floor-plan YAML (see `FloorPlanParser`).
+    public static func parse(_ text: String) throws(FloorPlanError) -> FloorPlan { try FloorPlanParser.parse(text) }
+
+    public static func load(path: String) throws(FloorPlanError) -> FloorPlan {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw FloorPlanError(line: 0, message: "\(path): cannot read: \(error.localizedDescription)")
+        }
+        return try parse(text)
+    }
+}
+
+/// A floor plan that cannot be used, with the 1-based line (0 for the whole file).
+public struct FloorPlanError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var message: String
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+    public var description: String { line > 0 ? "line \(line): \(message)" : message }
+}

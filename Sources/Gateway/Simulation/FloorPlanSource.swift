@@ -1,0 +1,71 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+import Synchronization
+
+/// One gateway's view of a floor plan, in real time, as HCI LE Advertising Report bytes (the same
+/// builder as `SimulatedSource`), so `run` exercises the real decoder. The scenario is a function of
+/// the wall clock — it restarts at every whole multiple of its duration since the Unix epoch — so
+/// gateway processes started separately agree on where the beacons are without talking to each
+/// other (their clocks NTP-synchronised, as the locator needs anyway).
+///
+/// For `run --simulate --floor-plan FILE --as-gateway ID`: the gateway's id, floor and room come
+/// from the plan (`FloorPlanSource.gateway`).
+public final class FloorPlanSource: PacketSource {
+    public let simulator: FloorPlanSimulator
+    public let loop: Bool
+    private let stopped = Mutex(false)
+
+    public init(plan: FloorPlan, gateway id: String, loop: Bool = true) throws(FloorPlanError) {
+        simulator = try FloorPlanSimulator(plan: plan, gateway: id)
+        self.loop = loop
+    }
+
+    /// For `run --simulate --floor-plan FILE --as-gateway ID`: loads the plan and makes the
+    /// configuration that gateway (id, floor, room).
+    public static func load(path: String, gateway id: String, configuration: inout Configuration)
+        throws(FloorPlanError) -> FloorPlanSource
+    {
+        let source = try FloorPlanSource(plan: try FloorPlan.load(path: path), gateway: id)
+        configuration.gateway.id = source.gateway.id
+        configuration.gateway.floor = source.gateway.floor
+        configuration.gateway.room = source.gateway.room
+        return source
+    }
+
+    /// The plan's entry for this gateway: apply its id, floor and room to the configuration.
+    public var gateway: FloorPlan.Gateway { simulator.gateway }
+
+    public func stop() { stopped.withLock { $0 = true } }
+
+    public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
+        let plan = simulator.plan
+        let period = max(plan.duration, 1)
+        let now = Date().timeIntervalSince1970
+        var epoch = (now / period).rounded(.down) * period
+        var offset = now - epoch
+        let step = 0.1
+        while !stopped.withLock({ $0 }) {
+            if offset >= period {
+                guard loop else { break }
+                epoch += period
+                offset = 0
+            }
+            let until = min(offset + step, period)
+            for a in simulator.adverts(from: offset, to: until) {
+                let minor = a.minor
+                let bytes = SimulatedSource.advertisingReport(
+                    address: [0xC0, 0xFF, 0xEE, 0x00, UInt8(minor >> 8), UInt8(minor & 0xFF)], major: plan.major,
+                    minor: minor, rssi: a.rssi)
+                deliver(
+                    .packet(
+                        CapturedPacket(
+                            timestamp: Timestamp(microseconds: Int64((epoch + a.offset) * 1_000_000)), bytes: bytes)))
+            }
+            offset = until
+            let wait = epoch + offset - Date().timeIntervalSince1970
+            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+        }
+        deliver(.end)
+    }
+}

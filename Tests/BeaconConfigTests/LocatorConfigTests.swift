@@ -1,0 +1,64 @@
+@testable import BeaconConfig
+import BeaconCore
+import BeaconWire
+import Testing
+
+@Suite struct LocatorConfigTests {
+    @Test func everyLocatorKeyLandsInItsField() throws {
+        let config = try parse(
+            """
+            locator:
+              enabled: true
+              interval: 2s
+              settle: 500ms
+              stale_after: 40s
+              away_timeout: 5m
+              switch_outright: 0.4
+              switch_sustained: 0.2
+              history_window: 6
+              min_history: 4
+              min_dwell: 20s
+              floor_confirmations: 3
+              rssi_offset:
+                hall: -4
+                kitchen: 2.5
+              mqtt_room_topic: room_presence
+            """)
+        let l = config.locator
+        #expect(l.enabled)
+        #expect(l.interval == .seconds(2))
+        #expect(l.settle == .milliseconds(500))
+        #expect(l.staleAfter == .seconds(40))
+        #expect(l.awayTimeout == .seconds(300))
+        #expect(l.switchOutright == 0.4)
+        #expect(l.switchSustained == 0.2)
+        #expect(l.historyWindow == 6)
+        #expect(l.minHistory == 4)
+        #expect(l.minDwell == .seconds(20))
+        #expect(l.floorConfirmations == 3)
+        #expect(l.rssiOffsets == ["hall": -4, "kitchen": 2.5])
+        #expect(l.mqttRoomTopic == "room_presence")
+    }
+
+    @Test func theLocatorIntervalFollowsTheRangingIntervalUnlessSet() throws {
+        #expect(try parse("ranging:\n  interval: 2s\n").locator.interval == .seconds(2))
+        #expect(try parse("ranging:\n  interval: 2s\nlocator:\n  interval: 3s\n").locator.interval == .seconds(3))
+    }
+
+    @Test func inconsistentHandOverSettingsAreErrorsAtTheirKey() {
+        #expect(throws: ConfigError.self) { try parse("locator:\n  history_window: 2\n  min_history: 3\n") }
+        do {
+            _ = try parse("locator:\n  switch_outright: 0.1\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.key == "locator.switch_sustained")
+            #expect(error.line == 2)
+        }
+    }
+
+    @Test func rssiOffsetKeysMustBeGatewayIdsAndValuesDecibels() {
+        #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    hall: 99\n") }
+        #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    \"a/b\": 1\n") }
+        #expect(throws: ConfigError.self) { try parse("locator:\n  enabeld: true\n") }
+    }
+}

@@ -1,0 +1,59 @@
+import BeaconCore
+import BeaconWire
+import Testing
+
+/// Knuth's MMIX linear congruential generator, high bits out: a seeded source so jitter is reproducible.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return (state >> 32) | (state << 32)
+    }
+}
+
+@Suite struct BackoffTests {
+    @Test func stepsDoubleFromTheMinimumUpToTheCap() {
+        var backoff = Backoff(minimum: .seconds(1), maximum: .seconds(10), jitter: 0)
+        var random = SeededRandom(state: 1)
+        let delays = (0..<6).map { _ in backoff.nextDelay(using: &random).microseconds / 1_000_000 }
+        #expect(delays == [1, 2, 4, 8, 10, 10])
+    }
+
+    @Test func jitterStaysWithinTheUpperPartOfEachStep() {
+        var backoff = Backoff(minimum: .seconds(2), maximum: .seconds(60), jitter: 0.5)
+        var random = SeededRandom(state: 42)
+        for attempt in 0..<10 {
+            let step = backoff.step
+            let delay = backoff.nextDelay(using: &random)
+            #expect(delay.microseconds >= step.microseconds / 2, "attempt \(attempt)")
+            #expect(delay <= step, "attempt \(attempt)")
+        }
+    }
+
+    @Test func jitterSpreadsAFleetThatStartsTogether() {
+        var delays = Set<Int64>()
+        for seed in 0..<20 as Range<UInt64> {
+            var backoff = Backoff(minimum: .seconds(1), maximum: .seconds(60))
+            var random = SeededRandom(state: seed)
+            delays.insert(backoff.nextDelay(using: &random).microseconds)
+        }
+        #expect(delays.count > 10)
+    }
+
+    @Test func resetStartsAgainFromTheMinimum() {
+        var backoff = Backoff(minimum: .milliseconds(500), maximum: .seconds(30), jitter: 0)
+        var random = SeededRandom(state: 7)
+        for _ in 0..<5 { _ = backoff.nextDelay(using: &random) }
+        #expect(backoff.step == .seconds(16))
+        backoff.reset()
+        #expect(backoff.attempts == 0)
+        #expect(backoff.nextDelay(using: &random) == .milliseconds(500))
+    }
+
+    @Test func hugeAttemptCountsDoNotOverflow() {
+        var backoff = Backoff(minimum: .seconds(1), maximum: .seconds(300), jitter: 0)
+        var random = SeededRandom(state: 3)
+        for _ in 0..<200 { _ = backoff.nextDelay(using: &random) }
+        #expect(backoff.step == .seconds(300))
+    }
+}

@@ -1,0 +1,61 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+import Gateway
+import Testing
+
+/// `beacon2mqtt locate` as a real process against a real mosquitto.
+@Suite(.serialized) struct LocateCommandTests {
+    static let uuid = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
+
+    /// A proximity payload as a gateway publishes it (docs/readme-messages.md).
+    static func proximity(_ gw: String, floor: String, room: String, accuracy: Double, at t: Timestamp) -> String {
+        #"{"uuid":"\#(uuid)","major":1,"minor":1,"name":"keys","gateway":"\#(gw)","floor":"\#(floor)","room":"\#(room)","address":"c0:ff:ee:00:00:01","rssi":-65,"rssi_filtered":-65,"measured_power":-59,"accuracy":\#(accuracy),"proximity":"near","timestamp":"\#(t.rfc3339)"}"#
+    }
+
+    @Test func locatePublishesTheRetainedLocationAndStopsCleanlyOnSIGTERM() throws {
+        let broker = try MosquittoBroker()
+        let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "loc1")
+        let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/#")
+        let locator = try ChildProcess(
+            RunCommandTests.binary, ["locate", "--config", workspace.config, "--clock", "messages"],
+            output: workspace.log)
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "online" } })
+        Thread.sleep(forTimeInterval: 0.5)  // its subscriptions
+        let gateway = try LocateBridgeTests.gatewayClient("A", port: broker.port)
+        let t0 = Timestamp(microseconds: 1_714_564_800_000_000)
+        let beacon = "beacons/\(Self.uuid)/1/1"
+        for (gw, floor, room, metres) in [("A", "1", "hall", 2.0), ("B", "2", "office", 5.0)] {
+            _ = gateway.publish(
+                topic: "\(beacon)/\(gw)/proximity",
+                payload: Array(
+                    Self.proximity(gw, floor: floor, room: room, accuracy: metres, at: t0 + .milliseconds(500)).utf8),
+                qos: 0, retain: false)
+        }
+        // A later reading moves the message clock past tick t0 + 1 s and its 1 s settle.
+        _ = gateway.publish(
+            topic: "\(beacon)/A/proximity",
+            payload: Array(Self.proximity("A", floor: "1", room: "hall", accuracy: 2.1, at: t0 + .seconds(3)).utf8),
+            qos: 0, retain: false)
+        #expect(watcher.waitFor { $0.contains { $0.topic == "\(beacon)/location" } }, "\(workspace.logText)")
+        let location = watcher.messages(on: "\(beacon)/location").first
+        #expect(
+            location?.payload
+                == #"{"gateway":"A","floor":"1","room":"hall","accuracy":2,"since":"2024-05-01T12:00:01.000Z","confidence":0.71,"state":"home","last_seen":"2024-05-01T12:00:00.500Z"}"#
+        )
+        #expect(watcher.messages(on: "\(beacon)/event").count == 1)
+
+        locator.signal(SIGTERM)
+        #expect(locator.wait(timeout: 10) == 0)
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "offline" } })
+        gateway.stop(timeout: .seconds(1))
+        watcher.stop()
+    }
+
+    @Test func usageErrorsExit64() throws {
+        let bad = try ChildProcess(RunCommandTests.binary, ["locate", "--clock", "sundial"], output: "/dev/null")
+        #expect(bad.wait(timeout: 10) == 64)
+    }
+}

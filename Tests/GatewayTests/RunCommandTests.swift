@@ -1,0 +1,204 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+import Gateway
+import Testing
+
+/// `beacon2mqtt run` as a real process (the `swift build` product) against a real mosquitto:
+/// signals, the Last Will, exit codes, and memory with the broker away.
+@Suite(.serialized) struct RunCommandTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let binary = packageRoot.appendingPathComponent(".build/debug/beacon2mqtt").path
+
+    /// A temporary directory with a config file for `port`; `extra` is appended verbatim.
+    final class Workspace {
+        let directory: URL
+        let config: String
+        let log: String
+
+        init(port: Int, gateway: String = "e2e", extra: String = "") throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            config = directory.appendingPathComponent("beacon2mqtt.yaml").path
+            log = directory.appendingPathComponent("agent.log").path
+            try write(port: port, gateway: gateway, extra: extra)
+        }
+
+        func write(port: Int, gateway: String = "e2e", extra: String = "") throws {
+            let yaml = """
+                gateway:
+                  id: \(gateway)
+                mqtt:
+                  host: 127.0.0.1
+                  port: \(port)
+                  reconnect_min: 200ms
+                  reconnect_max: 1s
+                \(extra)
+                """
+            try yaml.write(toFile: config, atomically: true, encoding: .utf8)
+        }
+
+        func start(_ arguments: [String] = ["--simulate"]) throws -> ChildProcess {
+            try ChildProcess(RunCommandTests.binary, ["run", "--config", config] + arguments, output: log)
+        }
+
+        var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+        deinit { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    static func status(_ gateway: String = "e2e") -> String { "beacons/gateways/\(gateway)/status" }
+
+    /// A broker, a subscriber to `pattern`, and a simulating agent that has announced `online`.
+    struct Running {
+        let broker: MosquittoBroker
+        let subscriber: TestSubscriber
+        let workspace: Workspace
+        let agent: ChildProcess
+
+        init(pattern: String = RunCommandTests.status(), arguments: [String] = ["--simulate"]) throws {
+            broker = try MosquittoBroker()
+            subscriber = try TestSubscriber(port: broker.port, pattern: pattern)
+            workspace = try Workspace(port: broker.port)
+            agent = try workspace.start(arguments)
+            let status = RunCommandTests.status()
+            #expect(subscriber.waitFor { $0.last { $0.topic == status }?.payload == "online" })
+        }
+    }
+
+    @Test func sigtermPublishesOfflineAndExitsZero() throws {
+        let running = try Running()
+        let (subscriber, workspace, agent) = (running.subscriber, running.workspace, running.agent)
+        defer { subscriber.stop() }
+        agent.signal(SIGTERM)
+        #expect(agent.wait(timeout: 10) == 0)
+        #expect(subscriber.waitFor { $0.last?.payload == "offline" })
+        #expect(workspace.logText.contains("info: stopping signal=SIGTERM"))
+    }
+
+    @Test func sigkillMakesTheBrokerPublishTheLastWill() throws {
+        let running = try Running()
+        let (broker, subscriber, agent) = (running.broker, running.subscriber, running.agent)
+        defer { subscriber.stop() }
+        agent.signal(SIGKILL)
+        #expect(agent.wait(timeout: 10) == 128 + SIGKILL)
+        #expect(subscriber.waitFor { $0.last?.payload == "offline" })
+        // Retained: the will stays on the topic for late subscribers.
+        let late = try TestSubscriber(port: broker.port, pattern: Self.status())
+        defer { late.stop() }
+        #expect(late.waitFor { $0 == [.init(topic: Self.status(), payload: "offline", qos: 1, retained: true)] })
+    }
+
+    @Test func sighupReloadsAGoodFileAndKeepsRunningOnABrokenOne() throws {
+        let running = try Running(pattern: "beacons/#")
+        let (broker, subscriber, workspace, agent) = (running.broker, running.subscriber, running.workspace, running.agent)
+        defer { subscriber.stop() }
+        try workspace.write(
+            port: broker.port,
+            extra: """
+                regions:
+                  - name: office
+                    uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0
+                """)
+        agent.signal(SIGHUP)
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("configuration reloaded regions=1") })
+        // The new region takes effect: the simulated beacons (that UUID) put it inside.
+        #expect(subscriber.waitFor { $0.contains { $0.topic == "beacons/regions/office/e2e/state" && $0.payload == "inside" } })
+        try "mqtt: [not, a, mapping\n".write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        agent.signal(SIGHUP)
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("reload failed; keeping the running configuration") })
+        #expect(agent.isRunning)
+        agent.signal(SIGTERM)
+        #expect(agent.wait(timeout: 10) == 0)
+    }
+
+    @Test func aBadConfigurationExits78AndAnUnreachableRequiredBrokerExits69() throws {
+        let workspace = try Workspace(port: try MosquittoBroker.freePort(), extra: "  require_broker_at_start: true")
+        let unavailable = try workspace.start()
+        #expect(unavailable.wait(timeout: 20) == 69)
+        #expect(workspace.logText.contains("broker unavailable at start"))
+        try "mqtt:\n  port: many\n".write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let broken = try workspace.start()
+        #expect(broken.wait(timeout: 10) == 78)
+        #expect(workspace.logText.contains("beacon2mqtt.yaml:2:"))
+    }
+
+    /// True when this kernel has no Bluetooth at all (containers, CI): the live source must fail.
+    static let kernelLacksBluetooth: Bool = {
+        let fd = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue), 1 /* BTPROTO_HCI */)
+        if fd >= 0 { close(fd) }
+        return fd < 0 && errno == EAFNOSUPPORT
+    }()
+
+    @Test(.enabled(if: kernelLacksBluetooth)) func withoutBluetoothTheLiveSourceExits69() throws {
+        let workspace = try Workspace(port: try MosquittoBroker.freePort())
+        let agent = try workspace.start([])
+        #expect(agent.wait(timeout: 15) == 69)
+        #expect(workspace.logText.contains("error: source failed; stopping"))
+        #expect(workspace.logText.contains("no Bluetooth support"))
+    }
+
+    @Test func aWorldReadablePasswordFileIsWarnedAboutAndNeverLogged() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("secret-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let passwordFile = directory.appendingPathComponent("password").path
+        try "s3cr3t-value\n".write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o644)
+        let workspace = try Workspace(
+            port: try MosquittoBroker.freePort(), extra: "  username: gw\n  password_file: \(passwordFile)")
+        let agent = try workspace.start()
+        defer { agent.signal(SIGKILL) }
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("warning: secret file is world-readable") })
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("cannot connect to broker") })
+        #expect(!workspace.logText.contains("s3cr3t-value"))
+    }
+
+    @Test func memoryStaysFlatWithTheBrokerUnreachable() throws {
+        let workspace = try Workspace(
+            port: try MosquittoBroker.freePort(),
+            extra: """
+                  outbox_limit: 2000
+                ranging:
+                  interval: 100ms
+                """)
+        let agent = try workspace.start(["--simulate", "--beacons", "100"])
+        defer { agent.signal(SIGKILL) }
+        // Let it warm up, then compare the resident size over a few seconds of ~900 packets/s.
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("not restored") })
+        _ = waitUntil(timeout: 0.5) { false }
+        let early = try #require(Self.residentKiB(agent.pid))
+        _ = waitUntil(timeout: 4) { false }
+        let late = try #require(Self.residentKiB(agent.pid))
+        #expect(late < 80_000, "resident \(late) KiB")
+        #expect(late - early < 8_000, "grew from \(early) to \(late) KiB")
+        #expect(agent.isRunning)
+    }
+
+    @Test func aRestartedAgentEmitsNoSpuriousEnterOrExit() throws {
+        let running = try Running(pattern: "beacons/#", arguments: ["--simulate", "--beacons", "2", "--seed", "7"])
+        let (subscriber, workspace, first) = (running.subscriber, running.workspace, running.agent)
+        defer { subscriber.stop() }
+        func events() -> [String] {
+            subscriber.messages.filter { $0.topic.hasSuffix("/event") }.map { "\($0.topic) \($0.payload.contains("enter") ? "enter" : "exit")" }
+        }
+        // Beacons 1 and 2 walk in first (the simulation keeps every third beacon away at start).
+        #expect(subscriber.waitFor { _ in Set(events()).count == 2 })
+        first.signal(SIGTERM)
+        #expect(first.wait(timeout: 10) == 0)
+        let before = events()
+        let second = try workspace.start(["--simulate", "--beacons", "2", "--seed", "7"])
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("restored retained states read=2") })
+        // Both beacons are advertising 10 times a second: an enter would show within a few hundred ms.
+        #expect(!waitUntil(timeout: 2) { events() != before }, "\(events())")
+        second.signal(SIGTERM)
+        #expect(second.wait(timeout: 10) == 0)
+    }
+
+    static func residentKiB(_ pid: pid_t) -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        return line?.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+}

@@ -1,0 +1,80 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+import Gateway
+import Testing
+
+/// The pieces of `run` that need no broker: logging, the simulator's bytes, the event queue.
+@Suite struct RunSupportTests {
+    @Test func logLinesCarryLevelMessageAndKeyValueMetadata() {
+        let lines = LogLines()
+        let logger = Logger(level: .info, sink: lines.append)
+        logger.info("connected to broker", ["broker": "mqtt://h:1883", "reason": "not authorised here"])
+        logger.debug("per packet detail")
+        #expect(lines.all == ["info: connected to broker broker=mqtt://h:1883 reason=\"not authorised here\"\n"])
+    }
+
+    @Test func underSystemdLinesStartWithTheSyslogPriority() {
+        let lines = LogLines()
+        let logger = Logger(level: .debug, journald: true, sink: lines.append)
+        logger.error("broken")
+        logger.warning("careful")
+        logger.info("fine")
+        logger.debug("detail")
+        // sd-daemon(3): <3> SD_ERR, <4> SD_WARNING, <6> SD_INFO, <7> SD_DEBUG.
+        #expect(lines.all == ["<3>broken\n", "<4>careful\n", "<6>fine\n", "<7>detail\n"])
+    }
+
+    @Test func journaldPrefixesFollowJOURNAL_STREAM() {
+        #expect(Logger.standardError(level: .info, environment: ["JOURNAL_STREAM": "8:1234"]).journald)
+        #expect(!Logger.standardError(level: .info, environment: [:]).journald)
+    }
+
+    @Test func simulatedAdvertisementsAreLEAdvertisingReportsWithAnIBeacon() throws {
+        let bytes = SimulatedSource.advertisingReport(
+            address: [0xC0, 0xFF, 0xEE, 0x00, 0x00, 0x07], major: 1, minor: 0x0207, rssi: -70)
+        #expect(Array(bytes.prefix(4)) == [0x04, 0x3E, UInt8(bytes.count - 3), 0x02])
+        let summary = try HCIPacketDecoder.decode(bytes)
+        let report = try #require(summary.reports.first)
+        #expect(summary.reports.count == 1)
+        #expect(report.rssi == -70)
+        #expect("\(report.address)" == "c0:ff:ee:00:00:07")
+        let beacon = try #require(BeaconDecoder.firstIdentifiedBeacon(inAD: report.data))
+        #expect(beacon.identity == .uuid(SimulatedSource.uuid, major: 1, minor: 0x0207))
+        #expect(beacon.measuredPowerAt1m == -59)
+    }
+
+    @Test func theSimulationIsSeededAndWalksBeaconsInAndOut() throws {
+        let source = SimulatedSource(beacons: 3, seed: 42)
+        let packets = LockedPackets()
+        let thread = Thread { try? source.run { if case .packet(let p) = $0 { packets.append(p) } } }
+        thread.start()
+        _ = waitUntil(timeout: 5) { packets.count >= 20 }
+        source.stop()
+        let minors = Set(packets.all.compactMap { packet -> UInt16? in
+            guard let report = try? HCIPacketDecoder.decode(packet.bytes).reports.first,
+                let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: report.data)
+            else { return nil }
+            return beacon.identity?.minor
+        })
+        // Every third beacon starts out of range.
+        #expect(minors == [1, 2])
+    }
+
+    @Test func controlEventsOvertakeQueuedPacketsAndAFullPacketLaneWaits() {
+        let queue = AgentEventQueue(packetCapacity: 2)
+        let packet = CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: [0x04])
+        #expect(queue.postFromSource(.source(.packet(packet))))
+        #expect(queue.postFromSource(.source(.packet(packet))))
+        queue.post(.signal(SIGHUP))
+        if case .signal(let s) = queue.take(includeSource: true, until: Date()) { #expect(s == SIGHUP) } else {
+            Issue.record("control event not first")
+        }
+        #expect(queue.take(includeSource: false, until: Date().addingTimeInterval(0.05)) == nil)
+        let third = AtomicFlag()
+        Thread { if queue.postFromSource(.source(.end)) { third.set() } }.start()
+        #expect(!waitUntil(timeout: 0.2) { third.isSet })
+        _ = queue.take(includeSource: true, until: Date())
+        #expect(waitUntil(timeout: 5) { third.isSet })
+    }
+}

@@ -1,0 +1,61 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+import Gateway
+import Synchronization
+
+/// Runs an `Agent` with a `ScriptedPipeline` on its own thread, as `run` does on the main thread.
+/// Signals are injected through the agent's queue (the harness runs no sigwait thread).
+final class AgentHarness: Sendable {
+    let recorder: PipelineRecorder
+    let lines = LogLines()
+    private final class Shared: Sendable {
+        let queue = Mutex<AgentEventQueue?>(nil)
+        let result = Mutex<(ExitCode, AgentCounters)?>(nil)
+    }
+    private let shared = Shared()
+
+    init(
+        configuration: Configuration, source: ScriptedSource, options: AgentOptions = AgentOptions(timing: .wallClock),
+        reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
+    ) throws {
+        let connection = try MQTTConnectionOptions(configuration: configuration)
+        let pipeline = ScriptedPipeline()
+        recorder = pipeline.recorder
+        var adjusted = options
+        adjusted.handleSignals = false
+        let agentOptions = adjusted
+        let lines = self.lines
+        let shared = self.shared
+        let thread = Thread {
+            let agent = Agent(
+                configuration: configuration, connection: connection, pipeline: pipeline, source: source,
+                options: agentOptions, logger: Logger(level: .debug, sink: lines.append), reload: reload)
+            shared.queue.withLock { $0 = agent.queue }
+            let code = agent.run()
+            shared.result.withLock { $0 = (code, agent.counters) }
+        }
+        thread.start()
+        _ = waitUntil(timeout: 5) { shared.queue.withLock { $0 != nil } }
+    }
+
+    struct ReloadRefused: Error {}
+
+    func signal(_ signal: Int32) { shared.queue.withLock { $0 }?.post(.signal(signal)) }
+
+    /// The exit code and final counters once `run` returned within `timeout` seconds.
+    func wait(timeout: Double) -> (ExitCode, AgentCounters)? {
+        _ = waitUntil(timeout: timeout) { shared.result.withLock { $0 != nil } }
+        return shared.result.withLock { $0 }
+    }
+
+    static func configuration(port: Int, gateway: String = "gw1") -> Configuration {
+        var c = Configuration()
+        c.gateway.id = gateway
+        c.mqtt.host = "127.0.0.1"
+        c.mqtt.port = port
+        c.mqtt.reconnectMin = .milliseconds(200)
+        c.mqtt.reconnectMax = .seconds(1)
+        return c
+    }
+}
