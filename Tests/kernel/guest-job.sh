@@ -94,8 +94,10 @@ phase() {
     wait_for /sys/class/bluetooth/hci0 30 || log "phase $name: no hci0"
     if [ "$mode" = listen ]; then
         adapter_up hci0 || log "phase $name: hci0 did not come up"
+        before=$(hci_sockets)
         $D btmon -w "$O/$name.btmon.snoop" > /dev/null 2>&1 &
         mon=$!
+        wait_hci_socket "$before" 30 || log "phase $name: btmon has no monitor socket"
         sleep 0.5
         $D hcitool -i hci0 lescan --passive --duplicates > "$O/$name.hcitool.log" 2>&1 &
         driver=$!
