@@ -30,6 +30,12 @@ fuzz: deps
 clean:
 	rm -rf .build
 
+# Debian package: release build (static Swift runtime), lintian (errors fail), then the install test
+# in a fresh Debian root (cached under .build/debroot). Output: .build/deb/beacon2mqtt_<version>_<arch>.deb
+.PHONY: deb
+deb: deps
+	@deb=$$(scripts/build-deb.sh) && Tests/packaging/install-test.sh "$$deb"
+
 # beacon2mqtt on a real Linux Bluetooth stack in a qemu guest (root; see docs/readme-kernel-tests.md).
 .PHONY: test-kernel
 test-kernel: deps

@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
+        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
         .target(name: "BeaconWire", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
@@ -33,7 +34,7 @@ let package = Package(
         // I/O edges and the command line: files, sockets, MQTT, HCI, signals, logging.
         .target(
             name: "Gateway",
-            dependencies: ["BeaconWire", "BeaconCore", "BeaconConfig", "CMosquitto", "CBlueZ"],
+            dependencies: ["BeaconWire", "BeaconCore", "BeaconConfig", "CMosquitto", "CBlueZ", "CSystemd"],
             swiftSettings: strict
         ),
         .executableTarget(name: "beacon2mqtt", dependencies: ["Gateway"], swiftSettings: strict),

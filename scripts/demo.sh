@@ -48,6 +48,8 @@ mqtt:
   host: 127.0.0.1
   port: $port
   stats_interval: 10s
+monitoring:
+  exit_timeout: 5s
 regions:
   - name: lab
     uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0

@@ -21,9 +21,7 @@ extension ConfigDecoder {
             try v.integer(in: 1...60)
         }
         try m.readOptional("mqtt_room_topic", into: &s.mqttRoomTopic) { v throws(ConfigError) in
-            let text = try v.nonEmptyText()
-            if let problem = TopicLevel.prefixProblem(text) { throw v.error(problem) }
-            return text
+            try Self.topicPrefix(v)
         }
         if s.minHistory > s.historyWindow {
             throw m.error(

@@ -28,6 +28,7 @@ struct ConfigDecoder {
             if let v = m["beacons"] { config.beacons = try beacons(v) }
             config.locator.interval = config.ranging.interval
             if let v = m["locator"] { try locator(v, into: &config.locator) }
+            if let v = m["homeassistant"] { try homeAssistant(v, into: &config.homeAssistant) }
         }
         return try validated(config)
     }

@@ -81,6 +81,7 @@ extension BeaconMonitor {
 
         configuration = config
         composer = MessageComposer(config)
+        roomFeed = HomeAssistantRoomFeed(configuration: config, settings: config.homeAssistant)
         regionIndex = RegionIndex(config.regions)
         applyDerivedSettings()
 

@@ -57,7 +57,13 @@ extension BeaconMonitor {
         table[i].publishedAt = t
         table[i].publishedAccuracy = accuracy
         table[i].publishedProximity = proximity
-        emit(composer.proximity(rangedBeacon(slot), at: t), into: &out)
+        let ranged = rangedBeacon(slot)
+        emit(composer.proximity(ranged, at: t), into: &out)
+        if let feed = roomFeed, ranged.accuracy >= 0,
+            let room = feed.message(identity: ranged.identity, name: ranged.name, distance: ranged.accuracy)
+        {
+            out.append(room)
+        }
     }
 
     func rangedBeacon(_ s: BeaconSlot) -> MessageComposer.RangedBeacon {

@@ -16,6 +16,8 @@ public struct BeaconMonitor: Sendable {
     public internal(set) var configuration: Configuration
     var countersStorage = MonitorCounters()
     var composer: MessageComposer
+    /// Home Assistant `mqtt_room` feed, when `homeassistant.room_topic` is set.
+    var roomFeed: HomeAssistantRoomFeed?
     var regionIndex: RegionIndex
     var regions: [MonitoredRegion] = []
     var overrides: [BeaconIdentity: Int32] = [:]
@@ -42,6 +44,7 @@ public struct BeaconMonitor: Sendable {
         self.start = start
         self.now = start
         composer = MessageComposer(configuration)
+        roomFeed = HomeAssistantRoomFeed(configuration: configuration, settings: configuration.homeAssistant)
         regionIndex = RegionIndex(configuration.regions)
         scratch.reserveCapacity(BeaconTable.ringCapacity)
         applyDerivedSettings()

@@ -13,6 +13,8 @@ public struct Configuration: Sendable, Equatable {
     public var beacons: [BeaconOverride] = []
     /// Floor/room location across gateways (`beacon2mqtt locate`, or inside `run` when enabled).
     public var locator = LocatorSettings()
+    /// Home Assistant MQTT discovery and the `mqtt_room` feed (both off by default).
+    public var homeAssistant = HomeAssistantSettings()
     public var logLevel: LogLevel = .info
 
     public init() {}

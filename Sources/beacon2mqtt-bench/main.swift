@@ -1,1 +1,65 @@
-print("todo")
+import Foundation
+
+// beacon2mqtt-bench: the numbers behind README's Performance section (issue #5).
+// Always run the release build: `swift build -c release --product beacon2mqtt-bench`, or `make bench`.
+
+signal(SIGPIPE, SIG_IGN)
+
+let options: BenchOptions
+switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
+case .success(let parsed): options = parsed
+case .failure(let error):
+    if !error.message.isEmpty { FileHandle.standardError.write(Data("error: \(error.message)\n".utf8)) }
+    Console.line(BenchOptions.usage)
+    exit(error.message.isEmpty ? 0 : 64)
+}
+
+#if DEBUG
+Console.line("warning: this is a debug build; numbers are meaningless (use -c release)")
+#endif
+Console.line("beacon2mqtt-bench on \(BenchReport.machine())")
+Console.line("sections: \(options.sections.joined(separator: " ")); median of \(options.repetitions) repetitions")
+Console.line(BenchReport.header())
+
+var report = BenchReport()
+var decoded: [DecodeBench.Measurement] = []
+let scratch: ScratchDirectory
+do { scratch = try ScratchDirectory() } catch {
+    Console.line("error: \(error)")
+    exit(1)
+}
+
+for section in options.sections {
+    do throws(BenchFailure) {
+        switch section {
+        case "decode":
+            decoded = try DecodeBench(options: options).run(into: &report)
+        case "peer":
+            if decoded.isEmpty {
+                var silent = BenchReport()
+                silent.echo = false
+                decoded = try DecodeBench(options: options).run(into: &silent)
+            }
+            try PeerBench(options: options).run(swift: decoded, scratch: scratch, into: &report)
+        case "pipeline":
+            try PipelineBench(options: options).run(into: &report)
+        case "e2e":
+            try EndToEndBench(options: options, scratch: scratch).run(into: &report)
+        case "footprint":
+            try FootprintBench(options: options, scratch: scratch).run(into: &report)
+        default:
+            break
+        }
+    } catch {
+        report.fail(section: section, error.description)
+    }
+}
+
+do {
+    let written = try report.write(to: options.resultsDirectory, sections: options.sections)
+    Console.line("results: \(written.joined(separator: " "))")
+} catch {
+    Console.line("error: cannot write results: \(error)")
+    exit(1)
+}
+exit(report.failures.isEmpty ? 0 : 2)

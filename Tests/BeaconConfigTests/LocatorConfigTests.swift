@@ -62,3 +62,21 @@ import Testing
         #expect(throws: ConfigError.self) { try parse("locator:\n  enabeld: true\n") }
     }
 }
+
+@Suite struct HomeAssistantConfigTests {
+    @Test func homeAssistantKeysLandInTheirFields() throws {
+        let config = try parse("homeassistant:\n  discovery: true\n  prefix: ha\n  room_topic: room_presence\n")
+        #expect(config.homeAssistant == HomeAssistantSettings(discovery: true, prefix: "ha", roomTopic: "room_presence"))
+        #expect(try parse("").homeAssistant == HomeAssistantSettings())
+    }
+
+    @Test func aWildcardInThePrefixIsAnErrorAtItsLine() {
+        do {
+            _ = try parse("homeassistant:\n  prefix: ha/#\n")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.key == "homeassistant.prefix")
+            #expect(error.line == 2)
+        }
+    }
+}

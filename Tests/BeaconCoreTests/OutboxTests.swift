@@ -109,7 +109,7 @@ import Testing
         var mid: Int32 = 1
         for _ in 0..<3 {
             let next = outbox.next()
-        let pending = try #require(next)
+            let pending = try #require(next)
             outbox.sent(pending, mid: mid)
             mid += 1
         }

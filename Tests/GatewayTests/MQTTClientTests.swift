@@ -20,9 +20,16 @@ import Testing
         _ = client.publish(topic: "t/event", payload: Array("{\"event\":\"enter\"}".utf8), qos: 1, retain: false)
         _ = client.publish(topic: "t/proximity", payload: Array("{}".utf8), qos: 0, retain: false)
         #expect(subscriber.waitFor { $0.count >= 3 })
-        #expect(subscriber.messages(on: "t/state") == [.init(topic: "t/state", payload: "inside", qos: 1, retained: true)])
-        #expect(subscriber.messages(on: "t/event") == [.init(topic: "t/event", payload: "{\"event\":\"enter\"}", qos: 1, retained: false)])
-        #expect(subscriber.messages(on: "t/proximity") == [.init(topic: "t/proximity", payload: "{}", qos: 0, retained: false)])
+        #expect(
+            subscriber.messages(on: "t/state") == [.init(topic: "t/state", payload: "inside", qos: 1, retained: true)])
+        #expect(
+            subscriber.messages(on: "t/event") == [
+                .init(topic: "t/event", payload: "{\"event\":\"enter\"}", qos: 1, retained: false)
+            ])
+        #expect(
+            subscriber.messages(on: "t/proximity") == [
+                .init(topic: "t/proximity", payload: "{}", qos: 0, retained: false)
+            ])
     }
 
     @Test func announcesOnlineAndACleanStopLeavesOffline() throws {
@@ -38,7 +45,10 @@ import Testing
         // Retained: a late subscriber still learns the gateway is offline.
         let late = try TestSubscriber(port: broker.port, pattern: "beacons/gateways/gw-status/status")
         defer { late.stop() }
-        #expect(late.waitFor { $0 == [.init(topic: "beacons/gateways/gw-status/status", payload: "offline", qos: 1, retained: true)] })
+        #expect(
+            late.waitFor {
+                $0 == [.init(topic: "beacons/gateways/gw-status/status", payload: "offline", qos: 1, retained: true)]
+            })
     }
 
     @Test func reconnectsAfterTheBrokerRestartsAndCountsIt() throws {

@@ -83,7 +83,9 @@ import Testing
             host: "127.0.0.1", port: broker.port, clientID: "gw-wrong", statusTopic: "beacons/gateways/gw-wrong/status",
             username: "gateway", password: "wrong", reconnectMin: .milliseconds(300), reconnectMax: .seconds(2))
         options.keepalive = .seconds(10)
-        let bad = MosquittoClient(options: options, logger: Logger(level: .debug, sink: lines.append)) { events.record($0) }
+        let bad = MosquittoClient(options: options, logger: Logger(level: .debug, sink: lines.append)) {
+            events.record($0)
+        }
         bad.start()
         defer { bad.stop() }
         #expect(!bad.waitForFirstAttempt(timeout: .seconds(10)))
@@ -130,7 +132,7 @@ import Testing
         #expect(lines.all.first?.hasPrefix("warning: mqtt.tls.insecure is set") == true, "\(lines.all)")
     }
 
-    @Test func passwordFileIsReadAndItsContentNeverLogged() throws {
+    @Test func optionsReadThePasswordFileAndRefuseHalfConfiguredCredentials() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -146,5 +148,16 @@ import Testing
         #expect(options.statusTopic == "beacons/gateways/gw7/status")
         configuration.mqtt.passwordFile = directory.appendingPathComponent("missing").path
         #expect(throws: MQTTConnectionOptions.Problem.self) { try MQTTConnectionOptions(configuration: configuration) }
+        configuration.mqtt.passwordFile = file
+        configuration.mqtt.username = nil
+        #expect(throws: MQTTConnectionOptions.Problem("mqtt.password_file needs mqtt.username")) {
+            try MQTTConnectionOptions(configuration: configuration)
+        }
+        configuration.mqtt.passwordFile = nil
+        configuration.mqtt.tls.enabled = true
+        configuration.mqtt.tls.certFile = "/etc/gateway.crt"
+        #expect(throws: MQTTConnectionOptions.Problem("mqtt.tls: cert_file and key_file go together")) {
+            try MQTTConnectionOptions(configuration: configuration)
+        }
     }
 }

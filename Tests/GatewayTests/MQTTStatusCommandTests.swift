@@ -1,9 +1,10 @@
 import BeaconCore
 import BeaconWire
 import Foundation
-@testable import Gateway
 import Synchronization
 import Testing
+
+@testable import Gateway
 
 /// `beacon2mqtt status` in-process against a real mosquitto with a running agent.
 @Suite(.serialized) struct MQTTStatusCommandTests {
@@ -45,7 +46,8 @@ import Testing
     @Test func anUnreachableBrokerExits69() throws {
         let workspace = try RunCommandTests.Workspace(port: try MosquittoBroker.freePort())
         let output = Output()
-        let code = CommandLineTool.main(["status", "--config", workspace.config, "--wait", "2"], context: output.context)
+        let code = CommandLineTool.main(
+            ["status", "--config", workspace.config, "--wait", "2"], context: output.context)
         #expect(code == .unavailable)
         #expect(output.err.withLock { $0 }.contains("cannot reach the broker"))
     }

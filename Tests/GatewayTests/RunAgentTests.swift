@@ -77,7 +77,10 @@ import Testing
         let (code, counters) = try #require(harness.wait(timeout: 10))
         #expect(code == .success)
         #expect(counters.queued == 0)
-        #expect(subscriber.waitFor { $0.last == .init(topic: "beacons/gateways/gw1/status", payload: "offline", qos: 1, retained: false) })
+        #expect(
+            subscriber.waitFor {
+                $0.last == .init(topic: "beacons/gateways/gw1/status", payload: "offline", qos: 1, retained: false)
+            })
         #expect(harness.lines.all.contains { $0.hasPrefix("info: stopping signal=SIGTERM") })
     }
 
@@ -127,9 +130,11 @@ import Testing
             source: ScriptedSource(count: 1, interval: 0, endsAfterLast: false))
         #expect(waitUntil(timeout: 10) { !harness.recorder.restored.withLock { $0 }.isEmpty })
         let topics = harness.recorder.restored.withLock { $0 }.map(\.topic)
-        #expect(topics == [
-            "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/attributes", "beacons/regions/office/gw1/attributes",
-        ])
+        #expect(
+            topics == [
+                "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/attributes",
+                "beacons/regions/office/gw1/attributes",
+            ])
         harness.signal(SIGTERM)
         #expect(harness.wait(timeout: 10)?.0 == .success)
     }
@@ -164,7 +169,12 @@ import Testing
             source: ScriptedSource(count: 3, interval: 0, endsAfterLast: false, degradedReason: "adapter hci0 is down"))
         let status = "beacons/gateways/gw1/status"
         #expect(subscriber.waitFor { $0.filter { $0.topic == status }.map(\.payload) == ["online", "degraded"] })
-        #expect(subscriber.waitFor { $0.contains { $0.topic.hasSuffix("/stats") && $0.payload.contains(#""degraded":"adapter hci0 is down""#) } })
+        #expect(
+            subscriber.waitFor {
+                $0.contains {
+                    $0.topic.hasSuffix("/stats") && $0.payload.contains(#""degraded":"adapter hci0 is down""#)
+                }
+            })
         #expect(harness.lines.all.contains { $0.hasPrefix("warning: source degraded reason=\"adapter hci0 is down\"") })
         harness.signal(SIGTERM)
         #expect(harness.wait(timeout: 10)?.0 == .success)

@@ -92,7 +92,9 @@ import Testing
 
     @Test func sighupReloadsAGoodFileAndKeepsRunningOnABrokenOne() throws {
         let running = try Running(pattern: "beacons/#")
-        let (broker, subscriber, workspace, agent) = (running.broker, running.subscriber, running.workspace, running.agent)
+        let (broker, subscriber, workspace, agent) = (
+            running.broker, running.subscriber, running.workspace, running.agent
+        )
         defer { subscriber.stop() }
         try workspace.write(
             port: broker.port,
@@ -104,10 +106,14 @@ import Testing
         agent.signal(SIGHUP)
         #expect(waitUntil(timeout: 10) { workspace.logText.contains("configuration reloaded regions=1") })
         // The new region takes effect: the simulated beacons (that UUID) put it inside.
-        #expect(subscriber.waitFor { $0.contains { $0.topic == "beacons/regions/office/e2e/state" && $0.payload == "inside" } })
+        #expect(
+            subscriber.waitFor {
+                $0.contains { $0.topic == "beacons/regions/office/e2e/state" && $0.payload == "inside" }
+            })
         try "mqtt: [not, a, mapping\n".write(toFile: workspace.config, atomically: true, encoding: .utf8)
         agent.signal(SIGHUP)
-        #expect(waitUntil(timeout: 10) { workspace.logText.contains("reload failed; keeping the running configuration") })
+        #expect(
+            waitUntil(timeout: 10) { workspace.logText.contains("reload failed; keeping the running configuration") })
         #expect(agent.isRunning)
         agent.signal(SIGTERM)
         #expect(agent.wait(timeout: 10) == 0)
@@ -181,7 +187,9 @@ import Testing
         let (subscriber, workspace, first) = (running.subscriber, running.workspace, running.agent)
         defer { subscriber.stop() }
         func events() -> [String] {
-            subscriber.messages.filter { $0.topic.hasSuffix("/event") }.map { "\($0.topic) \($0.payload.contains("enter") ? "enter" : "exit")" }
+            subscriber.messages.filter { $0.topic.hasSuffix("/event") }.map {
+                "\($0.topic) \($0.payload.contains("enter") ? "enter" : "exit")"
+            }
         }
         // Beacons 1 and 2 walk in first (the simulation keeps every third beacon away at start).
         #expect(subscriber.waitFor { _ in Set(events()).count == 2 })

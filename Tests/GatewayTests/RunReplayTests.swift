@@ -25,7 +25,8 @@ import Testing
     static func jsonlMessages(_ capture: String, config: String) throws -> [String] {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("jsonl-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: out) }
-        let replay = try ChildProcess(RunCommandTests.binary, ["replay", capture, "--config", config, "--output", "jsonl"], output: out)
+        let replay = try ChildProcess(
+            RunCommandTests.binary, ["replay", capture, "--config", config, "--output", "jsonl"], output: out)
         #expect(replay.wait(timeout: 30) == 0)
         let lines = try String(contentsOfFile: out, encoding: .utf8).split(separator: "\n").filter { $0.hasPrefix("{") }
         return try lines.map { line in
@@ -43,8 +44,20 @@ import Testing
         return canonical(topic: message.topic, payload: payload, qos: message.qos, retain: message.retained)
     }
 
-    @Test(arguments: ["csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", "wangdalian-btsnooper_ext-adv_btsnoop_hci.log"])
+    @Test(arguments: [
+        "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", "wangdalian-btsnooper_ext-adv_btsnoop_hci.log",
+    ])
     func aReplayAtMaxSpeedPublishesExactlyTheJSONLMessages(capture: String) throws {
+        try checkReplay(capture, speed: "max")
+    }
+
+    /// At a multiple of capture speed, timers move the capture's clock between packets; the
+    /// messages must still be the same (147 s of capture at 60×: about 2.5 s).
+    @Test func aReplayAtSixtyTimesCaptureSpeedPublishesTheSameMessages() throws {
+        try checkReplay("csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", speed: "60")
+    }
+
+    func checkReplay(_ capture: String, speed: String) throws {
         let path = Self.captures.appendingPathComponent(capture).path
         let broker = try MosquittoBroker()
         let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/#", retainAsPublished: true)
@@ -52,9 +65,12 @@ import Testing
         let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "gateway")
         let expected = try Self.jsonlMessages(path, config: workspace.config)
         #expect(!expected.isEmpty)
-        let agent = try workspace.start(["--replay", path, "--speed", "max"])
+        let agent = try workspace.start(["--replay", path, "--speed", speed])
         #expect(agent.wait(timeout: 30) == 0)
-        #expect(subscriber.waitFor { $0.contains { $0.topic == "beacons/gateways/gateway/status" && $0.payload == "offline" } })
+        #expect(
+            subscriber.waitFor {
+                $0.contains { $0.topic == "beacons/gateways/gateway/status" && $0.payload == "offline" }
+            })
         let seen = subscriber.messages.filter { !$0.topic.hasPrefix("beacons/gateways/") }.map(Self.received)
         // Same messages; and per topic, the same order (MQTT orders each topic, not across QoS levels).
         #expect(seen.count == expected.count)

@@ -25,8 +25,12 @@ import Testing
         #expect(lines.all == ["<3>broken\n", "<4>careful\n", "<6>fine\n", "<7>detail\n"])
     }
 
-    @Test func journaldPrefixesFollowJOURNAL_STREAM() {
-        #expect(Logger.standardError(level: .info, environment: ["JOURNAL_STREAM": "8:1234"]).journald)
+    @Test func journaldPrefixesOnlyWhenStderrIsTheJournalStream() {
+        var info = stat()
+        #expect(fstat(2, &info) == 0)
+        let ours = "\(info.st_dev):\(info.st_ino)"
+        #expect(Logger.standardError(level: .info, environment: ["JOURNAL_STREAM": ours]).journald)
+        #expect(!Logger.standardError(level: .info, environment: ["JOURNAL_STREAM": "1:2"]).journald)
         #expect(!Logger.standardError(level: .info, environment: [:]).journald)
     }
 
@@ -51,12 +55,13 @@ import Testing
         thread.start()
         _ = waitUntil(timeout: 5) { packets.count >= 20 }
         source.stop()
-        let minors = Set(packets.all.compactMap { packet -> UInt16? in
-            guard let report = try? HCIPacketDecoder.decode(packet.bytes).reports.first,
-                let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: report.data)
-            else { return nil }
-            return beacon.identity?.minor
-        })
+        let minors = Set(
+            packets.all.compactMap { packet -> UInt16? in
+                guard let report = try? HCIPacketDecoder.decode(packet.bytes).reports.first,
+                    let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: report.data)
+                else { return nil }
+                return beacon.identity?.minor
+            })
         // Every third beacon starts out of range.
         #expect(minors == [1, 2])
     }
@@ -67,7 +72,9 @@ import Testing
         #expect(queue.postFromSource(.source(.packet(packet))))
         #expect(queue.postFromSource(.source(.packet(packet))))
         queue.post(.signal(SIGHUP))
-        if case .signal(let s) = queue.take(includeSource: true, until: Date()) { #expect(s == SIGHUP) } else {
+        if case .signal(let s) = queue.take(includeSource: true, until: Date()) {
+            #expect(s == SIGHUP)
+        } else {
             Issue.record("control event not first")
         }
         #expect(queue.take(includeSource: false, until: Date().addingTimeInterval(0.05)) == nil)

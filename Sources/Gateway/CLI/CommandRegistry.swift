@@ -11,5 +11,6 @@ enum CommandRegistry {
         RunCommand.self,
         StatusCommand.self,
         LocateCommand.self,
+        ManPageCommand.self,
     ]
 }

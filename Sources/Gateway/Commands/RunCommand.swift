@@ -11,7 +11,8 @@ struct RunCommand: Command {
     static let help = CommandHelp(
         name: "run",
         abstract: "Run the gateway: scan (or replay, or simulate) and publish to the MQTT broker.",
-        usage: "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] [--simulate [--beacons <n>] [--seed <s>] [--floor-plan <file> --as-gateway <id>]]",
+        usage: "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] "
+            + "[--simulate [--beacons <n>] [--seed <s>] [--floor-plan <file> --as-gateway <id>]]",
         discussion: """
             Publishes enter/exit events, retained states, proximity and ranging messages, a retained
             `online`/`offline` status and periodic stats. SIGTERM or SIGINT stops cleanly (exit 0) after
@@ -69,7 +70,9 @@ struct RunCommand: Command {
             speed = value
         }
         if let seedText {
-            guard let value = UInt64(seedText) else { throw UsageError("'--seed' needs a whole number, not '\(seedText)'") }
+            guard let value = UInt64(seedText) else {
+                throw UsageError("'--seed' needs a whole number, not '\(seedText)'")
+            }
             seed = value
         } else {
             seed = 1
@@ -123,7 +126,9 @@ struct RunCommand: Command {
             guard
                 let live = HCISource(scanner: configuration.scanner, log: { level, line in hciLogger.log(level, line) })
             else {
-                logger.error("scanner.adapter: not hciN, a controller address or auto", ["adapter": configuration.scanner.adapter])
+                logger.error(
+                    "scanner.adapter: not hciN, a controller address or auto",
+                    ["adapter": configuration.scanner.adapter])
                 return .config
             }
             source = live
@@ -138,6 +143,14 @@ struct RunCommand: Command {
             configuration: configuration, connection: connection,
             pipeline: Pipeline(configuration: configuration), source: source, options: options, logger: logger,
             reload: reload)
+        // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
+        let locate =
+            configuration.locator.enabled
+            ? LocateService(
+                configuration: configuration, settings: configuration.locator, connection: connection, logger: logger)
+            : nil
+        locate?.start()
+        defer { locate?.stop() }
         return agent.run()
     }
 
@@ -150,7 +163,8 @@ struct RunCommand: Command {
             return configuration
         }
         var warnings: [ConfigWarning] = []
-        let configuration = try ConfigLoader.load(path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
+        let configuration = try ConfigLoader.load(
+            path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
         for warning in warnings { logger.warning("\(warning)") }
         return configuration
     }

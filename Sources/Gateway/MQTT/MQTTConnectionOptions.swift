@@ -49,7 +49,7 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
     /// A configuration problem found while resolving the options (exit 78).
     public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
-        init(_ description: String) { self.description = description }
+        public init(_ description: String) { self.description = description }
     }
 
     /// Resolves the options of `configuration`, reading the password file.

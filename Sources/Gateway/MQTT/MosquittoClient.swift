@@ -215,6 +215,7 @@ public final class MosquittoClient: Sendable {
             let rc = mosquitto_connect(handle, options.host, Int32(options.port), Int32(options.keepalive.seconds))
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 handleSlot.withLock { $0.handle = handle }
+                let sessionStart = ContinuousClock.now
                 var loopResult = Int32(MOSQ_ERR_SUCCESS.rawValue)
                 while loopResult == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                     loopResult = mosquitto_loop(handle, 100, 1)
@@ -232,7 +233,9 @@ public final class MosquittoClient: Sendable {
                     destroy(handle, box)
                 }
                 if wasConnected {
-                    backoff.reset()
+                    // A broker that accepts and drops at once must not be retried at the minimum
+                    // delay forever: only a session that lasted resets the backoff.
+                    if ContinuousClock.now - sessionStart >= Self.stableSession { backoff.reset() }
                     let stopping = state.withLock { $0.stopping }
                     if stopping {
                         logger.info("disconnected from broker", ["broker": options.endpoint, "reason": "shutdown"])
@@ -252,6 +255,9 @@ public final class MosquittoClient: Sendable {
             }
         }
     }
+
+    /// How long a session must have lasted for the next reconnect to start from `reconnect_min`.
+    static let stableSession = Duration.seconds(30)
 
     private func connectFailed(_ reason: String, backoff: inout Backoff, random: inout SystemRandomNumberGenerator) {
         let delay = backoff.nextDelay(using: &random)

@@ -44,6 +44,10 @@ public final class Agent<Pipeline: MessagePipeline> {
     private var pendingSubAcks: Set<Int32> = []
     private var restoreGeneration: UInt64?
     private var retained: [String: String] = [:]
+    // systemd (ship): READY/STATUS/RELOADING/STOPPING through sd_notify, and WATCHDOG=1 fed by
+    // this loop's own turns (PipelineWatchdog), so a wedged loop gets the service restarted.
+    private let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+    private lazy var watchdog = PipelineWatchdog(notifier: systemd)
 
     /// - Parameter reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
     public init(
@@ -82,7 +86,8 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// Runs until SIGTERM/SIGINT or the end of the source; returns the process exit code.
     public func run() -> ExitCode {
         logger.info(
-            "starting", ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])
+            "starting",
+            ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])
         client.start()
         if configuration.mqtt.requireBrokerAtStart,
             !client.waitForFirstAttempt(timeout: .milliseconds(Int64(options.brokerStartTimeout * 1000)))
@@ -95,6 +100,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
         if options.handleSignals { SignalWatcher.start(posting: queue) }
         startSource()
+        systemd.ready(status: serviceStatus())  // systemd (ship)
         while true {
             let now = Date()
             if case .finishing(let deadline) = phase, outbox.isEmpty || now >= deadline { break }
@@ -106,6 +112,7 @@ public final class Agent<Pipeline: MessagePipeline> {
                 handle(event)
             }
             publishQueued()
+            watchdog?.loopTurned()  // systemd (ship): at least once a second (nextWake)
         }
         return shutDown()
     }
@@ -115,15 +122,20 @@ public final class Agent<Pipeline: MessagePipeline> {
         return false
     }
 
+    /// The next deadline of the current phase (timers only run while `.running`).
     private func nextWake() -> Date {
-        var wake = Date().addingTimeInterval(1)
-        if phase == .restoring { wake = min(wake, restoreQuietUntil ?? restoreDeadline, restoreDeadline) }
-        if case .finishing(let deadline) = phase { wake = min(wake, deadline, Date().addingTimeInterval(0.05)) }
-        if advancesOnTimer { wake = min(wake, nextAdvance) }
-        return min(wake, nextStats)
+        let wake = Date().addingTimeInterval(1)
+        switch phase {
+        case .restoring:
+            return min(wake, restoreQuietUntil ?? restoreDeadline, restoreDeadline)
+        case .finishing(let deadline):
+            return min(wake, deadline, Date().addingTimeInterval(0.05))
+        case .running:
+            return min(wake, nextStats, advancesOnTimer ? nextAdvance : wake)
+        }
     }
 
-    private var advancesOnTimer: Bool { options.timing != .capture(speed: nil) && phase != .restoring }
+    private var advancesOnTimer: Bool { options.timing != .capture(speed: nil) && phase == .running }
 
     // MARK: - Events
 
@@ -142,6 +154,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             }
             degradedReason = reason
             publishStatus()
+            systemd.status(serviceStatus())  // systemd (ship)
         case .source(.end):
             break
         case .sourceFinished(let error):
@@ -166,10 +179,14 @@ public final class Agent<Pipeline: MessagePipeline> {
     private func handleSignal(_ signal: Int32) {
         switch signal {
         case SIGHUP:
+            systemd.reloading()  // systemd (ship)
             reloadConfiguration()
+            systemd.ready(status: serviceStatus())  // systemd (ship)
         default:
             guard !isFinishing else { return }
-            logger.info("stopping", ["signal": signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "\(signal)"])
+            logger.info(
+                "stopping", ["signal": signal == SIGTERM ? "SIGTERM" : signal == SIGINT ? "SIGINT" : "\(signal)"])
+            systemd.stopping()  // systemd (ship)
             source.stop()
             queue.close()
             phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
@@ -180,6 +197,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         switch event {
         case .connected(let generation):
             connectedGeneration = generation
+            systemd.status(serviceStatus())  // systemd (ship)
             if everConnected {
                 // The broker may have lost retained messages (restart without persistence).
                 pipeline.republishRetained(into: &out)
@@ -189,10 +207,12 @@ public final class Agent<Pipeline: MessagePipeline> {
             // The client announced `online` on connect; a degraded source overrides it.
             if degradedReason != nil { publishStatus() }
             if phase == .restoring { subscribeForRestore(generation) }
+            announceToHomeAssistant(generation)
         case .disconnected(let generation, _):
             if generation == connectedGeneration {
                 outbox.connectionLost()
                 connectedGeneration = nil
+                systemd.status(serviceStatus())  // systemd (ship)
             }
         case .published(let generation, let mid):
             if generation == connectedGeneration { outbox.acknowledged(mid: mid) }
@@ -200,6 +220,10 @@ public final class Agent<Pipeline: MessagePipeline> {
             guard phase == .restoring, generation == restoreGeneration else { return }
             pendingSubAcks.remove(mid)
             if pendingSubAcks.isEmpty { restoreQuietUntil = Date().addingTimeInterval(options.restoreQuiet) }
+        case .message(let topic, let payload, _, _) where topic == homeAssistant?.birthTopic:
+            // Home Assistant restarted: it forgets discovery that is not retained, so announce again.
+            out += homeAssistant?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? []
+            enqueueOutput()
         case .message(let topic, let payload, _, let isRetained):
             guard phase == .restoring, isRetained, !payload.isEmpty else { return }
             retained[topic] = String(decoding: payload, as: UTF8.self)
@@ -207,6 +231,23 @@ public final class Agent<Pipeline: MessagePipeline> {
         case .connectFailed:
             break
         }
+    }
+
+    // MARK: - Home Assistant
+
+    /// Discovery for the configured beacons and regions, when `homeassistant.discovery` is on.
+    private var homeAssistant: HomeAssistantDiscovery? {
+        guard configuration.homeAssistant.discovery else { return nil }
+        return HomeAssistantDiscovery(
+            configuration: configuration, settings: configuration.homeAssistant, softwareVersion: Version.string)
+    }
+
+    /// On every connect: publish discovery (retained) and listen for Home Assistant's birth message.
+    private func announceToHomeAssistant(_ generation: UInt64) {
+        guard let discovery = homeAssistant else { return }
+        _ = client.subscribe(discovery.birthTopic, qos: 0)
+        out += discovery.messages()
+        enqueueOutput()
     }
 
     // MARK: - Restore
@@ -301,6 +342,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         lastStats = (now, stats.reports)
         let topic = "\(configuration.mqtt.baseTopic)/gateways/\(configuration.gateway.id)/stats"
         outbox.enqueue(OutboundMessage(topic: topic, payload: .json(json.text), qos: 0, retain: true, kind: .stats))
+        systemd.status(serviceStatus())  // systemd (ship)
     }
 
     // MARK: - Publishing
@@ -322,7 +364,8 @@ public final class Agent<Pipeline: MessagePipeline> {
             case .failed(let reason):
                 rejected += 1
                 if rejected == 1 || rejected.isMultiple(of: 1000) {
-                    logger.error("broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
+                    logger.error(
+                        "broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
                 }
             }
         }
@@ -343,8 +386,16 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
         pipeline.reconfigure(next, at: pipelineNow(Date()) ?? wallTimestamp(), into: &out)
         enqueueOutput()
+        let previousDiscovery = homeAssistant
         configuration = next
         logger.level = next.logLevel
+        if connectedGeneration != nil {
+            // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
+            let current = homeAssistant?.messages() ?? []
+            let kept = Set(current.map(\.topic))
+            out += (previousDiscovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
+            enqueueOutput()
+        }
         logger.info("configuration reloaded", ["regions": String(next.regions.count)])
     }
 
@@ -364,7 +415,15 @@ public final class Agent<Pipeline: MessagePipeline> {
         thread.start()
     }
 
+    /// systemd (ship): the one-line `STATUS=` that `systemctl status` shows.
+    private func serviceStatus() -> String {
+        let health = degradedReason.map { "degraded: \($0)" } ?? "scanning"
+        let broker = connectedGeneration == nil ? "broker not connected" : "broker connected"
+        return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(outbox.count) queued"
+    }
+
     private func shutDown() -> ExitCode {
+        systemd.stopping()  // systemd (ship)
         source.stop()
         queue.close()
         let lost = outbox.count

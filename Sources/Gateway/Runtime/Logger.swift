@@ -2,7 +2,7 @@ import BeaconCore
 import Foundation
 
 /// The agent's logger: one line per lifecycle event on stderr, `key=value` metadata, levels from
-/// `log_level`. Under systemd (`JOURNAL_STREAM` set) each line starts with the syslog priority in
+/// `log_level`. Under systemd (stderr is the `JOURNAL_STREAM`) each line starts with the syslog priority in
 /// angle brackets, `<3>` for errors, which journald turns into the entry's priority (sd-daemon(3),
 /// "SD_ERR" prefixes). The sink is injectable so tests can read the lines.
 ///
@@ -21,10 +21,20 @@ public struct Logger: Sendable {
         self.sink = sink
     }
 
-    /// Writes to the process's stderr; journald prefixes when `JOURNAL_STREAM` is in `environment`.
+    /// Writes to the process's stderr, with journald prefixes when stderr is the journal stream.
     public static func standardError(level: LogLevel, environment: [String: String]) -> Logger {
         let writer = FileDescriptorWriter(fd: 2, bufferSize: 0)
-        return Logger(level: level, journald: environment["JOURNAL_STREAM"] != nil) { writer.write($0) }
+        return Logger(level: level, journald: stderrIsJournal(environment)) { writer.write($0) }
+    }
+
+    /// systemd sets `JOURNAL_STREAM=<device>:<inode>` of the stream it connected; it only counts
+    /// when stderr is still that stream (not redirected by a wrapper script), as sd-daemon(3) and
+    /// systemd.exec(5) advise.
+    static func stderrIsJournal(_ environment: [String: String]) -> Bool {
+        guard let value = environment["JOURNAL_STREAM"] else { return false }
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return value == "\(info.st_dev):\(info.st_ino)"
     }
 
     /// Syslog priorities (RFC 5424 §6.2.1) as sd-daemon(3) lists them.
@@ -41,7 +51,9 @@ public struct Logger: Sendable {
 
     public func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
 
-    public func log(_ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    public func log(
+        _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]
+    ) {
         guard isEnabled(level) else { return }
         var line = journald ? "<\(Self.priority(level))>" : ""
         line += journald ? "" : "\(level.rawValue): "

@@ -9,7 +9,8 @@ extension Pipeline: MessagePipeline {
         let gateway = configuration.gateway.id
         restore(
             retained.compactMap {
-                RetainedAttributes.restoredState(topic: $0.topic, payload: $0.payload, baseTopic: base, gatewayID: gateway)
+                RetainedAttributes.restoredState(
+                    topic: $0.topic, payload: $0.payload, baseTopic: base, gatewayID: gateway)
             })
     }
 

@@ -52,7 +52,9 @@ public final class ReplaySource: PacketSource {
                     let due = first.wall + .microseconds(Int64(offset))
                     while ContinuousClock.now < due, !stopped.withLock({ $0 }) {
                         let wait = min(due - ContinuousClock.now, .milliseconds(100))
-                        Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds))
+                        Thread.sleep(
+                            forTimeInterval: Double(wait.components.attoseconds) / 1e18
+                                + Double(wait.components.seconds))
                     }
                 } else {
                     first = (packet.timestamp, ContinuousClock.now)

@@ -24,7 +24,8 @@ public final class SimulatedSource: PacketSource {
 
     public func stop() { stopped.withLock { $0 = true } }
 
-    /// One walker: in range for a while (distance drifting), then away long enough to exit.
+    /// One walker: in range for a while (distance drifting), then away long enough to exit. The
+    /// first stay is short (4–12 s), so a 20 s demo shows exits as well as enters.
     struct Walker {
         var minor: UInt16
         var present: Bool
@@ -38,7 +39,8 @@ public final class SimulatedSource: PacketSource {
         let start = Date().timeIntervalSince1970
         var walkers = (0..<beacons).map { i in
             Walker(
-                minor: UInt16(i + 1), present: i % 3 != 2, phaseEnds: start + Double.random(in: 15...40, using: &random),
+                minor: UInt16(i + 1), present: i % 3 != 2,
+                phaseEnds: start + Double.random(in: 4...12, using: &random),
                 distance: Double.random(in: 0.5...6, using: &random), heading: 1)
         }
         let tick = 0.1
@@ -68,11 +70,15 @@ public final class SimulatedSource: PacketSource {
         if now >= w.phaseEnds {
             w.present.toggle()
             // Away longer than the default 10 s exit timeout, so exits happen.
-            w.phaseEnds = now + (w.present ? Double.random(in: 20...45, using: &random) : Double.random(in: 14...25, using: &random))
+            w.phaseEnds =
+                now
+                + (w.present ? Double.random(in: 20...45, using: &random) : Double.random(in: 14...25, using: &random))
             w.distance = Double.random(in: 3...8, using: &random)
         }
         w.distance += w.heading * Double.random(in: 0...0.15, using: &random)
-        if w.distance < 0.3 || w.distance > 10 || Double.random(in: 0..<1, using: &random) < 0.01 { w.heading = -w.heading }
+        if w.distance < 0.3 || w.distance > 10 || Double.random(in: 0..<1, using: &random) < 0.01 {
+            w.heading = -w.heading
+        }
         w.distance = min(max(w.distance, 0.3), 10)
     }
 

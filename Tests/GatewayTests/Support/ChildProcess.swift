@@ -34,7 +34,9 @@ final class ChildProcess: @unchecked Sendable {
         defer { env.forEach { free($0) } }
         var child: pid_t = 0
         let rc = posix_spawn(&child, path, &actions, &attributes, argv, env)
-        guard rc == 0 else { throw MosquittoBroker.BrokerError("cannot spawn \(path): \(String(cString: strerror(rc)))") }
+        guard rc == 0 else {
+            throw MosquittoBroker.BrokerError("cannot spawn \(path): \(String(cString: strerror(rc)))")
+        }
         pid = child
     }
 

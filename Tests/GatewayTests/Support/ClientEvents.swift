@@ -22,7 +22,8 @@ final class ClientEvents: Sendable {
 
     /// A client for `port` whose events land here; not started.
     static func client(
-        port: Int, clientID: String = "gw-\(UUID().uuidString.prefix(8))", configure: (inout MQTTConnectionOptions) -> Void = { _ in }
+        port: Int, clientID: String = "gw-\(UUID().uuidString.prefix(8))",
+        configure: (inout MQTTConnectionOptions) -> Void = { _ in }
     ) -> (MosquittoClient, ClientEvents) {
         var options = MQTTConnectionOptions(
             host: "127.0.0.1", port: port, clientID: clientID, statusTopic: "beacons/gateways/\(clientID)/status",

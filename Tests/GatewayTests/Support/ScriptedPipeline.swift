@@ -35,7 +35,8 @@ struct ScriptedPipeline: MessagePipeline {
                 kind: .proximity))
         states[beacon] = "n\(n)"
         out.append(
-            OutboundMessage(topic: "\(base)/test/\(beacon)/state", payload: .text("n\(n)"), qos: 1, retain: true, kind: .state))
+            OutboundMessage(
+                topic: "\(base)/test/\(beacon)/state", payload: .text("n\(n)"), qos: 1, retain: true, kind: .state))
         statistics.beaconsTracked = states.count
     }
 
@@ -51,7 +52,8 @@ struct ScriptedPipeline: MessagePipeline {
 
     mutating func republishRetained(into out: inout [OutboundMessage]) {
         out += states.sorted { $0.key < $1.key }.map {
-            OutboundMessage(topic: "\(base)/test/\($0.key)/state", payload: .text($0.value), qos: 1, retain: true, kind: .state)
+            OutboundMessage(
+                topic: "\(base)/test/\($0.key)/state", payload: .text($0.value), qos: 1, retain: true, kind: .state)
         }
     }
 

@@ -2,7 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 
-/// A throw-away PKI made with openssl for TLS tests: a CA, a server certificate for
+/// A throw-away PKI (P-256 keys, quick to make) made with openssl for TLS tests: a CA, a server certificate for
 /// localhost/127.0.0.1 signed by it, a client certificate signed by it, and an unrelated CA.
 struct TestCertificates {
     let caFile: String
@@ -17,7 +17,8 @@ struct TestCertificates {
         func openssl(_ args: [String]) throws { try MosquittoBroker.run("/usr/bin/openssl", args) }
         for ca in ["ca", "other-ca"] {
             try openssl([
-                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=beacon2mqtt test \(ca)",
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2",
+                "-subj", "/CN=beacon2mqtt test \(ca)",
                 "-keyout", path("\(ca).key"), "-out", path("\(ca).crt"),
             ])
         }
@@ -25,7 +26,8 @@ struct TestCertificates {
         try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: ext, atomically: true, encoding: .utf8)
         for (name, subject) in [("server", "/CN=localhost"), ("client", "/CN=gateway-test")] {
             try openssl([
-                "req", "-newkey", "rsa:2048", "-nodes", "-subj", subject, "-keyout", path("\(name).key"), "-out",
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-subj", subject,
+                "-keyout", path("\(name).key"), "-out",
                 path("\(name).csr"),
             ])
             var sign = [

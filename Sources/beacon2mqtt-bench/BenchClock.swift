@@ -1,0 +1,21 @@
+import Glibc
+
+/// Wall time for the benchmark, read from CLOCK_MONOTONIC so NTP steps never bend a measurement.
+enum BenchClock {
+    /// Nanoseconds since an arbitrary fixed point (boot).
+    static func now() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+    }
+
+    /// Seconds elapsed since `start` (a value of `now()`).
+    static func seconds(since start: UInt64) -> Double { Double(now() &- start) / 1e9 }
+
+    /// Sleeps for `seconds` of wall time.
+    static func sleep(_ seconds: Double) {
+        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int((seconds - Double(Int(seconds))) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+}

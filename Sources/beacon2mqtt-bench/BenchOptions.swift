@@ -1,0 +1,102 @@
+/// Command-line options of `beacon2mqtt-bench`.
+struct BenchOptions {
+    var sections: [String] = []
+    /// Repetitions per measurement; the median is reported.
+    var repetitions = 7
+    /// Minimum seconds per repetition.
+    var minimumSeconds = 0.2
+    /// Where JSON results go.
+    var resultsDirectory = "bench/results"
+    /// The agent executable for e2e and footprint.
+    var agent = ".build/release/beacon2mqtt"
+    /// The Python interpreter of the peer venv and the peer script.
+    var python = "bench/.venv/bin/python"
+    var peerScript = "scripts/bench_peer.py"
+    /// Footprint run length at 3,000 reports/s.
+    var footprintSeconds = 60
+    /// Distinct identities in the footprint flood.
+    var floodIdentities = 1_000_000
+    /// Reports in the e2e replay.
+    var e2eReports = 1_000_000
+    /// Shorter everything (smoke runs while developing).
+    var quick = false
+    /// Only the measurements whose name contains this (for profiling one case).
+    var only: String? = nil
+
+    func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+
+    static let allSections = ["decode", "peer", "pipeline", "e2e", "footprint"]
+
+    static let usage = """
+        USAGE: beacon2mqtt-bench [decode|pipeline|e2e|footprint|peer|all ...] [options]
+
+        OPTIONS:
+          --reps N                 repetitions per measurement, median reported (default 7)
+          --min-seconds S          minimum seconds per repetition (default 0.2)
+          --results DIR            JSON output directory (default bench/results)
+          --agent PATH             beacon2mqtt executable (default .build/release/beacon2mqtt)
+          --python PATH            Python of the peer venv (default bench/.venv/bin/python)
+          --peer-script PATH       peer script (default scripts/bench_peer.py)
+          --footprint-seconds N    realistic-load footprint duration (default 60)
+          --flood N                distinct identities in the flood (default 1000000)
+          --e2e-reports N          reports in the end-to-end replay (default 1000000)
+          --only TEXT              only the measurements whose name contains TEXT (profiling)
+          --quick                  short runs for development (3 reps, 10 s footprint, smaller floods)
+        """
+
+    /// Parses the arguments (without the program name); returns an error message on a mistake.
+    static func parse(_ arguments: [String]) -> Result<BenchOptions, BenchUsageError> {
+        var options = BenchOptions()
+        var args = arguments[...]
+        func value(_ name: String) throws(BenchUsageError) -> String {
+            guard let v = args.popFirst() else { throw BenchUsageError(message: "missing value for \(name)") }
+            return v
+        }
+        func number(_ name: String) throws(BenchUsageError) -> Int {
+            let text = try value(name)
+            guard let n = Int(text), n > 0 else { throw BenchUsageError(message: "\(name) needs a positive integer, not '\(text)'") }
+            return n
+        }
+        do throws(BenchUsageError) {
+            while let arg = args.popFirst() {
+                switch arg {
+                case "all": options.sections.append(contentsOf: allSections)
+                case _ where allSections.contains(arg): options.sections.append(arg)
+                case "--reps": options.repetitions = try number(arg)
+                case "--min-seconds":
+                    let text = try value(arg)
+                    guard let s = Double(text), s > 0 else { throw BenchUsageError(message: "--min-seconds needs a number") }
+                    options.minimumSeconds = s
+                case "--results": options.resultsDirectory = try value(arg)
+                case "--agent": options.agent = try value(arg)
+                case "--python": options.python = try value(arg)
+                case "--peer-script": options.peerScript = try value(arg)
+                case "--footprint-seconds": options.footprintSeconds = try number(arg)
+                case "--flood": options.floodIdentities = try number(arg)
+                case "--e2e-reports": options.e2eReports = try number(arg)
+                case "--only": options.only = try value(arg)
+                case "--quick":
+                    options.quick = true
+                    options.repetitions = 3
+                    options.minimumSeconds = 0.05
+                    options.footprintSeconds = 10
+                    options.floodIdentities = 100_000
+                    options.e2eReports = 100_000
+                case "-h", "--help": throw BenchUsageError(message: "")
+                default: throw BenchUsageError(message: "unknown argument '\(arg)'")
+                }
+            }
+        } catch {
+            return .failure(error)
+        }
+        if options.sections.isEmpty { options.sections = allSections }
+        var seen = Set<String>()
+        options.sections = options.sections.filter { seen.insert($0).inserted }
+        return .success(options)
+    }
+}
+
+/// A mistake on the bench command line (an empty message asks for the usage text only).
+struct BenchUsageError: Error {
+    var message: String
+}

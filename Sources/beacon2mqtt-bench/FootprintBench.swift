@@ -1,0 +1,110 @@
+import Foundation
+
+/// Section `footprint`: peak RSS (VmHWM) and CPU% of `beacon2mqtt run`, sampled from procfs,
+/// at a realistic 3,000 reports/s from 500 beacons (a capture replayed at capture speed) and under
+/// a flood of distinct random addresses and identities (replayed as fast as possible).
+struct FootprintBench {
+    var options: BenchOptions
+    var scratch: ScratchDirectory
+
+    static let rssTargetKiB = 16 * 1024
+    /// The flood runs as fast as the agent goes, but no longer than this.
+    static let floodLimitSeconds = 90
+
+    /// `beacon2mqtt run --replay` reads the whole capture into memory, so its size is part of the
+    /// RSS measured here but not of a live gateway's; it is reported, and subtracted, explicitly.
+    static func mebibytes(of path: String) -> Double {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        return Double(size ?? 0) / 1_048_576
+    }
+
+    /// Runs the agent on `capture` and samples it every `period` seconds until it exits or `limit`
+    /// passes; `finished` tells whether it ended by itself (end of the capture).
+    func sampleAgent(config: String, capture: String, speed: String, period: Double, limit: Double, label: String)
+        throws(BenchFailure) -> (samples: [ProcessProbe.Sample], finished: Bool)
+    {
+        let agent = try Subprocess.spawn(
+            options.agent, ["run", "--config", config, "--replay", capture, "--speed", speed],
+            stdout: scratch.path("\(label).out"), stderr: scratch.path("\(label).err"))
+        let probe = ProcessProbe(pid: agent.processIdentifier)
+        var samples: [ProcessProbe.Sample] = []
+        let start = BenchClock.now()
+        while agent.isRunning, BenchClock.seconds(since: start) < limit {
+            if let s = probe.sample() { samples.append(s) }
+            BenchClock.sleep(period)
+        }
+        let finished = !agent.isRunning
+        Subprocess.stop(agent)
+        guard samples.count >= 2 else {
+            let err = (try? String(contentsOfFile: scratch.path("\(label).err"), encoding: .utf8)) ?? ""
+            throw BenchFailure("agent ended before it could be sampled (status \(agent.terminationStatus)): \(err.suffix(300))")
+        }
+        return (samples, finished)
+    }
+
+    func run(into report: inout BenchReport) throws(BenchFailure) {
+        guard FileManager.default.isExecutableFile(atPath: options.agent) else {
+            throw BenchFailure("no agent at \(options.agent) (swift build -c release --product beacon2mqtt)")
+        }
+        let broker = try PrivateBroker(scratch: scratch)
+        defer { broker.stop() }
+
+        // Realistic load at capture speed.
+        let population = BeaconPopulation(beacons: 500, regions: 10)
+        let steady = scratch.path("steady.btsnoop")
+        let seconds = options.footprintSeconds
+        _ = try CaptureWorkloads.steady(beacons: 500, regions: 10, rate: 3_000, seconds: seconds, to: steady)
+        let steadyConfig = try scratch.write(
+            AgentConfigFile(port: broker.port, regions: population.allRegions).yaml, to: "steady.yaml")
+        let (samples, _) = try sampleAgent(
+            config: steadyConfig, capture: steady, speed: "1", period: 0.5, limit: Double(seconds) + 15,
+            label: "steady")
+        // CPU over the run after a short settling period (start-up parses the config and opens files).
+        let settle = samples.firstIndex { Double($0.at - samples[0].at) / 1e9 >= min(5, Double(seconds) / 4) } ?? 0
+        let cpu = ProcessProbe.cpuPercent(from: samples[settle], to: samples[samples.count - 1])
+        let peak = samples.map(\.peakRSSKiB).max() ?? 0
+        let running = samples[settle...].map(\.rssKiB).max() ?? 0
+        let captureMiB = Self.mebibytes(of: steady)
+        var steadyResult = BenchResult(section: "footprint", name: "3,000 reports/s, 500 beacons, \(seconds) s")
+        steadyResult.add("rss_mib", Double(running) / 1024, "MiB RSS", decimals: 1)
+        steadyResult.add("peak_rss_mib", Double(peak) / 1024, "MiB VmHWM", decimals: 1)
+        steadyResult.add("anon_rss_mib", Double(samples[settle...].map(\.anonRSSKiB).max() ?? 0) / 1024, "MiB anon", decimals: 1)
+        steadyResult.add("file_rss_mib", Double(samples[settle...].map(\.fileRSSKiB).max() ?? 0) / 1024, "MiB file-backed", decimals: 1)
+        steadyResult.add("capture_mib", captureMiB, "MiB capture (in anon)", decimals: 1)
+        steadyResult.add("cpu_percent_of_core", cpu, "% of a core", decimals: 2)
+        steadyResult.add(
+            "sampled_seconds", Double(samples[samples.count - 1].at - samples[settle].at) / 1e9, "s sampled", decimals: 1)
+        let rssMet = Double(running) / 1024 - captureMiB <= Double(Self.rssTargetKiB) / 1024
+        steadyResult.note =
+            "targets RSS − capture ≤ 16 MB: \(rssMet ? "met" : "MISSED"), CPU ≤ 1%: \(cpu <= 1 ? "met" : "MISSED")"
+        report.add(steadyResult)
+
+        // Flood of distinct identities, as fast as the agent goes, with the default tracking cap.
+        let flood = scratch.path("flood.btsnoop")
+        let count = try CaptureWorkloads.flood(count: options.floodIdentities, rate: 100_000, to: flood)
+        var floodFile = AgentConfigFile(port: broker.port)
+        floodFile.maxTracked = 4_096
+        let floodConfig = try scratch.write(floodFile.yaml, to: "flood.yaml")
+        let (floodSamples, floodFinished) = try sampleAgent(
+            config: floodConfig, capture: flood, speed: "max", period: 0.2, limit: Double(Self.floodLimitSeconds),
+            label: "flood")
+        let floodPeak = floodSamples.map(\.peakRSSKiB).max() ?? 0
+        let half = floodSamples[floodSamples.count / 2].rssKiB
+        let last = floodSamples[floodSamples.count - 1].rssKiB
+        let growth = half > 0 ? Double(last - half) / Double(half) * 100 : 0
+        let floodCapture = Self.mebibytes(of: flood)
+        var floodResult = BenchResult(
+            section: "footprint",
+            name: "flood \(BenchReport.formatted(Double(count), decimals: 0)) identities, cap \(floodFile.maxTracked)")
+        floodResult.add("rss_mib", Double(last) / 1024, "MiB RSS at end", decimals: 1)
+        floodResult.add("peak_rss_mib", Double(floodPeak) / 1024, "MiB VmHWM", decimals: 1)
+        floodResult.add("anon_rss_mib", Double(floodSamples[floodSamples.count - 1].anonRSSKiB) / 1024, "MiB anon at end", decimals: 1)
+        floodResult.add("capture_mib", floodCapture, "MiB capture (in anon)", decimals: 1)
+        floodResult.add("rss_growth_second_half_percent", growth, "% RSS growth in 2nd half", decimals: 1)
+        floodResult.add(
+            "seconds", Double(floodSamples[floodSamples.count - 1].at - floodSamples[0].at) / 1e9, "s", decimals: 1)
+        floodResult.add("completed", floodFinished ? 1 : 0, floodFinished ? "(whole capture)" : "(stopped at the time limit)")
+        floodResult.note = "bounded (< 10 % growth in the 2nd half): " + (growth < 10 ? "yes" : "NO")
+        report.add(floodResult)
+    }
+}

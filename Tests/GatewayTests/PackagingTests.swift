@@ -1,0 +1,147 @@
+import Foundation
+import Gateway
+import Testing
+
+/// The systemd unit, the Debian metadata and maintainer scripts, and an install into a fresh
+/// Debian root (Tests/packaging/install-test.sh).
+@Suite struct PackagingTests {
+    static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let unitPath = repo.appendingPathComponent("packaging/systemd/beacon2mqtt.service").path
+
+    struct Result {
+        var status: Int32
+        var output: String
+    }
+
+    /// Runs a program, merging stdout and stderr.
+    static func run(_ executable: String, _ arguments: [String], cwd: URL = repo) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = cwd
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self))
+    }
+
+    /// `key=value` lines of the unit's [Service] etc. sections (later assignments win, like systemd).
+    static func directives() throws -> [String: String] {
+        let text = try String(contentsOfFile: unitPath, encoding: .utf8)
+        var out: [String: String] = [:]
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") && !line.hasPrefix("[") {
+            guard let eq = line.firstIndex(of: "=") else { continue }
+            out[String(line[..<eq])] = String(line[line.index(after: eq)...])
+        }
+        return out
+    }
+
+    static var hasSystemdAnalyze: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze") }
+
+    /// `systemd-analyze verify` on a temporary copy whose commands point at the freshly built
+    /// binary, since /usr/bin/beacon2mqtt is not installed here. verify exits 0 even for unknown
+    /// keys or bad values (it logs them), so any output is a failure too.
+    static func verify(_ unit: String) throws -> Result {
+        let built = repo.appendingPathComponent(".build/debug/beacon2mqtt").path
+        let binary = FileManager.default.isExecutableFile(atPath: built) ? built : "/bin/true"
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("b2m-unit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let copy = dir.appendingPathComponent("beacon2mqtt.service")
+        try unit.replacingOccurrences(of: "/usr/bin/beacon2mqtt", with: binary).write(
+            to: copy, atomically: true, encoding: .utf8)
+        // --man=no: the Documentation= man page is only installed by the package.
+        return try run("/usr/bin/systemd-analyze", ["verify", "--man=no", copy.path])
+    }
+
+    @Test(.enabled(if: hasSystemdAnalyze)) func systemdAnalyzeVerifyAcceptsTheUnit() throws {
+        let result = try Self.verify(try String(contentsOfFile: Self.unitPath, encoding: .utf8))
+        #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
+    }
+
+    @Test(.enabled(if: hasSystemdAnalyze)) func theVerifyCheckCatchesATypoAndABadValue() throws {
+        let unit = try String(contentsOfFile: Self.unitPath, encoding: .utf8)
+        let typo = try Self.verify(unit.replacingOccurrences(of: "NoNewPrivileges=", with: "NoNewPrivilege="))
+        #expect(!(typo.status == 0 && typo.output.isEmpty))
+        let value = try Self.verify(unit.replacingOccurrences(of: "ProtectSystem=strict", with: "ProtectSystem=very"))
+        #expect(!(value.status == 0 && value.output.isEmpty))
+    }
+
+    @Test func theUnitIsANotifyServiceWithWatchdogAndLeastPrivilege() throws {
+        let d = try Self.directives()
+        let expected: [String: String] = [
+            "Type": "notify", "NotifyAccess": "main", "Restart": "on-failure", "User": "beacon2mqtt",
+            "AmbientCapabilities": "CAP_NET_RAW CAP_NET_ADMIN", "CapabilityBoundingSet": "CAP_NET_RAW CAP_NET_ADMIN",
+            "NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes",
+            "RestrictAddressFamilies": "AF_BLUETOOTH AF_UNIX AF_INET AF_INET6", "ExecReload": "/bin/kill -HUP $MAINPID",
+            "ConfigurationDirectory": "beacon2mqtt", "StateDirectory": "beacon2mqtt",
+            "After": "bluetooth.target network-online.target",
+        ]
+        for (key, value) in expected { #expect(d[key] == value, "\(key)") }
+        #expect(d["WatchdogSec"].map { !$0.isEmpty && $0 != "0" } == true)
+        #expect(
+            d["ExecStart"]?.hasPrefix("/usr/bin/beacon2mqtt run --config /etc/beacon2mqtt/beacon2mqtt.yaml") == true)
+    }
+
+    @Test func maintainerScriptsParseAndNeverStartTheServiceOnInstall() throws {
+        for script in ["postinst", "prerm", "postrm"] {
+            let path = Self.repo.appendingPathComponent("packaging/debian/\(script)").path
+            #expect(try Self.run("/bin/sh", ["-n", path]).status == 0, "\(script)")
+            #expect(FileManager.default.isExecutableFile(atPath: path), "\(script)")
+            let code = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
+                .filter { !$0.drop { $0 == " " }.hasPrefix("#") }
+            #expect(!code.contains { $0.contains("invoke start") || $0.contains("systemctl start") }, "\(script)")
+        }
+        let postinst = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/postinst").path, encoding: .utf8)
+        #expect(postinst.contains("adduser --system"))
+        let postrm = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/postrm").path, encoding: .utf8)
+        #expect(postrm.contains("deluser --system") && postrm.contains("rm -rf /var/lib/beacon2mqtt"))
+    }
+
+    @Test func copyrightIsMachineReadableAndNamesTheGPLLinkage() throws {
+        let text = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/copyright").path, encoding: .utf8)
+        #expect(text.hasPrefix("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"))
+        #expect(text.contains("License: Expat"))  // the SPDX "MIT" under its DEP-5 name
+        #expect(text.contains("GPL-2.0-or-later") && text.contains("libbluetooth"))
+    }
+
+    @Test func theDebianChangelogMatchesTheCLIVersion() throws {
+        let changelog = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/changelog").path, encoding: .utf8)
+        #expect(changelog.hasPrefix("beacon2mqtt (\(Version.string)-"))
+    }
+
+    /// Root and debootstrap (or an already cached root) are needed to build and chroot into Debian.
+    static var canInstallIntoDebianRoot: Bool {
+        getuid() == 0
+            && (FileManager.default.fileExists(
+                atPath: repo.appendingPathComponent(".build/debroot/bookworm/.complete").path)
+                || FileManager.default.isExecutableFile(atPath: "/usr/sbin/debootstrap"))
+    }
+
+    /// Uses the package `make deb` built (.build/deb), building it first when there is none.
+    @Test(.enabled(if: canInstallIntoDebianRoot, "needs root and debootstrap"))
+    func theDebInstallsRunsAndPurgesInAFreshDebianRoot() throws {
+        let debDir = Self.repo.appendingPathComponent(".build/deb")
+        func findDeb() -> String? {
+            (try? FileManager.default.contentsOfDirectory(atPath: debDir.path))?
+                .first { $0.hasPrefix("beacon2mqtt_\(Version.string)-") && $0.hasSuffix(".deb") }
+                .map { debDir.appendingPathComponent($0).path }
+        }
+        if findDeb() == nil {
+            let build = try Self.run(Self.repo.appendingPathComponent("scripts/build-deb.sh").path, ["--no-lintian"])
+            #expect(build.status == 0, "\(build.output)")
+        }
+        let deb = try #require(findDeb())
+        let result = try Self.run(Self.repo.appendingPathComponent("Tests/packaging/install-test.sh").path, [deb])
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("install-test: PASS"))
+    }
+}

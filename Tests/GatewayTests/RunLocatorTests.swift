@@ -1,0 +1,48 @@
+import Foundation
+import Gateway
+import Testing
+
+/// `run` with `locator.enabled: true` starts the embedded locator on its own MQTT session: it comes
+/// online on `<base>/locators/<gw>/status` and publishes retained locations for the beacons its own
+/// gateway ranges.
+@Suite(.serialized) struct RunLocatorTests {
+    @Test func anEnabledLocatorInsideRunPublishesLocations() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/#")
+        defer { subscriber.stop() }
+        let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "hall")
+        let yaml = """
+            gateway:
+              id: hall
+              floor: "1"
+              room: hall
+            mqtt:
+              host: 127.0.0.1
+              port: \(broker.port)
+            locator:
+              enabled: true
+            """
+        try yaml.write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let agent = try workspace.start(["--simulate", "--beacons", "2", "--seed", "7"])
+        defer {
+            agent.signal(SIGTERM)
+            _ = agent.wait(timeout: 10)
+        }
+        #expect(
+            subscriber.waitFor(timeout: 20) { messages in
+                messages.contains { $0.topic == "beacons/locators/hall/status" && $0.payload == "online" }
+            }, "\(workspace.logText)")
+        #expect(
+            subscriber.waitFor(timeout: 30) { messages in
+                messages.contains { $0.topic.hasSuffix("/location") && $0.payload.contains(#""gateway":"hall""#) }
+            }, "\(workspace.logText)")
+        // Retained: a subscriber that comes later still gets the location.
+        let late = try TestSubscriber(port: broker.port, pattern: "beacons/+/+/+/location")
+        defer { late.stop() }
+        #expect(late.waitFor { !$0.isEmpty })
+        let location = late.messages.last
+        #expect(location?.retained == true)
+        #expect(location?.payload.contains(#""room":"hall""#) == true)
+        #expect(location?.payload.contains(#""floor":"1""#) == true)
+    }
+}
