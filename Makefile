@@ -35,3 +35,8 @@ clean:
 .PHONY: deb
 deb: deps
 	@deb=$$(scripts/build-deb.sh) && Tests/packaging/install-test.sh "$$deb"
+
+# beacon2mqtt on a real Linux Bluetooth stack in a qemu guest (root; see docs/readme-kernel-tests.md).
+.PHONY: test-kernel
+test-kernel: deps
+	@scripts/test-kernel.sh

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Host-side assertions of the kernel test, over what one guest boot left in the job folder.
+
+Usage: check.py JOB_DIR AGENT_BINARY SCENARIO_DIR
+
+Prints one line per check (PASS / FAIL / SKIP with the reason), the guest console and the logs of
+every phase that failed, and last a summary line `N passed, M failed, K skipped` (CI counts it).
+Exit status 1 when anything failed.
+"""
+import datetime
+import json
+import os
+import struct
+import subprocess
+import sys
+
+UUID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
+X_TOPIC = "kt/%s/1/1/kt-{phase}" % UUID
+Y_TOPIC = "kt/%s/1/2/kt-{phase}" % UUID
+LOBBY_TOPIC = "kt/regions/lobby/kt-{phase}"
+PROXIMITY_ORDER = ["far", "near", "immediate"]
+# BlueZ (btmon) writes btsnoop time as microseconds since 2000-01-01 plus 0x00E03AB44A676000
+# (src/shared/btsnoop.c); this is the same origin expressed against 1970-01-01.
+BTSNOOP_EPOCH_DELTA_US = 0x00E03AB44A676000 - 946684800 * 1000000
+
+
+class Checks:
+    def __init__(self, job):
+        self.job = job
+        self.out = os.path.join(job, "out")
+        self.results = []  # (status, name, detail, phase)
+
+    def record(self, status, name, detail="", phase=None):
+        self.results.append((status, name, detail, phase))
+        print("%s %s%s" % (status, name, (": " + detail) if detail else ""), flush=True)
+
+    def check(self, name, ok, detail="", phase=None):
+        self.record("PASS" if ok else "FAIL", name, "" if ok else detail, phase)
+        return ok
+
+    def skip(self, name, reason):
+        self.record("SKIP", name, reason)
+
+    def path(self, phase, suffix):
+        return os.path.join(self.out, "%s.%s" % (phase, suffix))
+
+    def text(self, phase, suffix):
+        try:
+            with open(self.path(phase, suffix), errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+
+def parse_time(text):
+    return datetime.datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp()
+
+
+def read_jsonl(path):
+    rows = []
+    try:
+        with open(path, errors="replace") as f:
+            for line in f:
+                line = line.strip()
+                if line:
+                    try:
+                        rows.append(json.loads(line))
+                    except ValueError:
+                        pass
+    except OSError:
+        pass
+    return rows
+
+
+def payload_of(row):
+    """The payload of a subscriber (%j) or replay (jsonl) row, as JSON when it is JSON."""
+    payload = row.get("payload")
+    if isinstance(payload, str):
+        try:
+            return json.loads(payload)
+        except ValueError:
+            return payload
+    return payload
+
+
+def events_by_topic(messages, phase):
+    """{"X": [...], "Y": [...], "lobby": [...]}: the enter/exit sequence of each identity."""
+    wanted = {"X": X_TOPIC.format(phase=phase) + "/event", "Y": Y_TOPIC.format(phase=phase) + "/event",
+              "lobby": LOBBY_TOPIC.format(phase=phase) + "/event"}
+    found = {key: [] for key in wanted}
+    for row in messages:
+        for key, topic in wanted.items():
+            if row.get("topic") == topic:
+                body = payload_of(row)
+                found[key].append(body.get("event") if isinstance(body, dict) else body)
+    return found
+
+
+def event_payloads(messages, topic):
+    return [payload_of(r) for r in messages if r.get("topic") == topic and isinstance(payload_of(r), dict)]
+
+
+def proximity_sequence(messages, phase):
+    """X's proximity classes in publish order, repeats and `unknown` removed."""
+    sequence = []
+    for body in event_payloads(messages, X_TOPIC.format(phase=phase) + "/proximity"):
+        value = body.get("proximity")
+        if value != "unknown" and (not sequence or sequence[-1] != value):
+            sequence.append(value)
+    return sequence
+
+
+def replay(agent, capture, config):
+    result = subprocess.run([agent, "replay", capture, "--config", config, "--output", "jsonl"],
+                            capture_output=True, text=True, timeout=120)
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    return result.returncode, rows, result.stderr
+
+
+def btsnoop_commands(path):
+    """Timestamps (Unix seconds) of the HCI commands in a btmon (monitor, datalink 2001) btsnoop file."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"btsnoop\0":
+        raise ValueError("not a btsnoop file")
+    datalink = struct.unpack_from(">I", data, 12)[0]
+    if datalink != 2001:
+        raise ValueError("datalink %d, not the monitor format" % datalink)
+    offset, times = 16, []
+    while offset + 24 <= len(data):
+        _, included, flags, _, stamp = struct.unpack_from(">IIIIq", data, offset)
+        offset += 24 + included
+        if flags & 0xFFFF == 2:  # monitor opcode 2: command packet (btsnoop "monitor" flags: index << 16 | opcode)
+            times.append((stamp - BTSNOOP_EPOCH_DELTA_US) / 1e6)
+    return times
+
+
+def marks(checks, phase):
+    found = {}
+    for line in checks.text(phase, "marks").splitlines():
+        stamp, _, name = line.partition(" ")
+        found[name] = float(stamp)
+    return found
+
+
+def controller_log(checks, phase):
+    return read_jsonl(checks.path(phase, "controller.jsonl"))
+
+
+def controller_checks(checks, phase, expected_mode):
+    log = controller_log(checks, phase)
+    unknown = sorted({row["opcode"] for row in log if row.get("event") == "command" and not row.get("known")})
+    if unknown:
+        print("note %s: the controller answered unknown opcodes with a bare success: %s" % (phase, ", ".join(unknown)))
+    modes = [row["mode"] for row in log if row.get("event") == "scan" and row.get("mode") != "off"]
+    checks.check("%s: the agent scanned with %s commands" % (phase, expected_mode),
+                 bool(modes) and set(modes) == {expected_mode}, "scan enables seen: %s" % (modes or "none"), phase)
+    return log
+
+
+def beacon_stop_time(log, name):
+    stops = [row["time"] for row in log if row.get("event") == "beacon" and row.get("name") == name and not row.get("active")
+             and row.get("t", 0) > 0.5]
+    return stops[-1] if stops else None
+
+
+def sequence_checks(checks, phase, source, messages, expect_y, exit_timeout):
+    """Scenarios 1 and 2 on one message list (MQTT subscriber or replay of a recording)."""
+    events = events_by_topic(messages, phase)
+    checks.check("%s/%s: X enters then exits" % (phase, source), events["X"] == ["enter", "exit"], "X events %s" % events["X"], phase)
+    checks.check("%s/%s: region lobby enters then exits" % (phase, source), events["lobby"] == ["enter", "exit"],
+                 "lobby events %s" % events["lobby"], phase)
+    expected_y = ["enter", "exit"] if expect_y else []
+    what = "extended-PDU beacon Y seen and gone" if expect_y else "extended-PDU beacon Y unseen by a legacy scan"
+    checks.check("%s/%s: %s" % (phase, source, what), events["Y"] == expected_y, "Y events %s" % events["Y"], phase)
+    sequence = proximity_sequence(messages, phase)
+    checks.check("%s/%s: X proximity far -> near -> immediate" % (phase, source), sequence == PROXIMITY_ORDER,
+                 "proximity sequence %s" % sequence, phase)
+    exits = [p for p in event_payloads(messages, X_TOPIC.format(phase=phase) + "/event") if p.get("event") == "exit"]
+    if exits:
+        late = parse_time(exits[0]["timestamp"]) - parse_time(exits[0]["last_seen"])
+        checks.check("%s/%s: X exits %.0f s after it was last seen" % (phase, source, exit_timeout),
+                     abs(late - exit_timeout) < 0.6, "exit %.2f s after last_seen" % late, phase)
+    return events
+
+
+def scan_phase(checks, agent, scenarios, phase, live_run, expect_y):
+    log = controller_checks(checks, phase, "extended" if expect_y else "legacy")
+    config = os.path.join(scenarios, phase + ".yaml")
+    capture = checks.path(phase, "btsnoop" if live_run else "driver.btsnoop")
+    replayed = None
+    if os.path.exists(capture):
+        code, replayed, err = replay(agent, capture, config)
+        if checks.check("%s: replay of the guest recording succeeds" % phase, code == 0, "exit %d: %s" % (code, err.strip()[-300:]), phase):
+            replay_events = sequence_checks(checks, phase, "replay", replayed, expect_y, 4.0)
+    else:
+        checks.check("%s: the guest recorded a capture" % phase, False, "missing %s" % capture, phase)
+    if not live_run:
+        checks.skip("%s/mqtt: enter, ranging, exit through the broker" % phase, "'beacon2mqtt run' has no live HCI source in this build")
+        return
+    messages = read_jsonl(checks.path(phase, "mqtt"))
+    events = sequence_checks(checks, phase, "mqtt", messages, expect_y, 4.0)
+    exits = [p for p in event_payloads(messages, X_TOPIC.format(phase=phase) + "/event") if p.get("event") == "exit"]
+    stop = beacon_stop_time(log, "X")
+    if exits and stop:
+        seen = parse_time(exits[0]["last_seen"])
+        checks.check("%s/mqtt: X last seen when the controller stopped it" % phase, abs(seen - stop) < 1.5,
+                     "last_seen %.2f s from the controller's stop" % (seen - stop), phase)
+    code = checks.text(phase, "agent.code").strip()
+    checks.check("%s/mqtt: agent exits 0 on SIGTERM" % phase, code == "0", "exit code %s" % (code or "missing"), phase)
+    if replayed is not None:
+        checks.check("%s: record -> replay gives the same enter/exit sequence as the live run" % phase,
+                     events_by_topic(replayed, phase) == events, "replay %s, live %s" % (events_by_topic(replayed, phase), events), phase)
+
+
+def privilege_phase(checks, phase_log_name="privilege"):
+    code = checks.text(phase_log_name, "agent.code").strip()
+    log = checks.text(phase_log_name, "agent.log")
+    checks.check("privilege: without CAP_NET_RAW the agent exits 69", code == "69", "exit code %s" % (code or "missing"), "privilege")
+    checks.check("privilege: the message names CAP_NET_RAW", "CAP_NET_RAW" in log, "log: %s" % log.strip()[-300:], "privilege")
+
+
+def unplug_phase(checks, live_run):
+    phase = "unplug"
+    log = controller_checks(checks, phase, "extended")
+    appears = [row for row in log if row.get("event") == "appear"]
+    checks.check("unplug: the controller returned with the same address under a new index",
+                 len(appears) == 2 and appears[0]["address"] == appears[1]["address"] and appears[0]["index"] != appears[1]["index"],
+                 "appearances %s" % [(a["index"], a["address"]) for a in appears], phase)
+    if not live_run:
+        checks.skip("unplug/mqtt: degraded then online, publishing resumes, region state kept",
+                    "'beacon2mqtt run' has no live HCI source in this build")
+        return
+    messages = read_jsonl(checks.path(phase, "mqtt"))
+    statuses = [(i, str(payload_of(r))) for i, r in enumerate(messages) if r.get("topic") == "kt/gateways/kt-unplug/status"]
+    words = [("degraded" if "degraded" in s else "online" if "online" in s else s) for _, s in statuses]
+    collapsed = [w for i, w in enumerate(words) if i == 0 or words[i - 1] != w]
+    checks.check("unplug/mqtt: status online, degraded, online", collapsed[:3] == ["online", "degraded", "online"],
+                 "status payloads %s" % [s for _, s in statuses], phase)
+    if statuses:
+        last_online = max(i for (i, _), w in zip(statuses, words) if w == "online")
+        after = [r for r in messages[last_online + 1:] if r.get("topic", "").startswith(LOBBY_TOPIC.format(phase=phase) + "/ranging")]
+        checks.check("unplug/mqtt: ranging resumes after the adapter returns", len(after) >= 2,
+                     "%d ranging messages after the last online" % len(after), phase)
+    events = events_by_topic(messages, phase)
+    checks.check("unplug/mqtt: X and lobby entered once and never exited",
+                 events["X"] == ["enter"] and events["lobby"] == ["enter"], "events %s" % events, phase)
+    code = checks.text(phase, "agent.code").strip()
+    alive = checks.text(phase, "agent.alive").strip()
+    checks.check("unplug/mqtt: agent still running at the end, exit 0 on SIGTERM", alive == "yes" and code == "0",
+                 "running at the end: %s, exit code %s" % (alive or "?", code or "missing"), phase)
+
+
+def listen_phase(checks, agent, scenarios, live_run):
+    phase = "listen"
+    log = controller_log(checks, phase)
+    stamps = marks(checks, phase)
+    start, stop = stamps.get("agent-start"), stamps.get("agent-stop")
+    enables = [row for row in log if row.get("event") == "scan" and row.get("mode") == "legacy"]
+    checks.check("listen: hcitool drove a legacy scan before the agent started",
+                 bool(enables) and start is not None and enables[0]["time"] < start, "scan enables %s" % enables, phase)
+    if start is None or stop is None:
+        checks.check("listen: the job marked the agent's start and stop", False, "marks %s" % stamps, phase)
+        return
+    snoop = checks.path(phase, "btmon.snoop")
+    try:
+        every = btsnoop_commands(snoop)
+        commands = [t for t in every if start <= t <= stop]
+        # hcitool's own commands before the agent started prove that btmon saw the traffic at all.
+        checks.check("listen: btmon logged hcitool's scan commands", any(t < start for t in every),
+                     "%d commands in the btmon log, none before the agent started" % len(every), phase)
+        checks.check("listen: btmon saw no HCI command while the agent ran", not commands,
+                     "%d commands between agent start and stop" % len(commands), phase)
+    except (OSError, ValueError) as error:
+        checks.check("listen: btmon log readable", False, str(error), phase)
+    received = [row for row in log if row.get("event") == "command" and start <= row["time"] <= stop]
+    checks.check("listen: the controller received no command while the agent ran", not received,
+                 "commands %s" % [row["opcode"] for row in received], phase)
+    if live_run:
+        events = events_by_topic(read_jsonl(checks.path(phase, "mqtt")), phase)
+        source = "mqtt"
+    else:
+        capture = checks.path(phase, "driver.btsnoop")
+        code, rows, err = replay(agent, capture, os.path.join(scenarios, phase + ".yaml")) if os.path.exists(capture) else (1, [], "no capture")
+        events = events_by_topic(rows, phase)
+        source = "replay"
+    checks.check("listen/%s: X enters then exits" % source, events["X"] == ["enter", "exit"], "X events %s" % events["X"], phase)
+
+
+def main():
+    job, agent, scenarios = sys.argv[1:4]
+    checks = Checks(job)
+    features = open(os.path.join(job, "features")).read()
+    live_run = "LIVE_RUN=1" in features
+    code = open(os.path.join(job, "exit-code")).read().strip() if os.path.exists(os.path.join(job, "exit-code")) else None
+    checks.check("boot: the guest job ran to the end", code == "0", "guest job exit code %s" % code, "boot")
+    phases = open(os.path.join(scenarios, "phases")).read().split()
+    for phase in phases:
+        if phase == "privilege":
+            privilege_phase(checks)
+        elif phase == "legacy":
+            scan_phase(checks, agent, scenarios, "legacy", live_run, expect_y=False)
+        elif phase == "extended":
+            scan_phase(checks, agent, scenarios, "extended", live_run, expect_y=True)
+        elif phase == "unplug":
+            unplug_phase(checks, live_run)
+        elif phase == "listen":
+            listen_phase(checks, agent, scenarios, live_run)
+
+    failed_phases = sorted({r[3] for r in checks.results if r[0] == "FAIL" and r[3]})
+    if failed_phases:
+        dump("guest console", os.path.join(job, "console.log"))
+        dump("guest job log", os.path.join(job, "job.log"))
+        for phase in failed_phases:
+            for suffix in ("agent.log", "record.log", "controller.err", "hcitool.log", "sub.log"):
+                dump("%s %s" % (phase, suffix), checks.path(phase, suffix), tail=80)
+    passed = sum(1 for r in checks.results if r[0] == "PASS")
+    failed = sum(1 for r in checks.results if r[0] == "FAIL")
+    skipped = sum(1 for r in checks.results if r[0] == "SKIP")
+    print("kernel tests: %d passed, %d failed, %d skipped" % (passed, failed, skipped))
+    return 1 if failed else 0
+
+
+def dump(title, path, tail=200):
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return
+    if not lines:
+        return
+    print("----- %s (%s, last %d lines) -----" % (title, path, min(tail, len(lines))))
+    for line in lines[-tail:]:
+        print(line)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

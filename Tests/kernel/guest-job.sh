@@ -1,0 +1,180 @@
+#!/bin/sh
+# The kernel-test job, run by guest-init.sh inside the guest: one phase per scenario in
+# /job/scenarios/phases (one name a line). Each phase gets a fresh broker, a subscriber that records
+# every message (mosquitto_sub -F %j), a fresh virtual controller (vhci_controller.py) and the agent.
+# Everything lands in /job/out/<phase>.*; the host asserts on it (Tests/kernel/check.py).
+#
+# /job/features sets LIVE_RUN=1 when 'beacon2mqtt run' scans a live adapter. Without it the phases
+# still drive the kernel with 'beacon2mqtt record' (same HCI source), and the host skips MQTT checks.
+set -u
+. /job/features
+# Run the agent from the tmpfs overlay: exec through 9p (no page cache there) is slow under TCG.
+install -m 755 /job/bin/beacon2mqtt /usr/local/bin/beacon2mqtt
+B=/usr/local/bin/beacon2mqtt
+S=/job/scenarios
+O=/job/out
+mkdir -p "$O"
+chmod 1777 "$O"  # phases run the agent as nobody, and it writes its capture here
+# A non-interactive shell starts background jobs with SIGINT ignored, and an ignored signal never
+# reaches a signalfd (btmon) or a handler installed later: reset it for everything started with &.
+D="env --default-signal=INT"
+now() { date +%s.%N; }
+mark() { echo "$(now) $2" >> "$O/$1.marks"; }
+log() { echo "job: $(cut -d' ' -f1 /proc/uptime) $*"; }
+
+# Waits up to $2 seconds for a file or device path to exist.
+wait_for() {
+    i=0
+    while [ ! -e "$1" ]; do
+        i=$((i + 1)); [ $i -gt $(($2 * 10)) ] && return 1
+        sleep 0.1
+    done
+}
+
+start_broker() {
+    [ -n "${BROKER_PID:-}" ] && kill "$BROKER_PID" 2>/dev/null && wait "$BROKER_PID" 2>/dev/null
+    printf 'listener 1883 127.0.0.1\nallow_anonymous true\npersistence false\nlog_dest stderr\n' > /tmp/mosquitto.conf
+    mosquitto -c /tmp/mosquitto.conf 2>> "$O/$1.broker.log" &
+    BROKER_PID=$!
+    i=0
+    until mosquitto_pub -h 127.0.0.1 -t kernel-test/ping -m 1 2>/dev/null; do
+        i=$((i + 1)); [ $i -gt 50 ] && { log "broker did not start"; return 1; }
+        sleep 0.2
+    done
+}
+
+# HCI sockets open now (/proc/net/bluetooth/hci: a header line, then one line per socket).
+hci_sockets() { wc -l < /proc/net/bluetooth/hci; }
+
+# Waits up to $2 seconds until more than $1 HCI sockets are open, so that a scenario starts only once
+# the program under test (started after counting) can see it.
+wait_hci_socket() {
+    deadline=$(($(cut -d. -f1 /proc/uptime) + $2))
+    while [ "$(hci_sockets)" -le "$1" ]; do
+        if [ "$(cut -d. -f1 /proc/uptime)" -ge $deadline ]; then
+            cat /proc/net/bluetooth/hci
+            return 1
+        fi
+        sleep 0.2
+    done
+}
+
+# hciconfig up, retried: the kernel powers a new controller on for set-up, then off again.
+adapter_up() {
+    i=0
+    until hciconfig "$1" 2>/dev/null | grep -q "UP RUNNING"; do
+        hciconfig "$1" up 2>/dev/null
+        i=$((i + 1)); [ $i -gt 60 ] && return 1
+        sleep 0.5
+    done
+}
+
+# The agent under test: 'run' when it scans live, else 'record' driving the same HCI source.
+# Usage: agent_cmd <phase> <mode>; prints the command line.
+agent_cmd() {
+    if [ "$LIVE_RUN" = 1 ]; then
+        echo "$B run --config $S/$1.yaml"
+    else
+        echo "$B record $O/$1.driver.btsnoop --config $S/$1.yaml --mode $2"
+    fi
+}
+
+# Runs one phase: broker, subscriber, controller, optional listen-mode recorder, agent; waits for the
+# controller's scenario to end, then stops the agent with SIGTERM and records its exit code.
+# Usage: phase <name> <mode> [wrapper...]  (the wrapper, e.g. setpriv ..., prefixes the agent)
+phase() {
+    name=$1 mode=$2
+    shift 2
+    log "phase $name: start"
+    start_broker "$name" || return 1
+    mosquitto_sub -h 127.0.0.1 -F '%j' -t '#' > "$O/$name.mqtt" 2> "$O/$name.sub.log" &
+    sub=$!
+    python3 /job/vhci_controller.py "$S/$name.json" --log "$O/$name.controller.jsonl" 2> "$O/$name.controller.err" &
+    ctl=$!
+    wait_for /sys/class/bluetooth/hci0 30 || log "phase $name: no hci0"
+    if [ "$mode" = listen ]; then
+        adapter_up hci0 || log "phase $name: hci0 did not come up"
+        before=$(hci_sockets)
+        $D btmon -w "$O/$name.btmon.snoop" > /dev/null 2>&1 &
+        mon=$!
+        wait_hci_socket "$before" 30 || log "phase $name: btmon has no monitor socket"
+        sleep 0.5
+        $D hcitool -i hci0 lescan --passive --duplicates > "$O/$name.hcitool.log" 2>&1 &
+        driver=$!
+        sleep 2
+    fi
+    rec=
+    if [ "$LIVE_RUN" = 1 ]; then
+        before=$(hci_sockets)
+        $D $B record "$O/$name.btsnoop" --adapter hci0 --mode listen > "$O/$name.record.log" 2>&1 &
+        rec=$!
+        wait_hci_socket "$before" 30 || log "phase $name: the recorder has no HCI socket"
+    fi
+    before=$(hci_sockets)
+    mark "$name" agent-start
+    $D "$@" $(agent_cmd "$name" "$mode") > "$O/$name.agent.log" 2>&1 &
+    agent=$!
+    if [ "$mode" = listen ]; then
+        wait_hci_socket "$before" 30 || log "phase $name: the agent has no HCI socket"
+        sleep 0.5
+        kill -USR1 "$ctl"  # the scenario clock starts now (listen.json: "clock": "signal")
+    fi
+    wait "$ctl"
+    log "phase $name: controller done"
+    if kill -0 "$agent" 2>/dev/null; then echo yes; else echo no; fi > "$O/$name.agent.alive"
+    # 'run' stops on SIGTERM; 'record' (the interim driver) on SIGINT, like Ctrl-C.
+    if [ "$LIVE_RUN" = 1 ]; then kill -TERM "$agent" 2>/dev/null; else kill -INT "$agent" 2>/dev/null; fi
+    i=0
+    while kill -0 "$agent" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -KILL "$agent" 2>/dev/null
+    wait "$agent"
+    echo $? > "$O/$name.agent.code"
+    mark "$name" agent-stop
+    [ -n "$rec" ] && { kill -INT "$rec" 2>/dev/null; wait "$rec"; }
+    if [ "$mode" = listen ]; then
+        kill -INT "$driver" 2>/dev/null; wait "$driver"
+        sleep 0.5
+        kill -INT "$mon" 2>/dev/null; wait "$mon"
+    fi
+    sleep 0.5
+    kill "$sub" 2>/dev/null; wait "$sub" 2>/dev/null
+    log "phase $name: agent exit $(cat "$O/$name.agent.code")"
+}
+
+# Scenario 5 (privilege): without CAP_NET_RAW the agent must refuse with its documented message.
+# Runs against the first phase's controller, before anything scans.
+privilege_denied() {
+    python3 /job/vhci_controller.py "$S/privilege.json" --log "$O/privilege.controller.jsonl" 2> "$O/privilege.controller.err" &
+    ctl=$!
+    wait_for /sys/class/bluetooth/hci0 30
+    adapter_up hci0
+    timeout 30 setpriv --reuid=65534 --regid=65534 --clear-groups $(agent_cmd legacy passive) \
+        > "$O/privilege.agent.log" 2>&1
+    echo $? > "$O/privilege.agent.code"
+    kill "$ctl"; wait "$ctl"
+    wait_for_gone /sys/class/bluetooth/hci0 10
+}
+
+wait_for_gone() {
+    i=0
+    while [ -e "$1" ]; do i=$((i + 1)); [ $i -gt $(($2 * 10)) ] && return 1; sleep 0.1; done
+}
+
+uname -a
+log "features: LIVE_RUN=$LIVE_RUN"
+[ -c /dev/vhci ] || { log "no /dev/vhci"; exit 2; }
+for name in $(cat "$S/phases"); do
+    case $name in
+        privilege) privilege_denied ;;
+        legacy)
+            # Unprivileged user with the two capabilities as ambient capabilities: must work.
+            phase legacy passive setpriv --reuid=65534 --regid=65534 --clear-groups \
+                --inh-caps=+net_raw,+net_admin --ambient-caps=+net_raw,+net_admin ;;
+        listen) phase listen listen ;;
+        *) phase "$name" passive ;;
+    esac
+    wait_for_gone /sys/class/bluetooth/hci0 10 || log "hci0 still there after phase $name"
+    wait_for_gone /sys/class/bluetooth/hci1 10
+done
+dmesg > "$O/dmesg.log"
+log "done"
