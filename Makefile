@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 BIN := .build/debug/beacon2mqtt
 
-.PHONY: all build deps test demo bench fuzz clean
+.PHONY: all build deps test demo demo-floors bench fuzz clean
 
 all: build
 
@@ -20,6 +20,9 @@ test: deps
 
 demo: deps
 	@scripts/demo.sh
+
+demo-floors: deps
+	@scripts/demo.sh floors
 
 bench: deps
 	@scripts/bench.sh

@@ -2,9 +2,12 @@
 # `make demo`: builds beacon2mqtt, starts a private mosquitto on a free loopback port, runs
 # `beacon2mqtt run --simulate` against it and shows what `mosquitto_sub -v` sees for about 20 s
 # (DEMO_SECONDS to change). Everything it started is stopped on exit, also on Ctrl-C.
+# `make demo-floors` (scripts/demo.sh floors): three simulated gateways on two floors
+# (etc/floor-plan.yaml) and the locator; shows a beacon's location moving between floors (~100 s).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${DEMO_SECONDS:-20}
+mode=${1:-beacons}
+if [ "$mode" = floors ]; then seconds=${DEMO_SECONDS:-100}; else seconds=${DEMO_SECONDS:-20}; fi
 
 mosquitto=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 if [ ! -x "$mosquitto" ] || ! command -v mosquitto_sub >/dev/null; then
@@ -39,6 +42,30 @@ for _ in $(seq 50); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break
     sleep 0.1
 done
+
+if [ "$mode" = floors ]; then
+    cat >"$work/beacon2mqtt.yaml" <<EOF
+mqtt:
+  host: 127.0.0.1
+  port: $port
+  stats_interval: 0
+monitoring:
+  exit_timeout: 5s
+EOF
+    echo "demo: mosquitto on 127.0.0.1:$port; gateways A (floor 1, hall), B (floor 2, office), C (floor 2, lab)" >&2
+    echo "demo: beacon 1 walks A → B → C → B → A every 90 s; watching locations for ${seconds}s (Ctrl-C stops)" >&2
+    mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'beacons/+/+/+/location' -t 'beacons/+/+/+/event' &
+    pids+=($!)
+    for gw in A B C; do
+        "$bin" run --config "$work/beacon2mqtt.yaml" --simulate --floor-plan etc/floor-plan.yaml --as-gateway "$gw" \
+            2>"$work/$gw.log" &
+        pids+=($!)
+    done
+    "$bin" locate --config "$work/beacon2mqtt.yaml" 2>"$work/locate.log" &
+    pids+=($!)
+    sleep "$seconds"
+    exit 0
+fi
 
 cat >"$work/beacon2mqtt.yaml" <<EOF
 gateway:

@@ -5,7 +5,7 @@ import BeaconWire
 /// One HA device per gateway; under it, for each configured beacon (`beacons:`) and each region:
 /// a `device_tracker` (`source_type: bluetooth_le`, home/not_home from `inside`/`outside`), a distance
 /// `sensor` (m, `state_class: measurement`), a proximity `sensor` (enum) and an `event` entity for
-/// enter/exit. Every entity points at the topics of the message contract (docs/readme-messages.md),
+/// enter/exit. Every entity points at the topics of the message contract (README, “Messages, monitoring and ranging”),
 /// so discovery adds no new data topics, and its `availability` is the gateway's retained status.
 /// Configs are retained and are published again when HA announces itself on `<prefix>/status`.
 public struct HomeAssistantDiscovery: Sendable {

@@ -1,6 +1,6 @@
 import BeaconWire
 
-/// Topics and payloads the locator publishes (docs/readme-locate.md).
+/// Topics and payloads the locator publishes (README, “Locating beacons floor by floor”).
 struct LocatorComposer {
     var baseTopic: String
     var qos: Int

@@ -31,7 +31,7 @@ public struct LocatorReading: Sendable, Equatable {
     }
 
     /// Parses `<base>/<uuid>/<major>/<minor>/<gw>/proximity` (or `<base>/eddystone/<ns>/<inst>/<gw>/proximity`)
-    /// with the payload of docs/readme-messages.md; nil for anything else.
+    /// with the payload of README, “Messages, monitoring and ranging”; nil for anything else.
     public init?(topic: String, payload: String, baseTopic: String) {
         guard let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest.count == 2,
             rest[1] == "proximity", let stamp = LocatorTopic.string("timestamp", in: payload),

@@ -1,7 +1,7 @@
 import BeaconWire
 
 /// Topic and payload reading for the locator: the beacon levels of a topic, and single fields of
-/// the flat JSON objects the gateways publish (docs/readme-messages.md).
+/// the flat JSON objects the gateways publish (README, “Messages, monitoring and ranging”).
 enum LocatorTopic {
     /// The beacon named by the levels after `<base>/`, and the levels after it.
     static func beacon(in topic: String, baseTopic: String) -> (BeaconIdentity, [String])? {

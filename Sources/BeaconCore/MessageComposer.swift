@@ -1,6 +1,6 @@
 import BeaconWire
 
-/// Builds the topics and payloads of the message contract (docs/readme-messages.md).
+/// Builds the topics and payloads of the message contract (README, “Messages, monitoring and ranging”).
 ///
 /// Key order is part of the contract and fixed here. Accuracy prints with 2 decimals, RSSI values
 /// with 1; an RSSI of 127 ("not available") prints as null. Times are RFC 3339 UTC with milliseconds.

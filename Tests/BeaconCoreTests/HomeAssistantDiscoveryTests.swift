@@ -112,7 +112,7 @@ import Testing
             #expect(d["state_class"] as? String == "measurement")
         }
         for p in proximities {
-            // docs/readme-messages.md: proximity is one of unknown, immediate, near, far.
+            // README, “Messages, monitoring and ranging”: proximity is one of unknown, immediate, near, far.
             #expect(p["options"] as? [String] == ["unknown", "immediate", "near", "far"])
             #expect(p["state_class"] == nil)  // HA rejects a state_class on enum sensors
         }

@@ -2,7 +2,7 @@ import BeaconCore
 import BeaconWire
 import Testing
 
-/// Golden payloads, written by hand from the contract in docs/readme-messages.md.
+/// Golden payloads, written by hand from the contract in README, “Messages, monitoring and ranging”.
 @Suite struct MessagePayloadTests {
     let a1 = Fixtures.beacon(1)
 

@@ -5,7 +5,7 @@ import Foundation
 /// The `run` daemon: one pipeline thread that owns the `MessagePipeline` and the `Outbox`, fed by
 /// an `AgentEventQueue` from the source thread, the MQTT network thread and the signal thread.
 /// Timers (ranging ticks, stats) are deadlines of the queue wait, so nothing else ever blocks it.
-/// See docs/readme-mqtt.md, "Threading model".
+/// See README, "Threading model".
 public final class Agent<Pipeline: MessagePipeline> {
     public let queue = AgentEventQueue()
     public private(set) var configuration: Configuration

@@ -1,0 +1,64 @@
+import Foundation
+import Gateway
+import Testing
+
+/// `run` with `homeassistant.discovery: true`: retained discovery for the configured beacons and
+/// regions on connect, announced again when Home Assistant's birth message says `online`.
+@Suite(.serialized) struct RunHomeAssistantTests {
+    @Test func discoveryIsRetainedOnConnectAndRepublishedOnHomeAssistantsBirth() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try TestSubscriber(port: broker.port, pattern: "homeassistant/+/+/+/config")
+        defer { subscriber.stop() }
+        let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "hall")
+        let yaml = """
+            gateway:
+              id: hall
+            mqtt:
+              host: 127.0.0.1
+              port: \(broker.port)
+            homeassistant:
+              discovery: true
+            regions:
+              - name: lobby
+                uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0
+            beacons:
+              - uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0
+                major: 1
+                minor: 1
+                name: Keys
+            """
+        try yaml.write(toFile: workspace.config, atomically: true, encoding: .utf8)
+        let agent = try workspace.start(["--simulate", "--beacons", "1"])
+        defer {
+            agent.signal(SIGTERM)
+            _ = agent.wait(timeout: 10)
+        }
+        // One beacon and one region, four entities each.
+        #expect(subscriber.waitFor(timeout: 20) { Set($0.map(\.topic)).count >= 8 }, "\(workspace.logText)")
+        let first = subscriber.messages
+        let components = Set(first.map { String($0.topic.split(separator: "/")[1]) })
+        #expect(components == ["device_tracker", "sensor", "event"])
+        for message in first {
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
+            let availability = try #require(object["availability"] as? [[String: Any]], "\(message.topic)")
+            #expect(availability.first?["topic"] as? String == "beacons/gateways/hall/status")
+            #expect(object["unique_id"] is String)
+        }
+        let tracker = try #require(first.first { $0.topic.hasPrefix("homeassistant/device_tracker/") && $0.payload.contains("Keys") })
+        #expect(tracker.payload.contains(#""source_type":"bluetooth_le""#))
+
+        // Retained: a subscriber that comes later gets them too.
+        let late = try TestSubscriber(port: broker.port, pattern: "homeassistant/+/+/+/config")
+        defer { late.stop() }
+        #expect(late.waitFor { Set($0.map(\.topic)) == Set(first.map(\.topic)) })
+
+        // Home Assistant restarts: its birth message makes the agent announce everything again.
+        let before = subscriber.messages.count
+        let publish = try ChildProcess(
+            "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "homeassistant/status", "-m", "online"],
+            output: workspace.directory.appendingPathComponent("pub.log").path)
+        #expect(publish.wait(timeout: 10) == 0)
+        #expect(subscriber.waitFor { $0.count >= before + Set(first.map(\.topic)).count })
+    }
+}
