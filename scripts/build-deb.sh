@@ -67,9 +67,7 @@ dpkg-deb --root-owner-group -Zxz --build "$stage" "$deb" >&2
 echo "build-deb: $deb ($(du -h "$deb" | cut -f1)); Depends: $depends" >&2
 
 if [ "$lintian" = 1 ]; then
-    if ! command -v lintian >/dev/null; then
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends lintian >/dev/null
-    fi
+    command -v lintian >/dev/null || scripts/install-deps.sh lintian
     # Errors fail the build; warnings are shown.
     lintian --fail-on error --suppress-tags-from-file packaging/debian/lintian-overrides.txt "$deb" >&2 ||
         { echo "build-deb: lintian reported errors" >&2; exit 1; }

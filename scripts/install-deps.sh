@@ -2,7 +2,8 @@
 # Installs the Debian packages beacon2mqtt builds, tests and demos with, if any are missing.
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
-pkgs=(pkg-config libyaml-dev libmosquitto-dev libbluetooth-dev libsystemd-dev mosquitto mosquitto-clients openssl python3 "$@")
+pkgs=(pkg-config libyaml-dev libmosquitto-dev libbluetooth-dev libsystemd-dev mosquitto mosquitto-clients openssl python3
+      dpkg-dev debootstrap systemd "$@")
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -136,7 +136,7 @@ import Testing
                 .map { debDir.appendingPathComponent($0).path }
         }
         if findDeb() == nil {
-            let build = try Self.run(Self.repo.appendingPathComponent("scripts/build-deb.sh").path, ["--no-lintian"])
+            let build = try Self.run(Self.repo.appendingPathComponent("scripts/build-deb.sh").path, [])
             #expect(build.status == 0, "\(build.output)")
         }
         let deb = try #require(findDeb())
