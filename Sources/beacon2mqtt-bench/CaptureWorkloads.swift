@@ -1,4 +1,5 @@
 import BeaconWire
+import Gateway
 
 /// Generated btsnoop captures for the sections that run the real agent.
 enum CaptureWorkloads {
