@@ -27,13 +27,21 @@ public struct HomeAssistantRoomFeed: Sendable {
     /// (accuracy −1), since `mqtt_room` would treat any number as a real distance.
     public func message(identity: BeaconIdentity, name: String?, distance: Double) -> OutboundMessage? {
         guard distance >= 0 else { return nil }
-        let id = Self.deviceID(identity)
+        return OutboundMessage(
+            topic: topic, payload: .json(Self.payload(identity: identity, name: name, distance: distance)), qos: 0,
+            retain: false, kind: .location)
+    }
+
+    /// `{"id","name","distance"}` as `mqtt_room` reads it; the name falls back to the id. The
+    /// locator's feed uses the same payload.
+    static func payload(identity: BeaconIdentity, name: String?, distance: Double) -> String {
+        let id = deviceID(identity)
         var w = JSONWriter()
         w.beginObject()
         w.field("id", id)
         w.field("name", name ?? id)
         w.field("distance", distance, decimals: 2)
         w.endObject()
-        return OutboundMessage(topic: topic, payload: .json(w.text), qos: 0, retain: false, kind: .location)
+        return w.text
     }
 }

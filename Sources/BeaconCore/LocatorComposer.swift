@@ -40,17 +40,8 @@ struct LocatorComposer {
     /// Home Assistant `mqtt_room`: `{"id","name","distance"}` on `<topic>/<room>`; id is
     /// `<uuid>-<major>-<minor>` or `<namespace>-<instance>`.
     func mqttRoom(_ beacon: BeaconIdentity, name: String?, distance: Double, topic: String) -> OutboundMessage {
-        let id: String
-        switch beacon.scheme {
-        case .uuid: id = "\(beacon.id.uuidString)-\(beacon.major)-\(beacon.minor)"
-        case .eddystone: id = "\(beacon.eddystoneNamespace)-\(beacon.eddystoneInstance)"
-        }
-        var w = JSONWriter()
-        w.beginObject()
-        w.field("id", id)
-        w.field("name", name ?? id)
-        w.field("distance", distance, decimals: 2)
-        w.endObject()
-        return OutboundMessage(topic: topic, payload: .json(w.text), qos: 0, retain: false, kind: .proximity)
+        OutboundMessage(
+            topic: topic, payload: .json(HomeAssistantRoomFeed.payload(identity: beacon, name: name, distance: distance)),
+            qos: 0, retain: false, kind: .proximity)
     }
 }
