@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The default gateway id: the host name up to its first dot, made safe as one topic level.
 enum HostName {

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// `beacon2mqtt manpage`: prints beacon2mqtt(1) in roff, built from the CLI's own help text.
 /// scripts/build-deb.sh installs its output as /usr/share/man/man1/beacon2mqtt.1.gz.
@@ -31,11 +31,11 @@ struct ManPageCommand: Command {
 
     /// SOURCE_DATE_EPOCH (reproducible-builds.org) when set, else now; as a UTC date.
     static func defaultDate(_ environment: [String: String]) -> String {
-        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(TimeInterval.init) ?? Date().timeIntervalSince1970
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.string(from: Date(timeIntervalSince1970: seconds))
+        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) ?? WallTime().timeIntervalSince1970
+        var time = time_t(seconds.rounded(.down))
+        var utc = tm()
+        gmtime_r(&time, &utc)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        return "\(utc.tm_year + 1900)-\(two(utc.tm_mon + 1))-\(two(utc.tm_mday))"
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Gateway
 
 // Everything lives in the Gateway module so tests can drive the same code in-process.

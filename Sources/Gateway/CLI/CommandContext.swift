@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Synchronization
 
 /// What a command may touch of the outside world: its output streams and environment.
@@ -10,11 +10,11 @@ public final class CommandContext: Sendable {
     public let environment: [String: String]
 
     public init(
-        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environment: [String: String]? = nil,
         stdout: @escaping @Sendable (String) -> Void, stderr: @escaping @Sendable (String) -> Void,
         flush: @escaping @Sendable () -> Void = {}
     ) {
-        self.environment = environment
+        self.environment = environment ?? ProcessEnvironment.current()
         self.writeOut = stdout
         self.writeErr = stderr
         self.flushOut = flush
@@ -58,7 +58,7 @@ final class FileDescriptorWriter: Sendable {
         var offset = 0
         pending.withUnsafeBytes { raw in
             while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
                     break  // EPIPE and friends: the reader went away; drop the output.

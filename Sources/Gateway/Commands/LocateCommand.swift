@@ -1,7 +1,7 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 
 /// `beacon2mqtt locate`: the locator as its own process. Subscribes to every gateway's proximity,
 /// exit events and status under `mqtt.base_topic` and publishes where each beacon is
@@ -57,7 +57,7 @@ struct LocateCommand: Command {
         let logger = Logger.standardError(level: .info, environment: context.environment)
         var configuration = Configuration()
         configuration.gateway.id = HostName.gatewayID()
-        if configPath != nil || FileManager.default.fileExists(atPath: path) {
+        if configPath != nil || FileSystem.exists(path) {
             var warnings: [ConfigWarning] = []
             do {
                 configuration = try ConfigLoader.load(

@@ -1,7 +1,7 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 
 /// `beacon2mqtt replay FILE`: feeds a capture through the whole pipeline on the capture's own clock,
 /// and prints the messages that would be published.
@@ -59,8 +59,9 @@ struct ReplayCommand: Command {
         } else {
             config.gateway.id = HostName.gatewayID()
         }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            context.err("\(path): cannot read: \(String(cString: strerror(errno)))\n")
+        let data: [UInt8]
+        do { data = try FileSystem.contents(path) } catch {
+            context.err("\(path): cannot read: \(error)\n")
             return .noInput
         }
         var pipeline = Pipeline(configuration: config)

@@ -1,7 +1,7 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 
 /// `beacon2mqtt run`: the daemon. Reads beacons from a source and publishes the message contract
 /// to the broker until SIGTERM/SIGINT (or the end of a replay or simulation).
@@ -156,7 +156,7 @@ struct RunCommand: Command {
 
     /// The file at `path`; built-in defaults when the default path is absent and none was given.
     private func loadConfiguration(_ path: String, logger: Logger) throws -> Configuration {
-        if configPath == nil, !FileManager.default.fileExists(atPath: path) {
+        if configPath == nil, !FileSystem.exists(path) {
             logger.notice("no configuration file; using built-in defaults", ["path": path])
             var configuration = Configuration()
             configuration.gateway.id = HostName.gatewayID()
@@ -173,8 +173,7 @@ struct RunCommand: Command {
     private func warnAboutReadableSecrets(_ configuration: Configuration, logger: Logger) {
         let secrets = [configuration.mqtt.passwordFile, configuration.mqtt.tls.keyFile].compactMap { $0 }
         for file in secrets {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: file),
-                let mode = attributes[.posixPermissions] as? Int, mode & 0o004 != 0
+            guard let mode = FileSystem.permissions(file), mode & 0o004 != 0
             else { continue }
             logger.warning("secret file is world-readable; chmod 600 it", ["path": file])
         }

@@ -1,7 +1,7 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 import Synchronization
 
 /// `beacon2mqtt status`: asks the broker what every gateway last announced: the retained `status`
@@ -34,7 +34,7 @@ struct StatusCommand: Command {
     /// What arrived, shared with the client's network thread.
     private final class Collected: Sendable {
         let retained = Mutex<[String: String]>([:])
-        let lastChange = Mutex<Date?>(nil)
+        let lastChange = Mutex<WallTime?>(nil)
         let subscribed = Mutex(false)
         let client = Mutex<MosquittoClient?>(nil)
     }
@@ -43,7 +43,7 @@ struct StatusCommand: Command {
         let path = configPath ?? RunCommand.defaultConfigPath
         var configuration = Configuration()
         configuration.gateway.id = HostName.gatewayID()
-        if configPath != nil || FileManager.default.fileExists(atPath: path) {
+        if configPath != nil || FileSystem.exists(path) {
             do {
                 configuration = try ConfigLoader.load(path: path, defaultGatewayID: configuration.gateway.id)
             } catch {
@@ -71,10 +71,10 @@ struct StatusCommand: Command {
                 _ = c?.subscribe("\(base)/gateways/+/stats", qos: 0)
             case .subscribed:
                 collected.subscribed.withLock { $0 = true }
-                collected.lastChange.withLock { $0 = Date() }
+                collected.lastChange.withLock { $0 = WallTime() }
             case .message(let topic, let payload, _, true):
                 collected.retained.withLock { $0[topic] = String(decoding: payload, as: UTF8.self) }
-                collected.lastChange.withLock { $0 = Date() }
+                collected.lastChange.withLock { $0 = WallTime() }
             default:
                 break
             }
@@ -87,14 +87,14 @@ struct StatusCommand: Command {
             return .unavailable
         }
         // Retained messages follow the SUBACKs at once; quiet for 300 ms means they are all here.
-        let deadline = Date().addingTimeInterval(Double(wait))
-        while Date() < deadline {
+        let deadline = WallTime().addingTimeInterval(Double(wait))
+        while WallTime() < deadline {
             if let last = collected.lastChange.withLock({ $0 }), collected.subscribed.withLock({ $0 }),
-                Date().timeIntervalSince(last) > 0.3
+                WallTime().timeIntervalSince(last) > 0.3
             {
                 break
             }
-            Thread.sleep(forTimeInterval: 0.02)
+            PosixThread.sleep(seconds: 0.02)
         }
         let retained = collected.retained.withLock { $0 }
         let rows = Self.rows(retained, base: base)
@@ -108,16 +108,16 @@ struct StatusCommand: Command {
 
     /// One line per gateway: its status and the fields of its last stats message.
     static func rows(_ retained: [String: String], base: String) -> [[String]] {
-        var gateways: [String: (status: String?, stats: [String: Any])] = [:]
+        var gateways: [String: (status: String?, stats: FlatJSONObject?)] = [:]
         let prefix = "\(base)/gateways/"
         for (topic, payload) in retained where topic.hasPrefix(prefix) {
             let levels = topic.dropFirst(prefix.count).split(separator: "/")
             guard levels.count == 2 else { continue }
             let gateway = String(levels[0])
-            var entry = gateways[gateway] ?? (nil, [:])
+            var entry = gateways[gateway] ?? (nil, nil)
             if levels[1] == "status" {
                 entry.status = payload
-            } else if let object = try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any] {
+            } else if let object = FlatJSONObject(payload) {
                 entry.stats = object
             }
             gateways[gateway] = entry
@@ -125,13 +125,19 @@ struct StatusCommand: Command {
         return gateways.keys.sorted().map { gateway in
             let entry = gateways[gateway]!
             func field(_ key: String) -> String {
-                switch entry.stats[key] {
-                case let n as NSNumber: return n.stringValue
-                case let s as String: return s
+                switch entry.stats?[key] {
+                case .number(let n)?: return n
+                case .string(let s)?: return s
+                case .bool(let b)?: return b ? "1" : "0"  // as NSNumber printed them
                 default: return "-"
                 }
             }
-            let uptime = (entry.stats["uptime"] as? NSNumber).map { duration($0.intValue) } ?? "-"
+            let uptime: String
+            if case .number(let n)? = entry.stats?["uptime"], let seconds = Double(n) {
+                uptime = duration(Int(seconds))
+            } else {
+                uptime = "-"
+            }
             return [
                 gateway, entry.status ?? "-", uptime, field("reports_per_s"), field("beacons_tracked"),
                 field("messages_published"), field("queued"), field("dropped"), field("reconnects"), field("degraded"),

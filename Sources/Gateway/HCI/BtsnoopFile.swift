@@ -1,5 +1,5 @@
 import BeaconWire
-import Foundation
+import Glibc
 
 /// A btsnoop file being recorded: BeaconWire's `BtsnoopWriter` builds the bytes, this writes them.
 final class BtsnoopFile {
@@ -25,7 +25,7 @@ final class BtsnoopFile {
     private func write(_ bytes: [UInt8]) throws(WriteError) {
         var offset = 0
         while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw WriteError(description: String(cString: strerror(errno)))
@@ -37,6 +37,6 @@ final class BtsnoopFile {
     func close() throws(WriteError) {
         guard isOpen else { return }
         isOpen = false
-        if Foundation.close(fd) != 0 { throw WriteError(description: String(cString: strerror(errno))) }
+        if Glibc.close(fd) != 0 { throw WriteError(description: String(cString: strerror(errno))) }
     }
 }

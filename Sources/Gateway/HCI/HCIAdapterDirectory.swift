@@ -1,6 +1,6 @@
 import BeaconWire
 import CBlueZ
-import Foundation
+import Glibc
 
 /// The kernel's list of Bluetooth controllers, through the HCI device ioctls.
 public enum HCIAdapterDirectory {
@@ -8,7 +8,7 @@ public enum HCIAdapterDirectory {
     /// - Throws: `HCIError` (`.noBluetoothSupport` on a kernel without AF_BLUETOOTH).
     public static func list() throws(HCIError) -> [HCIAdapter] {
         let fd = try HCISocket.openRawSocket()
-        defer { _ = Foundation.close(fd) }
+        defer { _ = Glibc.close(fd) }
         var ids = [UInt16](repeating: 0, count: Int(HCI_MAX_DEV))
         let count = cbluez_device_list(fd, &ids, Int32(ids.count))
         guard count >= 0 else { throw HCIError(errno: errno, operation: "ioctl(HCIGETDEVLIST)") }
@@ -26,7 +26,7 @@ public enum HCIAdapterDirectory {
     /// Powers controller `index` on (HCIDEVUP; needs CAP_NET_ADMIN). Already up is success.
     public static func bringUp(_ index: UInt16) throws(HCIError) {
         let fd = try HCISocket.openRawSocket()
-        defer { _ = Foundation.close(fd) }
+        defer { _ = Glibc.close(fd) }
         if cbluez_device_up(fd, index) < 0, errno != EALREADY {
             throw HCIError(errno: errno, operation: "ioctl(HCIDEVUP) on hci\(index)")
         }

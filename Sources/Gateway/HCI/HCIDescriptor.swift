@@ -1,5 +1,5 @@
 import BeaconWire
-import Foundation
+import Glibc
 
 /// Packet I/O on a datagram-style file descriptor (a raw HCI socket, or a SOCK_SEQPACKET socketpair
 /// in tests): one `write` per packet, `poll` + one `read` per packet. It owns and closes the fd.
@@ -20,7 +20,7 @@ public final class HCIDescriptor: HCITransport {
     public func send(_ packet: [UInt8]) throws(HCIError) {
         guard isOpen else { throw HCIError(kind: .adapterGone, operation: "write \(label)", errno: EBADF) }
         while true {
-            let n = packet.withUnsafeBytes { Foundation.write(fileDescriptor, $0.baseAddress, $0.count) }
+            let n = packet.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
             if n == packet.count { return }
             if n < 0, errno == EINTR { continue }
             throw HCIError(errno: n < 0 ? errno : EIO, operation: "write \(label)")
@@ -39,7 +39,7 @@ public final class HCIDescriptor: HCITransport {
         }
         // POLLERR/POLLHUP fall through to read, which reports the socket's pending error (or EOF).
         while true {
-            let n = buffer.withUnsafeMutableBytes { Foundation.read(fileDescriptor, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
             if n > 0 { return Array(buffer[0..<n]) }
             if n == 0 { throw HCIError(kind: .adapterGone, operation: "read \(label): end of stream") }
             if errno == EINTR { continue }
@@ -51,6 +51,6 @@ public final class HCIDescriptor: HCITransport {
     public func close() {
         guard isOpen else { return }
         isOpen = false
-        _ = Foundation.close(fileDescriptor)
+        _ = Glibc.close(fileDescriptor)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// A failure at the HCI socket layer, worded for the operator who has to fix it.
 ///

@@ -1,6 +1,6 @@
 import BeaconWire
 import CBlueZ
-import Foundation
+import Glibc
 
 /// A raw HCI socket bound to one controller, with the scanner's event filter set.
 ///
@@ -19,19 +19,19 @@ public final class HCISocket: HCITransport {
         let fd = try Self.openRawSocket()
         guard cbluez_bind_raw(fd, deviceID) == 0 else {
             let error = HCIError(errno: errno, operation: "bind \(label)")
-            _ = Foundation.close(fd)
+            _ = Glibc.close(fd)
             throw error
         }
         var old = hci_filter()
         guard cbluez_get_filter(fd, &old) == 0 else {
             let error = HCIError(errno: errno, operation: "getsockopt(HCI_FILTER) on \(label)")
-            _ = Foundation.close(fd)
+            _ = Glibc.close(fd)
             throw error
         }
         var new = Self.cFilter(filter)
         guard cbluez_set_filter(fd, &new) == 0 else {
             let error = HCIError(errno: errno, operation: "setsockopt(HCI_FILTER) on \(label)")
-            _ = Foundation.close(fd)
+            _ = Glibc.close(fd)
             throw error
         }
         // Without CAP_NET_RAW the kernel silently narrows the filter to its security filter, which
@@ -40,7 +40,7 @@ public final class HCISocket: HCITransport {
         if cbluez_get_filter(fd, &applied) == 0,
             applied.type_mask != new.type_mask || applied.event_mask != new.event_mask
         {
-            _ = Foundation.close(fd)
+            _ = Glibc.close(fd)
             throw HCIError(
                 kind: .permissionDenied, operation: "setsockopt(HCI_FILTER) on \(label): LE events filtered out",
                 errno: EPERM)

@@ -1,6 +1,6 @@
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 import Synchronization
 
 /// The live adapter as a `PacketSource`: opens it, drives the `ScanController`, and delivers every

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// Runs an `HCISource` on its own thread for an interactive command (`scan`, `record`) until
@@ -13,7 +14,7 @@ enum LiveScan {
     ) -> HCIError? {
         let done = DispatchSemaphore(value: 0)
         let failure = Mutex<HCIError?>(nil)
-        let worker = Thread {
+        PosixThread.start(name: "hci-reader") {
             do {
                 try source.run(deliver)
             } catch let error as HCIError {
@@ -23,8 +24,6 @@ enum LiveScan {
             }
             done.signal()
         }
-        worker.name = "hci-reader"
-        worker.start()
 
         // Dispatch signal sources take over once the default action is ignored.
         let signals = [SIGINT, SIGTERM].map { number in

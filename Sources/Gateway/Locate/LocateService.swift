@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// Runs a `Locator` against a broker: subscribes to every gateway's proximity, exit events and
@@ -74,12 +75,10 @@ public final class LocateService: Sendable {
         }
         client.withLock { $0 = c }
         c.start()
-        let thread = Thread { [self] in
+        PosixThread.start(name: "locate-ticker") { [self] in
             ticker()
             finished.signal()
         }
-        thread.name = "locate-ticker"
-        thread.start()
     }
 
     /// Publishes what is due, then disconnects (the client leaves `offline` on its status topic).
@@ -110,7 +109,7 @@ public final class LocateService: Sendable {
             advance()
             flush()
             if stopping { return }
-            Thread.sleep(forTimeInterval: Double(tick.components.attoseconds) / 1e18 + Double(tick.components.seconds))
+            PosixThread.sleep(for: tick)
         }
     }
 
@@ -118,7 +117,7 @@ public final class LocateService: Sendable {
         state.withLock { s in
             let now: Timestamp?
             switch clock {
-            case .wall: now = Timestamp(microseconds: Int64(Date().timeIntervalSince1970 * 1_000_000))
+            case .wall: now = Timestamp(microseconds: Int64(WallTime().timeIntervalSince1970 * 1_000_000))
             case .messages: now = s.locator.newestReading
             }
             guard let now else { return }

@@ -1,6 +1,6 @@
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 
 /// Everything a `MosquittoClient` needs to open a session, resolved from the `mqtt` configuration:
 /// the client id defaults to the gateway id, the password is read from `password_file`, and the
@@ -56,7 +56,7 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
     public init(configuration c: Configuration) throws(Problem) {
         var password: String?
         if let file = c.mqtt.passwordFile {
-            guard let data = FileManager.default.contents(atPath: file), let text = String(data: data, encoding: .utf8)
+            guard let data = try? FileSystem.contents(file), let text = String(validating: data, as: UTF8.self)
             else { throw Problem("mqtt.password_file: cannot read '\(file)'") }
             password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
         }

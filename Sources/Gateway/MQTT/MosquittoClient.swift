@@ -1,7 +1,8 @@
 import BeaconCore
 import BeaconWire
 import CMosquitto
-import Foundation
+import Dispatch
+import Glibc
 import Synchronization
 
 /// One MQTT session to a broker through libmosquitto, with our own reconnect control.
@@ -91,7 +92,7 @@ public final class MosquittoClient: Sendable {
             let (connected, failure) = state.withLock { ($0.connected, $0.lastFailure) }
             if connected { return true }
             if failure != nil { return false }
-            Thread.sleep(forTimeInterval: 0.01)
+            PosixThread.sleep(seconds: 0.01)
         }
         return isConnected
     }
@@ -108,12 +109,10 @@ public final class MosquittoClient: Sendable {
         if options.tls.enabled, options.tls.insecure {
             logger.warning("mqtt.tls.insecure is set: the broker's host name is not verified", ["host": options.host])
         }
-        let thread = Thread { [self] in
+        PosixThread.start(name: "mqtt") { [self] in
             networkLoop()
             finished.signal()
         }
-        thread.name = "mqtt"
-        thread.start()
     }
 
     /// Clean shutdown: publishes retained `offline` (waiting up to `timeout` for the broker's
@@ -145,7 +144,7 @@ public final class MosquittoClient: Sendable {
         while ContinuousClock.now < deadline,
             !state.withLock({ $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected })
         {
-            Thread.sleep(forTimeInterval: 0.005)
+            PosixThread.sleep(seconds: 0.005)
         }
     }
 
@@ -268,7 +267,7 @@ public final class MosquittoClient: Sendable {
             return s.lastLoggedFailure != reason
         }
         let metadata: KeyValuePairs<String, String> = [
-            "broker": options.endpoint, "reason": reason, "retry_in": String(format: "%.1fs", delay.seconds),
+            "broker": options.endpoint, "reason": reason, "retry_in": Self.tenths(delay),
         ]
         if firstTime {
             logger.warning("cannot connect to broker", metadata)
@@ -278,11 +277,17 @@ public final class MosquittoClient: Sendable {
         sleep(delay)
     }
 
+    /// `2.5s`: a delay rounded to tenths of a second, for the log.
+    static func tenths(_ delay: TimeSpan) -> String {
+        let tenths = (max(delay.microseconds, 0) + 50_000) / 100_000
+        return "\(tenths / 10).\(tenths % 10)s"
+    }
+
     /// Sleeps up to `delay`, returning early when stopping.
     private func sleep(_ delay: TimeSpan) {
         let deadline = ContinuousClock.now + .microseconds(delay.microseconds)
         while ContinuousClock.now < deadline, !state.withLock({ $0.stopping }) {
-            Thread.sleep(forTimeInterval: min(0.05, max(0, (deadline - ContinuousClock.now) / .milliseconds(1) / 1000)))
+            PosixThread.sleep(for: min(.milliseconds(50), deadline - ContinuousClock.now))
         }
     }
 

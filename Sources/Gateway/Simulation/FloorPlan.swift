@@ -1,5 +1,5 @@
 import BeaconWire
-import Foundation
+import Glibc
 
 /// A building for the multi-gateway simulator: gateways at coordinates on floors, and beacons that
 /// walk between timed waypoints. One seed gives one scenario, so every gateway process (and every
@@ -84,8 +84,8 @@ public struct FloorPlan: Sendable, Equatable {
 
     public static func load(path: String) throws(FloorPlanError) -> FloorPlan {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw FloorPlanError(line: 0, message: "\(path): cannot read: \(error.localizedDescription)")
+        do { text = try FileSystem.text(path) } catch {
+            throw FloorPlanError(line: 0, message: "\(path): cannot read: \(error)")
         }
         return try parse(text)
     }

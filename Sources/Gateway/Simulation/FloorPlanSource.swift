@@ -1,6 +1,6 @@
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 import Synchronization
 
 /// One gateway's view of a floor plan, in real time, as HCI LE Advertising Report bytes (the same
@@ -41,7 +41,7 @@ public final class FloorPlanSource: PacketSource {
     public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         let plan = simulator.plan
         let period = max(plan.duration, 1)
-        let now = Date().timeIntervalSince1970
+        let now = WallTime().timeIntervalSince1970
         var epoch = (now / period).rounded(.down) * period
         var offset = now - epoch
         let step = 0.1
@@ -63,8 +63,7 @@ public final class FloorPlanSource: PacketSource {
                             timestamp: Timestamp(microseconds: Int64((epoch + a.offset) * 1_000_000)), bytes: bytes)))
             }
             offset = until
-            let wait = epoch + offset - Date().timeIntervalSince1970
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) }
+            PosixThread.sleep(seconds: epoch + offset - WallTime().timeIntervalSince1970)
         }
         deliver(.end)
     }

@@ -1,0 +1,52 @@
+import CSystemd  // its shim includes <sys/stat.h>, so Swift attributes `struct stat`'s members to it
+import Glibc
+
+/// The few file-system questions the gateway asks, through open(2)/read(2)/stat(2).
+enum FileSystem {
+    /// A failed read, with errno's text (`No such file or directory`).
+    struct ReadError: Error, Sendable, CustomStringConvertible {
+        let code: Int32
+        var description: String { String(cString: strerror(code)) }
+    }
+
+    /// True when `path` names an existing file or directory (symbolic links followed).
+    static func exists(_ path: String) -> Bool {
+        access(path, F_OK) == 0
+    }
+
+    /// The permission bits of `path` (`0o644`), nil when it cannot be stat'ed.
+    static func permissions(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return info.st_mode & 0o7777
+    }
+
+    /// The whole file at `path`.
+    static func contents(_ path: String) throws(ReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ReadError(code: errno) }
+        defer { close(fd) }
+        return try contents(fd)
+    }
+
+    /// Everything readable from `fd` until end of file.
+    static func contents(_ fd: Int32) throws(ReadError) -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ReadError(code: errno)
+            }
+            if count == 0 { return bytes }
+            bytes += chunk[0..<count]
+        }
+    }
+
+    /// The file at `path` as UTF-8 text; invalid UTF-8 is an error (EILSEQ).
+    static func text(_ path: String) throws(ReadError) -> String {
+        guard let text = String(validating: try contents(path), as: UTF8.self) else { throw ReadError(code: EILSEQ) }
+        return text
+    }
+}

@@ -1,0 +1,60 @@
+import Glibc
+
+/// Detached POSIX threads and sleeping, for the gateway's long-running workers (MQTT network loop,
+/// HCI reader, tickers). Foundation's `Thread` would do, but importing Foundation maps ~10 MB of
+/// shared libraries (Foundation, ICU) into the daemon, which is most of its RSS.
+public enum PosixThread {
+    /// Carries the closure through `pthread_create`'s `void *` argument.
+    fileprivate final class Start {
+        let name: String
+        let body: @Sendable () -> Void
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+
+    /// Runs `body` on a new detached thread named `name` (the kernel keeps 15 bytes of it; `top -H`
+    /// and gdb show it). The thread inherits the caller's signal mask.
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+        let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, posixThreadMain, start)
+        // Only EAGAIN (out of threads or memory) is possible here; the gateway cannot run without it.
+        precondition(result == 0, "pthread_create failed: \(String(cString: strerror(result)))")
+        pthread_detach(thread)
+    }
+
+    /// Names the calling thread (what pthread_setname_np does; Glibc's Swift module leaves that GNU
+    /// extension out). The kernel keeps the first 15 bytes.
+    static func nameCurrentThread(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    }
+
+    /// Sleeps the calling thread for `seconds` (≤ 0: returns at once), resuming after signals.
+    public static func sleep(seconds: Double) {
+        guard seconds > 0, seconds.isFinite else { return }
+        let whole = seconds.rounded(.down)
+        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+
+    /// Sleeps the calling thread for `duration`.
+    public static func sleep(for duration: Duration) {
+        let (s, attoseconds) = duration.components
+        sleep(seconds: Double(s) + Double(attoseconds) / 1e18)
+    }
+}
+
+/// The new thread's entry: takes back the `Start` box `PosixThread.start` retained.
+private func posixThreadMain(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    let start = Unmanaged<PosixThread.Start>.fromOpaque(raw!).takeRetainedValue()
+    PosixThread.nameCurrentThread(start.name)
+    start.body()
+    return nil
+}

@@ -1,0 +1,101 @@
+import BeaconWire
+import Glibc
+import Synchronization
+import Testing
+
+@testable import Gateway
+
+/// The small Glibc-based stand-ins for Foundation in the Gateway module.
+@Suite struct SystemSupportTests {
+    @Test func statsPayloadMembersKeepNumbersAsWritten() throws {
+        let object = try #require(
+            FlatJSONObject(
+                #" {"uptime":42,"reports_per_s":12.5,"degraded":null,"note":"a\"b\u00e9\ud83d\ude00","ok":true,"#
+                    + #""list":[1,{"x":[]}],"nested":{"y":-1e3}} "#))
+        #expect(object["uptime"] == .number("42"))
+        #expect(object["reports_per_s"] == .number("12.5"))
+        #expect(object["degraded"] == .null)
+        #expect(object["note"] == .string("a\"bé😀"))
+        #expect(object["ok"] == .bool(true))
+        #expect(object["list"] == .nested)
+        #expect(object["nested"] == .nested)
+        #expect(object["missing"] == nil)
+    }
+
+    @Test func malformedJSONIsRejected() {
+        for text in ["", "[]", "{", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01x}"#, #"{"a":"\q"}"#, #"{"a":1} x"#, "{\"a\":\"\n\"}"] {
+            #expect(FlatJSONObject(text) == nil, "\(text)")
+        }
+        #expect(FlatJSONObject("{}")?.members.isEmpty == true)
+    }
+
+    @Test func statusRowsShowStatsFieldsAndUptime() {
+        let rows = StatusCommand.rows(
+            [
+                "b/gateways/gw1/status": "online",
+                "b/gateways/gw1/stats": #"{"uptime":3725,"reports_per_s":2.5,"beacons_tracked":4,"degraded":"no adapter"}"#,
+                "b/gateways/gw2/stats": "not json",
+            ], base: "b")
+        #expect(rows.count == 2)
+        #expect(rows[0] == ["gw1", "online", "1h02m", "2.5", "4", "-", "-", "-", "-", "no adapter"])
+        #expect(rows[1] == ["gw2", "-", "-", "-", "-", "-", "-", "-", "-", "-"])
+    }
+
+    @Test func threadsRunTheirBodyUnderTheirName() throws {
+        let name = Mutex<String?>(nil)
+        let done = Mutex(false)
+        PosixThread.start(name: "a-rather-long-thread-name") {
+            let fd = open("/proc/thread-self/comm", O_RDONLY)
+            var buffer = [UInt8](repeating: 0, count: 64)
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            close(fd)
+            name.withLock { $0 = String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self) }
+            done.withLock { $0 = true }
+        }
+        let deadline = WallTime().addingTimeInterval(5)
+        while !done.withLock({ $0 }), WallTime() < deadline { PosixThread.sleep(seconds: 0.005) }
+        #expect(name.withLock { $0 } == "a-rather-long-t\n")
+    }
+
+    @Test func sleepWaitsAndWallTimeFollowsTheSystemClock() {
+        let before = WallTime()
+        PosixThread.sleep(for: .milliseconds(30))
+        let slept = WallTime().timeIntervalSince(before)
+        #expect(slept >= 0.029)
+        #expect(abs(before.timeIntervalSince1970 - Double(time(nil))) < 2)
+        #expect(before < before.addingTimeInterval(0.001))
+    }
+
+    @Test func environmentComesFromEnviron() {
+        setenv("BEACON2MQTT_SYSTEM_TEST", "a=b", 1)
+        defer { unsetenv("BEACON2MQTT_SYSTEM_TEST") }
+        #expect(ProcessEnvironment.current()["BEACON2MQTT_SYSTEM_TEST"] == "a=b")
+    }
+
+    @Test func filesAreReadWholeAndErrorsCarryErrnoText() throws {
+        let path = "/tmp/beacon2mqtt-system-\(getpid())"
+        defer { unlink(path) }
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o640)
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        #expect(try FileSystem.contents(path) == bytes)
+        #expect(FileSystem.exists(path))
+        #expect(FileSystem.permissions(path) == 0o640)
+        #expect(throws: (any Error).self) { try FileSystem.text(path) }  // not UTF-8
+        #expect(!FileSystem.exists(path + ".absent"))
+        #expect(FileSystem.permissions(path + ".absent") == nil)
+        do {
+            _ = try FileSystem.contents(path + ".absent")
+            Issue.record("read a missing file")
+        } catch {
+            #expect("\(error)" == "No such file or directory")
+        }
+    }
+
+    @Test func retryDelaysPrintInTenths() {
+        #expect(MosquittoClient.tenths(.milliseconds(2_449)) == "2.4s")
+        #expect(MosquittoClient.tenths(.milliseconds(2_450)) == "2.5s")
+        #expect(MosquittoClient.tenths(.seconds(30)) == "30.0s")
+    }
+}
