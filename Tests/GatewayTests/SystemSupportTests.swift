@@ -99,3 +99,39 @@ import Testing
         #expect(MosquittoClient.tenths(.seconds(30)) == "30.0s")
     }
 }
+
+/// `ConditionLock`: the wait/signal handshake the agent's event queue is built on.
+@Suite struct ConditionLockTests {
+    @Test func aTimedWaitEndsAtItsDeadlineWithoutASignal() {
+        let condition = ConditionLock()
+        let start = WallTime()
+        condition.lock()
+        let signalled = condition.wait(until: start.addingTimeInterval(0.05))
+        condition.unlock()
+        #expect(!signalled)
+        #expect(WallTime().timeIntervalSince(start) >= 0.049)
+    }
+
+    @Test func aBroadcastWakesTheWaiter() {
+        final class Shared: @unchecked Sendable {
+            // Invariant: `ready` is only touched with `condition` locked.
+            let condition = ConditionLock()
+            var ready = false
+        }
+        let shared = Shared()
+        PosixThread.start(name: "signaller") {
+            PosixThread.sleep(seconds: 0.02)
+            shared.condition.lock()
+            shared.ready = true
+            shared.condition.broadcast()
+            shared.condition.unlock()
+        }
+        let deadline = WallTime().addingTimeInterval(10)
+        shared.condition.lock()
+        while !shared.ready, shared.condition.wait(until: deadline) {}
+        let ready = shared.ready
+        shared.condition.unlock()
+        #expect(ready)
+        #expect(WallTime() < deadline)
+    }
+}

@@ -3,7 +3,7 @@ import Glibc
 /// Detached POSIX threads and sleeping, for the gateway's long-running workers (MQTT network loop,
 /// HCI reader, tickers). Foundation's `Thread` would do, but importing Foundation maps ~10 MB of
 /// shared libraries (Foundation, ICU) into the daemon, which is most of its RSS.
-public enum PosixThread {
+enum PosixThread {
     /// Carries the closure through `pthread_create`'s `void *` argument.
     fileprivate final class Start {
         let name: String
@@ -16,7 +16,7 @@ public enum PosixThread {
 
     /// Runs `body` on a new detached thread named `name` (the kernel keeps 15 bytes of it; `top -H`
     /// and gdb show it). The thread inherits the caller's signal mask.
-    public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, posixThreadMain, start)
@@ -36,18 +36,22 @@ public enum PosixThread {
     }
 
     /// Sleeps the calling thread for `seconds` (≤ 0: returns at once), resuming after signals.
-    public static func sleep(seconds: Double) {
+    static func sleep(seconds: Double) {
         guard seconds > 0, seconds.isFinite else { return }
-        let whole = seconds.rounded(.down)
-        var request = timespec(tv_sec: Int(whole), tv_nsec: Int((seconds - whole) * 1e9))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+        sleep(for: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
     }
 
-    /// Sleeps the calling thread for `duration`.
-    public static func sleep(for duration: Duration) {
-        let (s, attoseconds) = duration.components
-        sleep(seconds: Double(s) + Double(attoseconds) / 1e18)
+    /// Sleeps the calling thread for `duration`. usleep(3) takes a plain integer, so no libc struct
+    /// is involved (see `WallTime` for why that matters).
+    static func sleep(for duration: Duration) {
+        let deadline = ContinuousClock.now + duration
+        while true {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return }
+            let (seconds, attoseconds) = left.components
+            let microseconds = seconds >= 1 ? 1_000_000 : max(attoseconds / 1_000_000_000_000, 1)
+            usleep(useconds_t(microseconds))
+        }
     }
 }
 

@@ -1,8 +1,14 @@
+import CBlueZ
+import CSystemd
 import Glibc
 
 /// A moment on the wall clock (CLOCK_REALTIME) in seconds since the Unix epoch, replacing
 /// Foundation's `Date` in the gateway (Foundation costs the daemon ~10 MB of RSS). It keeps the
 /// names of the few `Date` members the gateway used, so the two read the same.
+///
+/// This is the one place that touches `struct timespec`'s members: the CBlueZ and CSystemd shims
+/// include glibc headers as well, and Swift may attribute the struct to either of them
+/// (MemberImportVisibility), hence their imports.
 public struct WallTime: Comparable, Hashable, Sendable {
     public var timeIntervalSince1970: Double
 
@@ -21,6 +27,12 @@ public struct WallTime: Comparable, Hashable, Sendable {
 
     /// Seconds from `other` to this moment (negative when `other` is later).
     public func timeIntervalSince(_ other: WallTime) -> Double { timeIntervalSince1970 - other.timeIntervalSince1970 }
+
+    /// This moment as an absolute CLOCK_REALTIME deadline, for pthread_cond_timedwait(3).
+    var timespecValue: timespec {
+        let seconds = timeIntervalSince1970.rounded(.down)
+        return timespec(tv_sec: Int(seconds), tv_nsec: Int((timeIntervalSince1970 - seconds) * 1e9))
+    }
 
     public static func < (a: WallTime, b: WallTime) -> Bool { a.timeIntervalSince1970 < b.timeIntervalSince1970 }
 }
