@@ -3,11 +3,22 @@
 ///
 /// A damaged file yields every packet before the damage, then `next()` throws a `CaptureError`
 /// with the byte offset; after an error or the end, `next()` returns nil.
-public struct CaptureReader {
+///
+/// Streaming (`init(streaming:)`): the reader holds only the bytes not yet read plus what was fed
+/// (`feed`), so a large capture or a pipe is read with a bounded buffer. `next()` hands out a record
+/// only once it is complete in the buffer, and returns nil with `needsInput` set when it needs more
+/// bytes; `endOfInput()` says there are none, after which a short record is damage as usual.
+public struct CaptureReader: Sendable {
     public let format: CaptureFormat
-    private let bytes: [UInt8]
+    private var bytes: [UInt8]
     private var position: Int
     private var finished = false
+    /// Streaming: false until `endOfInput()`. The whole-file initialiser starts complete.
+    private var complete = true
+    /// Streaming: the file offset of `bytes[0]` (the buffer drops what was read).
+    private var base = 0
+    /// Streaming: `next()` returned nil because the next record is not complete in the buffer yet.
+    public private(set) var needsInput = false
     /// Records read so far, for error messages (1-based numbering of the failing one).
     private var recordCount = 0
     // pcap
@@ -55,8 +66,33 @@ public struct CaptureReader {
         }
     }
 
+    /// Starts reading a capture from its first bytes: at least 4,096 of them (format detection looks
+    /// that far for hcidump text), or the whole file when `isWholeFile`.
+    public init(streaming prefix: [UInt8], isWholeFile: Bool) throws(CaptureError) {
+        try self.init(prefix)
+        complete = isWholeFile
+    }
+
+    /// Streaming: the next bytes of the file. Drops the bytes already read, so the buffer stays bounded.
+    public mutating func feed(_ chunk: UnsafeRawBufferPointer) {
+        if position > 0 {
+            bytes.removeSubrange(0..<position)
+            base += position
+            position = 0
+        }
+        bytes.append(contentsOf: chunk)
+        needsInput = false
+    }
+
+    /// Streaming: there are no more bytes; a record cut short is now reported as damage.
+    public mutating func endOfInput() {
+        complete = true
+        needsInput = false
+    }
+
     public mutating func next() throws(CaptureError) -> CapturedPacket? {
         guard !finished else { return nil }
+        if format == .hcidumpText, !hasRecord() { return nil }
         do throws(CaptureError) {
             let packet: CapturedPacket?
             switch format {
@@ -65,11 +101,62 @@ public struct CaptureReader {
             case .pcapng: packet = try nextPcapng()
             case .hcidumpText: packet = try nextHcidump()
             }
-            if packet == nil { finished = true }
+            if packet == nil, !needsInput { finished = true }
             return packet
         } catch {
             finished = true
-            throw error
+            throw error.shifted(by: base)
+        }
+    }
+
+    /// Whether a record starts at `position`; streaming, false with `needsInput` set while that
+    /// record is not whole in the buffer yet.
+    private mutating func hasRecord() -> Bool {
+        if !complete, !recordIsBuffered() {
+            needsInput = true
+            return false
+        }
+        return position < bytes.count
+    }
+
+    /// Streaming: whether the next record (with any records skipped before it) is whole in the
+    /// buffer, so the parsers below, written for a whole file, see what they would see in one.
+    private func recordIsBuffered() -> Bool {
+        let at = position
+        let remaining = bytes.count - at
+        let length: Int
+        switch format {
+        case .btsnoop:
+            guard remaining >= 24 else { return false }
+            length = 24 + Int(Self.uint32(bytes, at: at + 4, bigEndian: true))
+        case .pcap:
+            guard remaining >= 16 else { return false }
+            length = 16 + Int(Self.uint32(bytes, at: at + 8, bigEndian: bigEndian))
+        case .pcapng:
+            guard remaining >= 12 else { return false }
+            var big = bigEndian
+            // A Section Header Block sets the byte order its own length is written in.
+            if Self.uint32(bytes, at: at, bigEndian: false) == 0x0A0D_0D0A { big = bytes[at + 8] == 0x1A }
+            length = Int(Self.uint32(bytes, at: at + 4, bigEndian: big))
+        case .hcidumpText:
+            return hcidumpPacketIsBuffered()
+        }
+        // A record the parsers skip (no HCI packet in it) is whole too: they look at one at a time.
+        return remaining >= length
+    }
+
+    /// hcidump text: a packet is whole once the line that ends it (or the end of input) is buffered.
+    private func hcidumpPacketIsBuffered() -> Bool {
+        var at = position
+        var started = false
+        while true {
+            guard let newline = bytes[at...].firstIndex(of: 0x0A) else { return false }
+            var first = at
+            while first < newline, bytes[first] == 0x20 || bytes[first] == 0x09 || bytes[first] == 0x0D { first += 1 }
+            let isStart = first < newline && (bytes[first] == UInt8(ascii: ">") || bytes[first] == UInt8(ascii: "<"))
+            if started, isStart || first == at || first == newline { return true }
+            if isStart { started = true }
+            at = newline + 1
         }
     }
 
@@ -89,7 +176,7 @@ public struct CaptureReader {
 
     private mutating func nextBtsnoop(datalink: UInt32) throws(CaptureError) -> CapturedPacket? {
         while true {
-            guard position < bytes.count else { return nil }
+            guard hasRecord() else { return nil }
             recordCount += 1
             let what = "btsnoop record \(recordCount)"
             try need(24, what)
@@ -132,7 +219,7 @@ public struct CaptureReader {
 
     private mutating func nextPcap(linkType: UInt32) throws(CaptureError) -> CapturedPacket? {
         while true {
-            guard position < bytes.count else { return nil }
+            guard hasRecord() else { return nil }
             recordCount += 1
             let what = "pcap record \(recordCount)"
             try need(16, what)
@@ -184,7 +271,7 @@ public struct CaptureReader {
 
     private mutating func nextPcapng() throws(CaptureError) -> CapturedPacket? {
         while true {
-            guard position < bytes.count else { return nil }
+            guard hasRecord() else { return nil }
             recordCount += 1
             let blockStart = position
             try need(12, "pcapng block")
@@ -388,5 +475,19 @@ public struct CaptureReader {
         let first = UInt64(uint32(bytes, at: offset, bigEndian: bigEndian))
         let second = UInt64(uint32(bytes, at: offset + 4, bigEndian: bigEndian))
         return bigEndian ? first << 32 | second : second << 32 | first
+    }
+}
+
+extension CaptureError {
+    /// The same error with its offset moved by `base` (a streaming reader's buffer starts there).
+    fileprivate func shifted(by base: Int) -> CaptureError {
+        guard base != 0 else { return self }
+        switch self {
+        case .unrecognizedFormat: return self
+        case .truncated(let what, let needed, let available, let offset):
+            return .truncated(what: what, needed: needed, available: available, offset: offset + base)
+        case .malformed(let what, let offset): return .malformed(what: what, offset: offset + base)
+        case .unsupportedLinkType(let type, let offset): return .unsupportedLinkType(type, offset: offset + base)
+        }
     }
 }

@@ -67,10 +67,8 @@ import Testing
         let packets = Mutex<[CapturedPacket]>([])
         let thread = Thread {
             try? source.run { event in
-                if case .packet(let p) = event {
-                    packets.withLock { $0.append(p) }
-                    if packets.withLock({ $0.count }) >= 5 { source.stop() }
-                }
+                packets.withLock { $0 += event.carriedPackets }
+                if packets.withLock({ $0.count }) >= 5 { source.stop() }
             }
         }
         thread.start()

@@ -158,6 +158,25 @@ import Testing
         #expect(harness.lines.all.filter { $0.hasPrefix("warning: cannot connect") }.count == 1)
     }
 
+    @Test func aReplayBurstLargerThanTheOutboxIsHeldBackNotDropped() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/+/+/event")
+        defer { subscriber.stop() }
+        var configuration = AgentHarness.configuration(port: broker.port)
+        configuration.mqtt.outboxLimit = 100
+        let harness = try AgentHarness(
+            configuration: configuration, source: ScriptedSource(count: 50, interval: 0),
+            options: AgentOptions(timing: .capture(speed: nil)), burst: 700)
+        let (code, counters) = try #require(harness.wait(timeout: 30))
+        #expect(code == .success)
+        #expect(counters.outbox.dropped == 0)
+        #expect(counters.outbox.coalesced == 0)
+        #expect(subscriber.waitFor { $0.count >= 750 })
+        let topics = subscriber.messages.map(\.topic)
+        #expect(Set(topics.filter { $0.contains("/burst/") }).count == 700)
+        #expect(Self.eventNumbers(subscriber.messages.filter { $0.topic.hasPrefix("beacons/test/") }) == Array(1...50))
+    }
+
     @Test func aDegradedSourceShowsOnTheStatusTopicAndInStats() throws {
         let broker = try MosquittoBroker()
         let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/gateways/gw1/#")

@@ -51,7 +51,7 @@ import Testing
     @Test func theSimulationIsSeededAndWalksBeaconsInAndOut() throws {
         let source = SimulatedSource(beacons: 3, seed: 42)
         let packets = LockedPackets()
-        let thread = Thread { try? source.run { if case .packet(let p) = $0 { packets.append(p) } } }
+        let thread = Thread { try? source.run { for p in $0.carriedPackets { packets.append(p) } } }
         thread.start()
         _ = waitUntil(timeout: 5) { packets.count >= 20 }
         source.stop()

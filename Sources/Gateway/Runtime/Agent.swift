@@ -31,6 +31,11 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// Why the source is degraded (published as status `degraded`), nil while healthy.
     private var degradedReason: String?
     private var out: [OutboundMessage] = []
+    /// A replay's output that did not fit the outbox yet, in order (see `acceptsSourceEvents`).
+    private var held: [OutboundMessage] = []
+    private var heldHead = 0
+    /// The rest of a batch of packets, waiting while `acceptsSourceEvents` is false.
+    private var deferred: ArraySlice<CapturedPacket> = []
     /// Between the end of a finite source and `.finishing`: pending exits are still firing.
     private var draining = false
     /// The first connection attempt succeeded or failed.
@@ -107,7 +112,9 @@ public final class Agent<Pipeline: MessagePipeline> {
         systemd.ready(status: serviceStatus())  // systemd (ship)
         while true {
             let now = Date()
-            if case .finishing(let deadline) = phase, outbox.isEmpty || now >= deadline { break }
+            if case .finishing(let deadline) = phase, (outbox.isEmpty && heldHead == held.count) || now >= deadline {
+                break
+            }
             if phase == .restoring, now >= (restoreQuietUntil.map { min($0, restoreDeadline) } ?? restoreDeadline) {
                 finishRestore()
             }
@@ -116,7 +123,9 @@ public final class Agent<Pipeline: MessagePipeline> {
                 drainStep()
                 publishQueued()
             }
-            if let event = queue.take(includeSource: acceptsSourceEvents, until: nextWake()) {
+            if !deferred.isEmpty, acceptsSourceEvents { ingest(deferred) }
+            let takesSource = acceptsSourceEvents && deferred.isEmpty
+            if let event = queue.take(includeSource: takesSource, until: nextWake()) {
                 handle(event)
             }
             publishQueued()
@@ -150,9 +159,9 @@ public final class Agent<Pipeline: MessagePipeline> {
     private func handle(_ event: AgentEvent) {
         switch event {
         case .source(.packet(let packet)):
-            anchor = (packet.timestamp, Date())
-            pipeline.ingest(packet, into: &out)
-            enqueueOutput()
+            ingest([packet])
+        case .source(.packets(let batch)):
+            ingest(batch[...])
         case .source(.health(let reason)):
             guard reason != degradedReason else { return }
             if let reason {
@@ -241,6 +250,22 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
     }
 
+    /// Ingests packets in order while the source may go on (`acceptsSourceEvents`); the rest waits
+    /// in `deferred`. Each packet's messages are published at once, so a batch holds none back.
+    private func ingest(_ packets: ArraySlice<CapturedPacket>) {
+        var rest = packets
+        while let packet = rest.first, acceptsSourceEvents {
+            rest = rest.dropFirst()
+            pipeline.ingest(packet, into: &out)
+            if !out.isEmpty {
+                enqueueOutput()
+                publishQueued()
+            }
+        }
+        if let last = packets[packets.startIndex..<rest.startIndex].last { anchor = (last.timestamp, Date()) }
+        deferred = rest
+    }
+
     /// After the end of a finite source, the clock runs on (`Pipeline.finish`) until every pending exit
     /// has fired. For a capture this goes one ranging interval at a time, each step only while the
     /// outbox has room, so the final burst of exits cannot overflow it.
@@ -265,7 +290,9 @@ public final class Agent<Pipeline: MessagePipeline> {
             // Not before the first connection attempt has an outcome, so a replay cannot race ahead
             // of a broker that is merely slow to accept.
             guard firstAttemptDone else { return false }
-            if connectedGeneration != nil { return outbox.count < max(configuration.mqtt.outboxLimit / 2, 1) }
+            if connectedGeneration != nil {
+                return heldHead == held.count && outbox.count < max(configuration.mqtt.outboxLimit / 2, 1)
+            }
         }
         return true
     }
@@ -384,12 +411,46 @@ public final class Agent<Pipeline: MessagePipeline> {
 
     // MARK: - Publishing
 
+    /// Moves the pipeline's output into the outbox. A replay connected to its broker holds back what
+    /// does not fit (one packet can make thousands of messages: a cohort's exits), instead of letting
+    /// the outbox drop it; a live source, or a replay while the broker is away, enqueues everything
+    /// and the outbox's pressure rules apply.
     private func enqueueOutput() {
-        for message in out { outbox.enqueue(message) }
+        if holdsBackOutput {
+            if heldHead == held.count, outbox.count + out.count <= outbox.limit {
+                for message in out { outbox.enqueue(message) }
+            } else {
+                held += out
+                releaseHeld()
+            }
+        } else {
+            releaseHeld()
+            for message in out { outbox.enqueue(message) }
+        }
         out.removeAll(keepingCapacity: true)
     }
 
+    private var holdsBackOutput: Bool {
+        if case .capture = options.timing { return connectedGeneration != nil }
+        return false
+    }
+
+    /// Moves held messages into the outbox while it has room (all of them when not holding back).
+    private func releaseHeld() {
+        guard heldHead < held.count else { return }
+        let holding = holdsBackOutput
+        while heldHead < held.count, !holding || outbox.count < outbox.limit {
+            outbox.enqueue(held[heldHead])
+            heldHead += 1
+        }
+        if heldHead == held.count {
+            held.removeAll(keepingCapacity: held.count <= 4096)
+            heldHead = 0
+        }
+    }
+
     private func publishQueued() {
+        releaseHeld()
         guard let generation = connectedGeneration else { return }
         while outbox.inFlightCount < options.inFlightWindow, let pending = outbox.next() {
             switch client.publish(pending.message, generation: generation) {

@@ -4,14 +4,22 @@ import Foundation
 /// `--speed max`) waits for the pipeline instead of growing memory. Control events (signals, MQTT,
 /// end of source) never block their producer, so the MQTT network thread and the signal thread
 /// cannot be stalled by a busy source, and they are taken first.
+///
+/// A batch (`.packets`) is one hand-over: one lock and at most one wake-up for all its packets.
+/// Nobody is woken who is not waiting, so a busy pipeline thread costs its producers no syscall.
 public final class AgentEventQueue: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is read and written only while
     // `condition` is locked.
     private let condition = NSCondition()
-    private var packets: [AgentEvent] = []
-    private var packetsHead = 0
+    private var source: [AgentEvent] = []
+    private var sourceHead = 0
+    /// Packets in `source` (a batch counts its packets).
+    private var queuedPackets = 0
     private var control: [AgentEvent] = []
     private var closed = false
+    /// Threads inside `condition.wait`.
+    private var waiters = 0
+    /// Packets the source lane holds before `postFromSource` waits (a batch may overshoot it once).
     public let packetCapacity: Int
 
     public init(packetCapacity: Int = 1024) { self.packetCapacity = max(packetCapacity, 1) }
@@ -20,7 +28,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     public func post(_ event: AgentEvent) {
         condition.lock()
         control.append(event)
-        condition.broadcast()
+        if waiters > 0 { condition.broadcast() }
         condition.unlock()
     }
 
@@ -30,19 +38,35 @@ public final class AgentEventQueue: @unchecked Sendable {
     public func postFromSource(_ event: AgentEvent) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed, packets.count - packetsHead >= packetCapacity { condition.wait() }
+        while !closed, queuedPackets >= packetCapacity { wait() }
         guard !closed else { return false }
-        packets.append(event)
-        condition.broadcast()
+        source.append(event)
+        queuedPackets += Self.packetCount(event)
+        if waiters > 0 { condition.broadcast() }
         return true
+    }
+
+    private static func packetCount(_ event: AgentEvent) -> Int {
+        switch event {
+        case .source(.packet): 1
+        case .source(.packets(let batch)): batch.count
+        default: 0
+        }
+    }
+
+    private func wait() {
+        waiters += 1
+        condition.wait()
+        waiters -= 1
     }
 
     /// Stops accepting source events and releases a waiting source.
     public func close() {
         condition.lock()
         closed = true
-        packets.removeAll()
-        packetsHead = 0
+        source.removeAll()
+        sourceHead = 0
+        queuedPackets = 0
         condition.broadcast()
         condition.unlock()
     }
@@ -53,17 +77,22 @@ public final class AgentEventQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             if !control.isEmpty { return control.removeFirst() }
-            if includeSource, packetsHead < packets.count {
-                let event = packets[packetsHead]
-                packetsHead += 1
-                if packetsHead == packets.count {
-                    packets.removeAll(keepingCapacity: true)
-                    packetsHead = 0
+            if includeSource, sourceHead < source.count {
+                let event = source[sourceHead]
+                sourceHead += 1
+                if sourceHead == source.count {
+                    source.removeAll(keepingCapacity: true)
+                    sourceHead = 0
                 }
-                condition.broadcast()
+                let wasFull = queuedPackets >= packetCapacity
+                queuedPackets -= Self.packetCount(event)
+                if wasFull, waiters > 0 { condition.broadcast() }
                 return event
             }
-            if !condition.wait(until: deadline) { return nil }
+            waiters += 1
+            let signalled = condition.wait(until: deadline)
+            waiters -= 1
+            if !signalled { return nil }
         }
     }
 }

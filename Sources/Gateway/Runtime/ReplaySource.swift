@@ -1,28 +1,37 @@
 import BeaconWire
-import Foundation
+import Glibc
 import Synchronization
 
 /// Replays a capture file (btsnoop, pcap/pcapng, hcidump text) as a packet source: at capture speed,
 /// at a multiple of it (`--speed N`), or as fast as the agent takes packets (`--speed max`). The
 /// packets keep the capture's timestamps either way.
+///
+/// The file is streamed (`CaptureStream`), and packets are handed over in batches: at capture speed
+/// the source wakes at most every `batchInterval` and hands over every packet due by then, so a
+/// dense capture costs a wake-up per batch rather than per packet. The timestamps, and so the
+/// messages the pipeline makes, do not depend on the batching; publishing is at most
+/// `batchInterval` later. Before a read that may block (a FIFO) the batch so far is handed over.
 public final class ReplaySource: PacketSource {
     public let path: String
     /// nil: as fast as possible.
     public let speed: Double?
-    private let bytes: [UInt8]
-    private let stopped = Mutex(false)
+    /// Most packets per hand-over (`--speed max`, or a backlog at capture speed).
+    public static let batchLimit = 256
+    /// Least time between two hand-overs at capture speed.
+    public static let batchInterval = Duration.milliseconds(10)
+    /// Taken by `run` (a source runs once).
+    private let stream: Mutex<CaptureStream?>
+    private let stopped = Atomic<Bool>(false)
 
-    /// Reads the whole file and checks its container format up front.
+    /// Opens the file and checks its container format up front.
     public init(path: String, speed: Double?) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw ReplayError("cannot read '\(path)'")
-        }
-        bytes = Array(data)
+        let opened: CaptureStream
         do {
-            _ = try CaptureReader(bytes)
+            opened = try CaptureStream(path: path)
         } catch {
-            throw ReplayError("\(path): \(error)")
+            throw ReplayError(error.description)
         }
+        stream = Mutex(opened)
         self.path = path
         self.speed = speed
     }
@@ -32,36 +41,66 @@ public final class ReplaySource: PacketSource {
         init(_ d: String) { description = d }
     }
 
-    public func stop() { stopped.withLock { $0 = true } }
+    public func stop() { stopped.store(true, ordering: .relaxed) }
+
+    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
 
     public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
-        var reader = try CaptureReader(bytes)
+        guard let stream = stream.withLock({ $0.take() }) else { return deliver(.end) }
+        let clock = ContinuousClock()
+        var batch: [CapturedPacket] = []
+        batch.reserveCapacity(Self.batchLimit)
+        var lastHandOver = clock.now
+        func handOver() {
+            guard !batch.isEmpty else { return }
+            deliver(.packets(batch))
+            batch.removeAll(keepingCapacity: true)
+        }
         var first: (capture: Timestamp, wall: ContinuousClock.Instant)?
-        while !stopped.withLock({ $0 }) {
-            let packet: CapturedPacket?
+        while !isStopped {
+            let packet: CapturedPacket
             do {
-                packet = try reader.next()
+                guard let next = try stream.nextBuffered() else {
+                    guard stream.needsRead else { break }
+                    handOver()
+                    try stream.read()
+                    continue
+                }
+                packet = next
             } catch {
+                handOver()
                 deliver(.end)
-                throw ReplayError("\(path): \(error)")
+                throw ReplayError(error.description)
             }
-            guard let packet else { break }
             if let speed, speed > 0 {
                 if let first {
                     let offset = Double((packet.timestamp - first.capture).microseconds) / speed
                     let due = first.wall + .microseconds(Int64(offset))
-                    while ContinuousClock.now < due, !stopped.withLock({ $0 }) {
-                        let wait = min(due - ContinuousClock.now, .milliseconds(100))
-                        Thread.sleep(
-                            forTimeInterval: Double(wait.components.attoseconds) / 1e18
-                                + Double(wait.components.seconds))
+                    if due > clock.now {
+                        handOver()
+                        sleep(until: max(due, lastHandOver + Self.batchInterval), clock)
+                        lastHandOver = clock.now
                     }
                 } else {
-                    first = (packet.timestamp, ContinuousClock.now)
+                    first = (packet.timestamp, clock.now)
                 }
             }
-            deliver(.packet(packet))
+            batch.append(packet)
+            if batch.count >= Self.batchLimit { handOver() }
         }
+        handOver()
         deliver(.end)
+    }
+
+    /// Sleeps in slices of at most 100 ms, so `stop()` takes effect promptly.
+    private func sleep(until deadline: ContinuousClock.Instant, _ clock: ContinuousClock) {
+        while !isStopped {
+            let left = deadline - clock.now
+            guard left > .zero else { return }
+            let slice = min(left, .milliseconds(100))
+            let (seconds, attoseconds) = slice.components
+            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+            _ = nanosleep(&request, nil)
+        }
     }
 }

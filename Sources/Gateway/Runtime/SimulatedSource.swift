@@ -45,6 +45,7 @@ public final class SimulatedSource: PacketSource {
         }
         let tick = 0.1
         var next = Date().timeIntervalSince1970
+        var batch: [CapturedPacket] = []
         while !stopped.withLock({ $0 }) {
             let now = Date().timeIntervalSince1970
             for i in walkers.indices {
@@ -57,8 +58,11 @@ public final class SimulatedSource: PacketSource {
                     bytes: Self.advertisingReport(
                         address: [0xC0, 0xFF, 0xEE, 0x00, 0x00, UInt8(truncatingIfNeeded: walkers[i].minor)],
                         major: 1, minor: walkers[i].minor, rssi: Int8(max(-127, min(20, rssi.rounded())))))
-                deliver(.packet(packet))
+                batch.append(packet)
             }
+            // One hand-over per tick.
+            if !batch.isEmpty { deliver(.packets(batch)) }
+            batch.removeAll(keepingCapacity: true)
             next += tick
             let wait = next - Date().timeIntervalSince1970
             if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { next = Date().timeIntervalSince1970 }

@@ -52,16 +52,15 @@ public final class FloorPlanSource: PacketSource {
                 offset = 0
             }
             let until = min(offset + step, period)
-            for a in simulator.adverts(from: offset, to: until) {
+            // One hand-over per step.
+            let batch = simulator.adverts(from: offset, to: until).map { a in
                 let minor = a.minor
                 let bytes = SimulatedSource.advertisingReport(
                     address: [0xC0, 0xFF, 0xEE, 0x00, UInt8(minor >> 8), UInt8(minor & 0xFF)], major: plan.major,
                     minor: minor, rssi: a.rssi)
-                deliver(
-                    .packet(
-                        CapturedPacket(
-                            timestamp: Timestamp(microseconds: Int64((epoch + a.offset) * 1_000_000)), bytes: bytes)))
+                return CapturedPacket(timestamp: Timestamp(microseconds: Int64((epoch + a.offset) * 1_000_000)), bytes: bytes)
             }
+            if !batch.isEmpty { deliver(.packets(batch)) }
             offset = until
             PosixThread.sleep(seconds: epoch + offset - WallTime().timeIntervalSince1970)
         }

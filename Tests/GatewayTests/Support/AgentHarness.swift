@@ -17,10 +17,12 @@ final class AgentHarness: Sendable {
 
     init(
         configuration: Configuration, source: ScriptedSource, options: AgentOptions = AgentOptions(timing: .wallClock),
-        reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
+        burst: Int = 0, reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
     ) throws {
         let connection = try MQTTConnectionOptions(configuration: configuration)
-        let pipeline = ScriptedPipeline()
+        var scripted = ScriptedPipeline()
+        scripted.burst = burst
+        let pipeline = scripted
         recorder = pipeline.recorder
         var adjusted = options
         adjusted.handleSignals = false

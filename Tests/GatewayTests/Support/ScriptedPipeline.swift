@@ -12,6 +12,8 @@ struct ScriptedPipeline: MessagePipeline {
     var states: [Int: String] = [:]
     let recorder = PipelineRecorder()
     var base = "beacons"
+    /// Packet 1 also yields this many events on distinct topics (a cohort's exits at once).
+    var burst = 0
 
     static func packet(_ n: UInt16, at time: Timestamp) -> CapturedPacket {
         CapturedPacket(timestamp: time, bytes: [0x04, 0xFF, 0x02, UInt8(n >> 8), UInt8(n & 0xFF)])
@@ -24,6 +26,14 @@ struct ScriptedPipeline: MessagePipeline {
         }
         let n = Int(packet.bytes[3]) << 8 | Int(packet.bytes[4])
         statistics.reports += 1
+        if n == 1 {
+            for i in 0..<burst {
+                out.append(
+                    OutboundMessage(
+                        topic: "\(base)/burst/\(i)/event", payload: .json("{\"event\":\"exit\"}"), qos: 1,
+                        retain: false, kind: .event))
+            }
+        }
         let beacon = n % 5
         out.append(
             OutboundMessage(

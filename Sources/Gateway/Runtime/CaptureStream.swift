@@ -1,0 +1,92 @@
+import BeaconWire
+import Glibc
+
+/// A capture file (or a pipe) read in bounded chunks through `CaptureReader`'s streaming mode, so
+/// `run --replay` holds a few chunks of the capture in memory rather than the whole file, and can
+/// follow a capture that is still being written to a FIFO.
+///
+/// Owned by one thread at a time (the replay source's).
+final class CaptureStream {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static let chunkSize = 64 * 1024
+    let path: String
+    private let fd: Int32
+    private var reader: CaptureReader
+    private var chunk = [UInt8](repeating: 0, count: CaptureStream.chunkSize)
+    private var atEnd = false
+
+    /// Opens `path` and reads enough of it to recognise the container format.
+    init(path: String) throws(Failure) {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(description: "cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        var prefix: [UInt8] = []
+        var ended = false
+        do throws(Failure) {
+            // A binary container is known from its header; only hcidump text needs up to 4,096
+            // bytes. Reading no further matters for a FIFO whose writer is still starting.
+            var found: CaptureReader?
+            while found == nil {
+                let n = try Self.read(fd, into: &chunk, path: path)
+                ended = n == 0
+                prefix += chunk[0..<n]
+                if ended || prefix.count >= 4096 {
+                    found = try Self.reader(prefix, ended, path: path)
+                } else if let binary = try? CaptureReader(streaming: prefix, isWholeFile: false),
+                    binary.format != .hcidumpText
+                {
+                    found = binary
+                }
+            }
+            reader = found!
+        } catch {
+            Glibc.close(fd)
+            throw error
+        }
+        atEnd = ended
+    }
+
+    private static func reader(_ prefix: [UInt8], _ ended: Bool, path: String) throws(Failure) -> CaptureReader {
+        do {
+            return try CaptureReader(streaming: prefix, isWholeFile: ended)
+        } catch {
+            throw Failure(description: "\(path): \(error)")
+        }
+    }
+
+    deinit { Glibc.close(fd) }
+
+    /// The next packet already in the buffer; nil when `needsRead` (or at the end).
+    func nextBuffered() throws(Failure) -> CapturedPacket? {
+        do {
+            return try reader.next()
+        } catch {
+            throw Failure(description: "\(path): \(error)")
+        }
+    }
+
+    /// The next packet is not whole in the buffer yet: `read()` before asking again.
+    var needsRead: Bool { reader.needsInput && !atEnd }
+
+    /// Reads one chunk (blocking on a pipe until a writer writes or closes it).
+    func read() throws(Failure) {
+        let n = try Self.read(fd, into: &chunk, path: path)
+        if n == 0 {
+            atEnd = true
+            reader.endOfInput()
+        } else {
+            chunk.withUnsafeBytes { reader.feed(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        }
+    }
+
+    private static func read(_ fd: Int32, into buffer: inout [UInt8], path: String) throws(Failure) -> Int {
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n >= 0 { return n }
+            if errno != EINTR { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        }
+    }
+}
