@@ -177,6 +177,22 @@ import Testing
         #expect(Self.eventNumbers(subscriber.messages.filter { $0.topic.hasPrefix("beacons/test/") }) == Array(1...50))
     }
 
+    @Test func anEventGoesOutBeforeTheProximityBurstMadeBeforeIt() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/#")
+        defer { subscriber.stop() }
+        // Packet 1 makes 300 proximity messages (a ranging tick), then its own event.
+        let harness = try AgentHarness(
+            configuration: AgentHarness.configuration(port: broker.port), source: ScriptedSource(count: 1, interval: 0),
+            burst: 300, burstKind: .proximity)
+        _ = try #require(harness.wait(timeout: 30))
+        #expect(subscriber.waitFor { $0.filter { $0.topic.contains("/burst/") }.count >= 300 })
+        let topics = subscriber.messages.map(\.topic)
+        let event = try #require(topics.firstIndex(of: "beacons/test/1/event"))
+        let firstProximity = try #require(topics.firstIndex { $0.contains("/burst/") })
+        #expect(event < firstProximity)
+    }
+
     @Test func aDegradedSourceShowsOnTheStatusTopicAndInStats() throws {
         let broker = try MosquittoBroker()
         let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/gateways/gw1/#")

@@ -23,7 +23,15 @@ public final class Agent<Pipeline: MessagePipeline> {
     }
 
     private var phase = Phase.restoring
+    /// Must-deliver messages (events, states, status, stats…) and, in a lane of their own,
+    /// proximity/ranging: `publishQueued` sends the first lane first and lets only
+    /// `expendableWindow` QoS 0 messages wait unwritten inside libmosquitto, so an enter never
+    /// queues behind a ranging tick's burst. Together they hold at most `mqtt.outbox_limit`.
     private var outbox: Outbox
+    private var expendables: Outbox
+    /// QoS 0 messages handed to libmosquitto and not yet written (its on_publish for QoS 0).
+    private var unwrittenQoS0 = 0
+    private let expendableWindow = 16
     private var connectedGeneration: UInt64?
     private var everConnected = false
     private var rejected = 0
@@ -69,7 +77,9 @@ public final class Agent<Pipeline: MessagePipeline> {
         self.options = options
         self.logger = logger
         self.reload = reload
-        outbox = Outbox(limit: configuration.mqtt.outboxLimit)
+        let expendableLimit = max(configuration.mqtt.outboxLimit / 4, 1)
+        outbox = Outbox(limit: max(configuration.mqtt.outboxLimit - expendableLimit, 1))
+        expendables = Outbox(limit: expendableLimit)
         let now = Date()
         nextAdvance = now
         nextStats = now.addingTimeInterval(configuration.mqtt.statsInterval.seconds)
@@ -88,9 +98,23 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// What the outbox and the pipeline have counted so far.
     public var counters: AgentCounters {
         AgentCounters(
-            outbox: outbox.counters, queued: outbox.count, pipeline: pipeline.statistics, reconnects: client.reconnects,
+            outbox: outboxCounters, queued: queuedCount, pipeline: pipeline.statistics, reconnects: client.reconnects,
             rejected: rejected)
     }
+
+    /// Both lanes' counters, added up.
+    private var outboxCounters: Outbox.Counters {
+        var c = outbox.counters
+        let e = expendables.counters
+        c.enqueued += e.enqueued
+        c.published += e.published
+        c.coalesced += e.coalesced
+        c.dropped += e.dropped
+        c.requeued += e.requeued
+        return c
+    }
+
+    private var queuedCount: Int { outbox.count + expendables.count }
 
     /// Runs until SIGTERM/SIGINT or the end of the source; returns the process exit code.
     public func run() -> ExitCode {
@@ -112,7 +136,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         systemd.ready(status: serviceStatus())  // systemd (ship)
         while true {
             let now = Date()
-            if case .finishing(let deadline) = phase, (outbox.isEmpty && heldHead == held.count) || now >= deadline {
+            if case .finishing(let deadline) = phase, (queuedCount == 0 && heldHead == held.count) || now >= deadline {
                 break
             }
             if phase == .restoring, now >= (restoreQuietUntil.map { min($0, restoreDeadline) } ?? restoreDeadline) {
@@ -228,11 +252,17 @@ public final class Agent<Pipeline: MessagePipeline> {
         case .disconnected(let generation, _):
             if generation == connectedGeneration {
                 outbox.connectionLost()
+                expendables.connectionLost()
+                unwrittenQoS0 = 0
                 connectedGeneration = nil
                 systemd.status(serviceStatus())  // systemd (ship)
             }
         case .published(let generation, let mid):
-            if generation == connectedGeneration { outbox.acknowledged(mid: mid) }
+            guard generation == connectedGeneration else { return }
+            let inFlight = outbox.inFlightCount
+            outbox.acknowledged(mid: mid)
+            // Not a PUBACK of ours: a QoS 0 message was written.
+            if outbox.inFlightCount == inFlight, unwrittenQoS0 > 0 { unwrittenQoS0 -= 1 }
         case .subscribed(let generation, let mid):
             guard phase == .restoring, generation == restoreGeneration else { return }
             pendingSubAcks.remove(mid)
@@ -291,7 +321,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             // of a broker that is merely slow to accept.
             guard firstAttemptDone else { return false }
             if connectedGeneration != nil {
-                return heldHead == held.count && outbox.count < max(configuration.mqtt.outboxLimit / 2, 1)
+                return heldHead == held.count && queuedCount < max(configuration.mqtt.outboxLimit / 2, 1)
             }
         }
         return true
@@ -387,7 +417,7 @@ public final class Agent<Pipeline: MessagePipeline> {
 
     private func publishStats(_ now: Date) {
         let stats = pipeline.statistics
-        let c = outbox.counters
+        let c = outboxCounters
         let elapsed = max(now.timeIntervalSince(lastStats.at), 0.001)
         var json = JSONWriter()
         json.beginObject()
@@ -396,7 +426,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         json.field("reports_per_s", Double(stats.reports - lastStats.reports) / elapsed)
         json.field("beacons_tracked", stats.beaconsTracked)
         json.field("messages_published", c.published)
-        json.field("queued", outbox.count)
+        json.field("queued", queuedCount)
         json.field("dropped", c.dropped + c.coalesced + rejected)
         json.field("malformed", stats.malformed)
         json.field("reconnects", client.reconnects)
@@ -417,15 +447,17 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// and the outbox's pressure rules apply.
     private func enqueueOutput() {
         if holdsBackOutput {
-            if heldHead == held.count, outbox.count + out.count <= outbox.limit {
-                for message in out { outbox.enqueue(message) }
+            if heldHead == held.count, outbox.count + out.count <= outbox.limit,
+                expendables.count + out.count <= expendables.limit
+            {
+                for message in out { enqueue(message) }
             } else {
                 held += out
                 releaseHeld()
             }
         } else {
             releaseHeld()
-            for message in out { outbox.enqueue(message) }
+            for message in out { enqueue(message) }
         }
         out.removeAll(keepingCapacity: true)
     }
@@ -439,8 +471,8 @@ public final class Agent<Pipeline: MessagePipeline> {
     private func releaseHeld() {
         guard heldHead < held.count else { return }
         let holding = holdsBackOutput
-        while heldHead < held.count, !holding || outbox.count < outbox.limit {
-            outbox.enqueue(held[heldHead])
+        while heldHead < held.count, !holding || hasRoom(for: held[heldHead]) {
+            enqueue(held[heldHead])
             heldHead += 1
         }
         if heldHead == held.count {
@@ -449,24 +481,46 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
     }
 
+    /// The outbox's own rule (proximity and ranging give way under pressure).
+    private static func isExpendable(_ message: OutboundMessage) -> Bool {
+        message.kind == .proximity || message.kind == .ranging
+    }
+
+    private func enqueue(_ message: OutboundMessage) {
+        if Self.isExpendable(message) { expendables.enqueue(message) } else { outbox.enqueue(message) }
+    }
+
+    private func hasRoom(for message: OutboundMessage) -> Bool {
+        Self.isExpendable(message) ? expendables.count < expendables.limit : outbox.count < outbox.limit
+    }
+
     private func publishQueued() {
         releaseHeld()
         guard let generation = connectedGeneration else { return }
         while outbox.inFlightCount < options.inFlightWindow, let pending = outbox.next() {
-            switch client.publish(pending.message, generation: generation) {
-            case .sent(let mid):
-                outbox.sent(pending, mid: mid)
-            case .notConnected:
-                outbox.unsent(pending)
-                return
-            case .failed(let reason):
-                rejected += 1
-                if rejected == 1 || rejected.isMultiple(of: 1000) {
-                    logger.error(
-                        "broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
-                }
+            guard publish(pending, from: &outbox, generation) else { return }
+        }
+        while unwrittenQoS0 < expendableWindow, let pending = expendables.next() {
+            guard publish(pending, from: &expendables, generation) else { return }
+        }
+    }
+
+    /// Hands one message to the client; false when the connection is gone.
+    private func publish(_ pending: Outbox.Pending, from lane: inout Outbox, _ generation: UInt64) -> Bool {
+        switch client.publish(pending.message, generation: generation) {
+        case .sent(let mid):
+            lane.sent(pending, mid: mid)
+            if pending.message.qos == 0 { unwrittenQoS0 += 1 }
+        case .notConnected:
+            lane.unsent(pending)
+            return false
+        case .failed(let reason):
+            rejected += 1
+            if rejected == 1 || rejected.isMultiple(of: 1000) {
+                logger.error("broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
             }
         }
+        return true
     }
 
     // MARK: - Reload and shutdown
@@ -517,16 +571,16 @@ public final class Agent<Pipeline: MessagePipeline> {
     private func serviceStatus() -> String {
         let health = degradedReason.map { "degraded: \($0)" } ?? "scanning"
         let broker = connectedGeneration == nil ? "broker not connected" : "broker connected"
-        return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(outbox.count) queued"
+        return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(queuedCount) queued"
     }
 
     private func shutDown() -> ExitCode {
         systemd.stopping()  // systemd (ship)
         source.stop()
         queue.close()
-        let lost = outbox.count
+        let lost = queuedCount
         client.stop(timeout: .seconds(2))
-        let c = outbox.counters
+        let c = outboxCounters
         logger.info(
             "stopped",
             [

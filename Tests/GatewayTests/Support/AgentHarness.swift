@@ -17,11 +17,12 @@ final class AgentHarness: Sendable {
 
     init(
         configuration: Configuration, source: ScriptedSource, options: AgentOptions = AgentOptions(timing: .wallClock),
-        burst: Int = 0, reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
+        burst: Int = 0, burstKind: OutboundMessage.Kind = .event, reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
     ) throws {
         let connection = try MQTTConnectionOptions(configuration: configuration)
         var scripted = ScriptedPipeline()
         scripted.burst = burst
+        scripted.burstKind = burstKind
         let pipeline = scripted
         recorder = pipeline.recorder
         var adjusted = options

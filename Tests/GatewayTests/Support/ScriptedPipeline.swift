@@ -14,6 +14,8 @@ struct ScriptedPipeline: MessagePipeline {
     var base = "beacons"
     /// Packet 1 also yields this many events on distinct topics (a cohort's exits at once).
     var burst = 0
+    /// What the burst is: events (QoS 1) or a ranging tick's proximity messages (QoS 0).
+    var burstKind = OutboundMessage.Kind.event
 
     static func packet(_ n: UInt16, at time: Timestamp) -> CapturedPacket {
         CapturedPacket(timestamp: time, bytes: [0x04, 0xFF, 0x02, UInt8(n >> 8), UInt8(n & 0xFF)])
@@ -28,10 +30,12 @@ struct ScriptedPipeline: MessagePipeline {
         statistics.reports += 1
         if n == 1 {
             for i in 0..<burst {
+                let event = burstKind == .event
                 out.append(
                     OutboundMessage(
-                        topic: "\(base)/burst/\(i)/event", payload: .json("{\"event\":\"exit\"}"), qos: 1,
-                        retain: false, kind: .event))
+                        topic: "\(base)/burst/\(i)/\(event ? "event" : "proximity")",
+                        payload: .json(event ? "{\"event\":\"exit\"}" : "{}"), qos: event ? 1 : 0, retain: false,
+                        kind: burstKind))
             }
         }
         let beacon = n % 5
