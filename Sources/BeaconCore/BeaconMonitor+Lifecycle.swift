@@ -40,10 +40,10 @@ extension BeaconMonitor {
                 guard s.state == .inside, configuration.monitoring.perBeacon, table.find(id) == nil,
                     table.count < max(1, configuration.monitoring.maxTracked)
                 else { continue }
-                let bucket = regionIndex.bucket(for: id)
-                guard regionIndex.isEmpty || regionIndex.matchesAny(bucket, id) else { continue }
+                let matchList = regionIndex.matchList(for: id)
+                guard regionIndex.isEmpty || matchList != RegionIndex.none else { continue }
                 var slot = newSlot(
-                    id, kind: id.scheme == .eddystone ? .eddystoneUID : .iBeacon, bucket: bucket, at: lastSeen)
+                    id, kind: id.scheme == .eddystone ? .eddystoneUID : .iBeacon, matchList: matchList, at: lastSeen)
                 slot.state = .inside
                 slot.since = s.since
                 slot.attributesDue = start + configuration.monitoring.attributesRefresh
@@ -81,6 +81,7 @@ extension BeaconMonitor {
 
         configuration = config
         composer = MessageComposer(config)
+        identityTexts = []
         roomFeed = HomeAssistantRoomFeed(configuration: config, settings: config.homeAssistant)
         regionIndex = RegionIndex(config.regions)
         applyDerivedSettings()
@@ -109,8 +110,8 @@ extension BeaconMonitor {
         // Re-derive every tracked beacon, then rebuild the deadline heap from scratch.
         for i in table.recencyOrder {
             let id = table[i].identity
-            let bucket = regionIndex.bucket(for: id)
-            if !regionIndex.isEmpty && !regionIndex.matchesAny(bucket, id) {
+            let matchList = regionIndex.matchList(for: id)
+            if !regionIndex.isEmpty && matchList == RegionIndex.none {
                 let old = table.remove(i)
                 if oldConfig.monitoring.perBeacon && old.state != .unknown {
                     emit(oldComposer.clearRetained(oldComposer.beaconTopic(id, "state")), into: &out)
@@ -119,9 +120,9 @@ extension BeaconMonitor {
                 continue
             }
             let override = overrides[id] ?? -1
-            table[i].bucket = bucket
+            table[i].matchList = matchList
             table[i].override = override
-            table[i].exitTimeout = exitTimeout(for: id, bucket: bucket, override: override)
+            table[i].exitTimeout = exitTimeout(matchList: matchList, override: override)
             table[i].kalman = KalmanFilter(
                 processNoise: config.ranging.filter.processNoise,
                 measurementNoise: config.ranging.filter.measurementNoise)

@@ -72,9 +72,31 @@ extension BeaconMonitor {
             measuredPower: s.measuredPower, accuracy: s.accuracy, proximity: s.proximity, lastSeen: s.lastSeen)
     }
 
+    /// `rangedBeacon` with its identity text, from the per-slot cache (built on first use).
+    mutating func rangedBeaconWithText(_ i: Int32) -> MessageComposer.RangedBeacon {
+        let slot = table[i]
+        var ranged = rangedBeacon(slot)
+        let n = Int(i)
+        if n >= identityTexts.count {
+            identityTexts.append(
+                contentsOf: repeatElement(
+                    RangedIdentityText(generation: 0, address: BluetoothAddress(rawValue: 0), members: []),
+                    count: n + 1 - identityTexts.count))
+        }
+        if identityTexts[n].members.isEmpty || identityTexts[n].generation != slot.generation
+            || identityTexts[n].address != slot.address
+        {
+            identityTexts[n] = RangedIdentityText(
+                generation: slot.generation, address: slot.address, members: composer.identityMembers(of: ranged))
+        }
+        ranged.identityMembers = identityTexts[n].members
+        return ranged
+    }
+
     /// One ranging tick: ranges every beacon seen within `stale_after` (walking the recency list
     /// only as far as that, or the longest exit timeout for attribute refreshes), publishes their
-    /// proximity per policy, each region's list nearest first, and due attribute refreshes.
+    /// proximity per policy, each region's list nearest first (unknown accuracy last, ties by
+    /// identity, so the order is deterministic), and due attribute refreshes.
     mutating func tick(at t: Timestamp, into out: inout [OutboundMessage]) {
         let staleAfter = configuration.ranging.staleAfter
         let refresh = configuration.monitoring.attributesRefresh
@@ -91,11 +113,8 @@ extension BeaconMonitor {
             if age < staleAfter {
                 inRange += 1
                 range(i, at: t, into: &out)
-                let id = table[i].identity
-                for p in regionIndex.candidates(table[i].bucket) {
-                    let r = regionIndex.member(p)
-                    guard regionIndex.matches(r, id) else { continue }
-                    rangeLists[Int(r)].append(i)
+                for p in regionIndex.positions(table[i].matchList) {
+                    rangeLists[Int(regionIndex.region(at: p))].append(i)
                 }
             }
             i = table[i].next
@@ -112,7 +131,16 @@ extension BeaconMonitor {
             }
             guard configuration.ranging.publish.rangingList else { continue }
             if !rangeLists[r].isEmpty {
-                let list = rangeLists[r].sorted { nearer(table[$0], table[$1]) }.map { rangedBeacon(table[$0]) }
+                // Sort keys gathered once: comparisons then never reach back into the table.
+                sortKeys.removeAll(keepingCapacity: true)
+                for i in rangeLists[r] {
+                    let a = table[i].accuracy
+                    sortKeys.append((a < 0 ? .infinity : a, table[i].identity, i))
+                }
+                sortKeys.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+                var list: [MessageComposer.RangedBeacon] = []
+                list.reserveCapacity(sortKeys.count)
+                for k in sortKeys.indices { list.append(rangedBeaconWithText(sortKeys[k].2)) }
                 emit(composer.ranging(configuration.regions[r].name, list), into: &out)
                 regions[r].rangingNonEmpty = true
             } else if regions[r].rangingNonEmpty {
@@ -123,10 +151,4 @@ extension BeaconMonitor {
         rangingIdle = inRange == 0 && insideCount == 0
     }
 
-    /// Nearest first; unknown accuracy last; ties by identity so the order is deterministic.
-    func nearer(_ a: BeaconSlot, _ b: BeaconSlot) -> Bool {
-        let ka = a.accuracy < 0 ? Double.infinity : a.accuracy
-        let kb = b.accuracy < 0 ? Double.infinity : b.accuracy
-        return ka != kb ? ka < kb : a.identity < b.identity
-    }
 }

@@ -36,6 +36,10 @@ public struct BeaconMonitor: Sendable {
     var horizon: TimeSpan = .zero
     var scratch: [Double] = []
     var rangeLists: [[Int32]] = []
+    /// Per table slot: cached ranging-list identity text (see `RangedIdentityText`).
+    var identityTexts: [RangedIdentityText] = []
+    /// A tick's sort keys for one region's list: (accuracy, unknown = ∞; identity; slot).
+    var sortKeys: [(Double, BeaconIdentity, Int32)] = []
 
     /// Starts monitoring at `start`: every region is `unknown` until a matching sighting, or until its
     /// exit timeout passes without one (then `outside`, without an event).
@@ -75,13 +79,11 @@ public struct BeaconMonitor: Sendable {
 
     /// Per-beacon exit timeout: the beacon override's, else the longest of its matching regions',
     /// else monitoring.exit_timeout.
-    func exitTimeout(for id: BeaconIdentity, bucket: Int32, override: Int32) -> TimeSpan {
+    func exitTimeout(matchList: Int32, override: Int32) -> TimeSpan {
         if override >= 0, let t = configuration.beacons[Int(override)].exitTimeout { return t }
         var longest: TimeSpan?
-        for p in regionIndex.candidates(bucket) {
-            let r = regionIndex.member(p)
-            guard regionIndex.matches(r, id) else { continue }
-            longest = max(longest ?? .zero, regions[Int(r)].exitTimeout)
+        for p in regionIndex.positions(matchList) {
+            longest = max(longest ?? .zero, regions[Int(regionIndex.region(at: p))].exitTimeout)
         }
         return longest ?? configuration.monitoring.exitTimeout
     }
@@ -94,10 +96,8 @@ public struct BeaconMonitor: Sendable {
     /// suffices); with no regions configured they are always sent.
     func perBeaconNotify(_ slot: BeaconSlot, entry: Bool) -> Bool {
         if regionIndex.isEmpty { return true }
-        for p in regionIndex.candidates(slot.bucket) {
-            let r = regionIndex.member(p)
-            guard regionIndex.matches(r, slot.identity) else { continue }
-            let region = configuration.regions[Int(r)]
+        for p in regionIndex.positions(slot.matchList) {
+            let region = configuration.regions[Int(regionIndex.region(at: p))]
             if entry ? region.notifyEntry : region.notifyExit { return true }
         }
         return false
@@ -120,13 +120,13 @@ public struct BeaconMonitor: Sendable {
                 table[i].publishedAt = nil
             }
         } else {
-            let bucket = regionIndex.bucket(for: s.identity)
-            if !regionIndex.isEmpty && !regionIndex.matchesAny(bucket, s.identity) {
+            let matchList = regionIndex.matchList(for: s.identity)
+            if !regionIndex.isEmpty && matchList == RegionIndex.none {
                 countersStorage.ignored += 1
                 return
             }
             while table.count >= max(1, configuration.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
-            i = table.insert(newSlot(s.identity, kind: s.kind, bucket: bucket, at: t))
+            i = table.insert(newSlot(s.identity, kind: s.kind, matchList: matchList, at: t))
         }
         table.record(i, s, at: t)
         if s.rssi != 127 && configuration.ranging.filter.kind == .kalman { table[i].kalman.update(Double(s.rssi)) }
@@ -140,10 +140,8 @@ public struct BeaconMonitor: Sendable {
                         generation: table[i].generation))
             }
         }
-        for p in regionIndex.candidates(table[i].bucket) {
-            let r = regionIndex.member(p)
-            guard regionIndex.matches(r, s.identity) else { continue }
-            let ri = Int(r)
+        for p in regionIndex.positions(table[i].matchList) {
+            let ri = Int(regionIndex.region(at: p))
             regions[ri].lastSeen = t
             regions[ri].lastSighting = s
             if regions[ri].state != .inside { enterRegion(ri, at: t, into: &out) }
@@ -177,12 +175,12 @@ public struct BeaconMonitor: Sendable {
     /// ranging.interval in µs; below 10 ms it is taken as 10 ms, so a bad value cannot spin `advance`.
     var tickInterval: Int64 { max(10_000, configuration.ranging.interval.microseconds) }
 
-    func newSlot(_ id: BeaconIdentity, kind: BeaconSighting.Kind, bucket: Int32, at t: Timestamp) -> BeaconSlot {
+    func newSlot(_ id: BeaconIdentity, kind: BeaconSighting.Kind, matchList: Int32, at t: Timestamp) -> BeaconSlot {
         let override = overrides[id] ?? -1
         return BeaconSlot(
             identity: id, kind: kind, address: BluetoothAddress(rawValue: 0), rssi: 127, frameMeasuredPower: nil,
-            firstSeen: t, lastSeen: t, bucket: bucket, override: override,
-            exitTimeout: exitTimeout(for: id, bucket: bucket, override: override),
+            firstSeen: t, lastSeen: t, matchList: matchList, override: override,
+            exitTimeout: exitTimeout(matchList: matchList, override: override),
             attributesDue: t,
             kalman: KalmanFilter(
                 processNoise: configuration.ranging.filter.processNoise,

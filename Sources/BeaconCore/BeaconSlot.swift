@@ -19,8 +19,8 @@ struct BeaconSlot: Sendable {
     var inUse = true
 
     // Derived from the configuration (recomputed on reconfigure).
-    /// RegionIndex bucket of this identity, −1 when none.
-    var bucket: Int32
+    /// RegionIndex match list of this identity (`RegionIndex.none` when it matches no region).
+    var matchList: Int32
     /// Index into Configuration.beacons, −1 when none.
     var override: Int32
     var exitTimeout: TimeSpan

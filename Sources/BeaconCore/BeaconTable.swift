@@ -141,12 +141,16 @@ struct BeaconTable: Sendable {
     /// Replaces `out` with slot `i`'s samples taken after `after` (exclusive), oldest first.
     func samples(_ i: Int32, after: Timestamp, into out: inout [Double]) {
         out.removeAll(keepingCapacity: true)
-        let s = slots[Int(i)]
-        let n = Int(s.ringCount)
+        let n = Int(slots[Int(i)].ringCount)
+        let head = Int(slots[Int(i)].ringHead)
         let base = Int(i) * Self.ringCapacity
-        for k in 0..<n {
-            let at = base + (Int(s.ringHead) - n + k + Self.ringCapacity) % Self.ringCapacity
-            if ring[at].time > after.microseconds { out.append(Double(ring[at].rssi)) }
+        let mask = Self.ringCapacity - 1
+        // Samples are in time order (time never goes backwards), so walking back from the newest
+        // stops at the window's start without touching the older part of the ring.
+        var inWindow = 0
+        while inWindow < n, ring[base + ((head - 1 - inWindow) & mask)].time > after.microseconds { inWindow += 1 }
+        for k in stride(from: inWindow - 1, through: 0, by: -1) {
+            out.append(Double(ring[base + ((head - 1 - k) & mask)].rssi))
         }
     }
 

@@ -24,12 +24,25 @@ struct MessageComposer: Sendable {
 
     /// `<base>/<uuid>/<major>/<minor>/<gw>/<leaf>` or `<base>/eddystone/<namespace>/<instance>/<gw>/<leaf>`.
     func beaconTopic(_ id: BeaconIdentity, _ leaf: String) -> String {
+        var t: [UInt8] = []
+        t.reserveCapacity(baseTopic.utf8.count + gatewayID.utf8.count + leaf.utf8.count + 64)
+        ASCIIText.append(baseTopic, to: &t)
+        t.append(0x2F)
         switch id.scheme {
         case .uuid:
-            return "\(baseTopic)/\(id.id.uuidString)/\(id.major)/\(id.minor)/\(gatewayID)/\(leaf)"
+            id.id.appendUUID(to: &t)
+            t.append(0x2F)
+            ASCIIText.appendDigits(UInt64(id.major), minimumWidth: 1, to: &t)
+            t.append(0x2F)
+            ASCIIText.appendDigits(UInt64(id.minor), minimumWidth: 1, to: &t)
         case .eddystone:
-            return "\(baseTopic)/eddystone/\(id.eddystoneNamespace)/\(id.eddystoneInstance)/\(gatewayID)/\(leaf)"
+            ASCIIText.append("eddystone/\(id.eddystoneNamespace)/\(id.eddystoneInstance)", to: &t)
         }
+        t.append(0x2F)
+        ASCIIText.append(gatewayID, to: &t)
+        t.append(0x2F)
+        ASCIIText.append(leaf, to: &t)
+        return String(decoding: t, as: UTF8.self)
     }
 
     /// `<base>/regions/<region>/<gw>/<leaf>`.
@@ -52,7 +65,7 @@ struct MessageComposer: Sendable {
     static func writeIdentity(_ w: inout JSONWriter, _ id: BeaconIdentity) {
         switch id.scheme {
         case .uuid:
-            w.field("uuid", id.id.uuidString)
+            w.field("uuid", plain: id.id.appendUUID)
             w.field("major", Int(id.major))
             w.field("minor", Int(id.minor))
         case .eddystone:
@@ -61,7 +74,10 @@ struct MessageComposer: Sendable {
         }
     }
 
-    private static func time(_ t: Timestamp?) -> String? { t?.rfc3339 }
+    /// An RFC 3339 time, or null.
+    private static func writeTime(_ w: inout JSONWriter, _ name: String, _ t: Timestamp?) {
+        if let t { w.field(name, plain: t.appendRFC3339) } else { w.field(name, nil as String?) }
+    }
 
     private func attributes(
         _ topic: String, state: RegionState, since: Timestamp?, lastSeen: Timestamp?, extra: (inout JSONWriter) -> Void
@@ -69,8 +85,8 @@ struct MessageComposer: Sendable {
         var w = JSONWriter()
         w.beginObject()
         w.field("state", state.rawValue)
-        w.field("since", Self.time(since))
-        w.field("last_seen", Self.time(lastSeen))
+        Self.writeTime(&w, "since", since)
+        Self.writeTime(&w, "last_seen", lastSeen)
         extra(&w)
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .state)
@@ -118,10 +134,14 @@ struct MessageComposer: Sendable {
         w.field("gateway", gatewayID)
         w.field("floor", floor)
         w.field("room", room)
-        w.field("address", b.address?.description)
+        if let address = b.address {
+            w.field("address", plain: address.appendText)
+        } else {
+            w.field("address", nil as String?)
+        }
         w.field("rssi", rssi(b.rssi), decimals: 1)
-        w.field("timestamp", t.rfc3339)
-        w.field("last_seen", Self.time(b.lastSeen))
+        w.field("timestamp", plain: t.appendRFC3339)
+        Self.writeTime(&w, "last_seen", b.lastSeen)
         if let reason { w.field("reason", reason) }
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: false, kind: .event)
@@ -138,17 +158,33 @@ struct MessageComposer: Sendable {
         var accuracy: Double
         var proximity: Proximity
         var lastSeen: Timestamp
+        /// `identityMembers(of:)` for this beacon, when the caller keeps it.
+        var identityMembers: [UInt8]? = nil
+    }
+
+    /// A ranging-list entry's leading members: `"uuid","major","minor","name","address"`.
+    func identityMembers(of b: RangedBeacon) -> [UInt8] {
+        var w = JSONWriter(capacity: 128)
+        w.beginObject()
+        Self.writeIdentity(&w, b.identity)
+        w.field("name", b.name)
+        w.field("address", plain: b.address.appendText)
+        return Array(w.innerBytes)
     }
 
     private func writeRanged(_ w: inout JSONWriter, _ b: RangedBeacon, gatewayFields: Bool) {
-        Self.writeIdentity(&w, b.identity)
-        w.field("name", b.name)
-        if gatewayFields {
-            w.field("gateway", gatewayID)
-            w.field("floor", floor)
-            w.field("room", room)
+        if !gatewayFields, let members = b.identityMembers {
+            w.members(members)
+        } else {
+            Self.writeIdentity(&w, b.identity)
+            w.field("name", b.name)
+            if gatewayFields {
+                w.field("gateway", gatewayID)
+                w.field("floor", floor)
+                w.field("room", room)
+            }
+            w.field("address", plain: b.address.appendText)
         }
-        w.field("address", b.address.description)
         w.field("rssi", rssi(b.rssi), decimals: 1)
         w.field("rssi_filtered", b.filteredRSSI, decimals: 1)
         w.field("measured_power", b.measuredPower)
@@ -162,7 +198,7 @@ struct MessageComposer: Sendable {
         var w = JSONWriter()
         w.beginObject()
         writeRanged(&w, b, gatewayFields: true)
-        w.field("timestamp", t.rfc3339)
+        w.field("timestamp", plain: t.appendRFC3339)
         w.endObject()
         return OutboundMessage(
             topic: beaconTopic(b.identity, "proximity"), payload: .json(w.text), qos: 0, retain: false,
@@ -172,12 +208,13 @@ struct MessageComposer: Sendable {
     /// A JSON array, nearest first, of `{<identity>,"name","address","rssi","rssi_filtered",
     /// "measured_power","accuracy","proximity","last_seen"}`; QoS 0, not retained.
     func ranging(_ region: String, _ beacons: [RangedBeacon]) -> OutboundMessage {
-        var w = JSONWriter()
+        var w = JSONWriter(capacity: 2 + 240 * beacons.count)
+        var times = RFC3339Formatter()
         w.beginArray()
         for b in beacons {
             w.beginObject()
             writeRanged(&w, b, gatewayFields: false)
-            w.field("last_seen", b.lastSeen.rfc3339)
+            w.field("last_seen", plain: { times.append(b.lastSeen, to: &$0) })
             w.endObject()
         }
         w.endArray()

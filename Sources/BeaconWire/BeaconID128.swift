@@ -21,14 +21,39 @@ public struct BeaconID128: Hashable, Sendable, Comparable {
 
     /// Lowercase UUID text with dashes: `e2c56db5-dffb-48d2-b060-d0f5a71096e0`.
     public var uuidString: String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(36)
-        for (i, byte) in bytes.enumerated() {
-            if i == 4 || i == 6 || i == 8 || i == 10 { out.append("-") }
-            out.append(Hex.digit(byte >> 4))
-            out.append(Hex.digit(byte & 0xF))
+        appendUUID(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `uuidString`'s text, appended as bytes.
+    public func appendUUID(to out: inout [UInt8]) {
+        let high = high
+        let low = low
+        ASCIIText.appendFixedWidth(36, to: &out) { text in
+            var at = 0
+            func put(_ word: UInt64, _ shift: Int) {
+                let byte = UInt8(truncatingIfNeeded: word >> UInt64(shift))
+                text[at] = ASCIIText.hexDigit(byte >> 4)
+                text[at + 1] = ASCIIText.hexDigit(byte & 0xF)
+                at += 2
+            }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                if shift == 24 || shift == 8 {
+                    text[at] = 0x2D
+                    at += 1
+                }
+                put(high, shift)
+            }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                if shift == 56 || shift == 40 {
+                    text[at] = 0x2D
+                    at += 1
+                }
+                put(low, shift)
+            }
         }
-        return out
     }
 
     /// Parses a UUID with or without dashes (case-insensitive); nil when malformed.

@@ -32,15 +32,25 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
     }
 
     public var description: String {
-        var out = ""
+        var out: [UInt8] = []
         out.reserveCapacity(17)
-        for index in stride(from: 40, through: 0, by: -8) {
-            let byte = UInt8(truncatingIfNeeded: rawValue >> UInt64(index))
-            out.append(Hex.digit(byte >> 4))
-            out.append(Hex.digit(byte & 0xF))
-            if index > 0 { out.append(":") }
+        appendText(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `description`'s text, appended as bytes.
+    public func appendText(to out: inout [UInt8]) {
+        let raw = rawValue
+        ASCIIText.appendFixedWidth(17, to: &out) { text in
+            var at = 0
+            for index in stride(from: 40, through: 0, by: -8) {
+                let byte = UInt8(truncatingIfNeeded: raw >> UInt64(index))
+                text[at] = ASCIIText.hexDigit(byte >> 4)
+                text[at + 1] = ASCIIText.hexDigit(byte & 0xF)
+                if index > 0 { text[at + 2] = 0x3A }
+                at += 3
+            }
         }
-        return out
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }

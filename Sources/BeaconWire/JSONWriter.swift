@@ -1,42 +1,94 @@
 /// Builds compact JSON text by hand: the payloads are small and their key order is part of the
 /// documented contract, so a reflective encoder would be both slower and less predictable.
+///
+/// The text accumulates as UTF-8 bytes (see `ASCIIText`) and becomes a `String` once, in `text`.
 public struct JSONWriter: Sendable {
-    public private(set) var text: String = ""
-    private var needsComma: [Bool] = [false]
+    public private(set) var bytes: [UInt8] = []
+    /// Bit d set: the container at nesting depth d already holds a value, so the next one needs a
+    /// comma. Payloads nest a few levels; deeper levels share bit 63 (only commas could go wrong).
+    private var commaBits: UInt64 = 0
+    private var depth = 0
+    private var pendingValueAfterKey = false
 
-    public init() { text.reserveCapacity(256) }
+    public init(capacity: Int = 256) { bytes.reserveCapacity(capacity) }
 
-    public mutating func beginObject() { value(); text.append("{"); needsComma.append(false) }
-    public mutating func endObject() { text.append("}"); needsComma.removeLast() }
-    public mutating func beginArray() { value(); text.append("["); needsComma.append(false) }
-    public mutating func endArray() { text.append("]"); needsComma.removeLast() }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
 
-    /// Writes `"name":` inside an object; the next value call writes the value.
+    private var bit: UInt64 { 1 << UInt64(min(depth, 63)) }
+
+    public mutating func beginObject() { open(0x7B) }
+    public mutating func endObject() { close(0x7D) }
+    public mutating func beginArray() { open(0x5B) }
+    public mutating func endArray() { close(0x5D) }
+
+    private mutating func open(_ bracket: UInt8) {
+        value()
+        bytes.append(bracket)
+        depth += 1
+        commaBits &= ~bit
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
+        depth = max(0, depth - 1)
+    }
+
+    /// Writes `"name":` inside an object; the next value call writes the value. Names are the
+    /// payload contract's keys, chosen in code: plain ASCII, so they are copied without escaping.
     public mutating func key(_ name: String) {
         separate()
-        Self.appendQuoted(name, to: &text)
-        text.append(":")
-        needsComma[needsComma.count - 1] = false
+        bytes.append(0x22)
+        ASCIIText.append(name, to: &bytes)
+        bytes.append(0x22)
+        bytes.append(0x3A)
+        commaBits &= ~bit
         pendingValueAfterKey = true
     }
 
-    private var pendingValueAfterKey = false
-
-    public mutating func string(_ s: String) { value(); Self.appendQuoted(s, to: &text) }
-    public mutating func int(_ v: some BinaryInteger) { value(); text.append(String(v)) }
-    public mutating func bool(_ v: Bool) { value(); text.append(v ? "true" : "false") }
-    public mutating func null() { value(); text.append("null") }
+    public mutating func string(_ s: String) { value(); Self.appendQuoted(s, to: &bytes) }
+    /// A string value whose text `write` appends and which needs no escaping (digits, hex, RFC 3339
+    /// times), so it is neither scanned nor built as a `String` first.
+    public mutating func plain(_ write: (inout [UInt8]) -> Void) {
+        value()
+        bytes.append(0x22)
+        write(&bytes)
+        bytes.append(0x22)
+    }
+    public mutating func int(_ v: some BinaryInteger) {
+        value()
+        if let small = Int64(exactly: v) {
+            ASCIIText.appendDecimal(small, to: &bytes)
+        } else {
+            ASCIIText.append(String(v), to: &bytes)
+        }
+    }
+    public mutating func bool(_ v: Bool) { value(); appendLiteral(v ? "true" : "false") }
+    public mutating func null() { value(); appendLiteral("null") }
     /// Non-finite numbers become null; others print with at most `decimals` fraction digits.
     public mutating func double(_ v: Double, decimals: Int = 2) {
         value()
-        guard v.isFinite else { text.append("null"); return }
-        text.append(Self.format(v, decimals: decimals))
+        if !ASCIIText.appendFixed(v, decimals: decimals, to: &bytes) {
+            if v.isFinite { ASCIIText.append(String(v), to: &bytes) } else { appendLiteral("null") }
+        }
     }
+    /// Inserts already-valid object members (`"a":1,"b":2`, as written by another writer inside an
+    /// object) into the current object.
+    public mutating func members(_ json: [UInt8]) {
+        separate()
+        bytes.append(contentsOf: json)
+        commaBits |= bit
+    }
+
+    /// The text written so far after the opening bracket of the outermost container: an object's
+    /// members, ready for `members(_:)`.
+    public var innerBytes: ArraySlice<UInt8> { bytes.dropFirst() }
+
     /// Inserts already-valid JSON text as one value.
-    public mutating func raw(_ json: String) { value(); text.append(json) }
+    public mutating func raw(_ json: String) { value(); ASCIIText.append(json, to: &bytes) }
 
     public mutating func field(_ name: String, _ v: String) { key(name); string(v) }
     public mutating func field(_ name: String, _ v: String?) { key(name); if let v { string(v) } else { null() } }
+    public mutating func field(_ name: String, plain write: (inout [UInt8]) -> Void) { key(name); plain(write) }
     public mutating func field(_ name: String, _ v: Int) { key(name); int(v) }
     public mutating func field(_ name: String, _ v: Int?) { key(name); if let v { int(v) } else { null() } }
     public mutating func field(_ name: String, _ v: Bool) { key(name); bool(v) }
@@ -46,65 +98,63 @@ public struct JSONWriter: Sendable {
         if let v { double(v, decimals: decimals) } else { null() }
     }
 
+    private mutating func appendLiteral(_ s: StaticString) {
+        s.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
     private mutating func value() {
         if pendingValueAfterKey {
             pendingValueAfterKey = false
-            needsComma[needsComma.count - 1] = true
+            commaBits |= bit
             return
         }
         separate()
-        needsComma[needsComma.count - 1] = true
+        commaBits |= bit
     }
 
     private mutating func separate() {
-        if needsComma[needsComma.count - 1] { text.append(",") }
+        if commaBits & bit != 0 { bytes.append(0x2C) }
     }
 
     /// Fixed-point formatting without Foundation: trailing zeros trimmed, `-0` printed as `0`.
     public static func format(_ v: Double, decimals: Int) -> String {
-        var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
-        let scaled = (v * scale).rounded()
-        guard abs(scaled) < 9.0e15 else { return String(v) }
-        let n = Int64(scaled)
-        if n == 0 { return "0" }
-        let negative = n < 0
-        let magnitude = n.magnitude
-        let whole = magnitude / UInt64(scale)
-        var frac = magnitude % UInt64(scale)
-        var out = negative ? "-" : ""
-        out += String(whole)
-        if frac != 0 {
-            var digits = decimals
-            while frac % 10 == 0 { frac /= 10; digits -= 1 }
-            let s = String(frac)
-            out += "." + String(repeating: "0", count: digits - s.count) + s
-        }
-        return out
+        var out: [UInt8] = []
+        guard ASCIIText.appendFixed(v, decimals: decimals, to: &out) else { return String(v) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Appends `s` as a JSON string literal (RFC 8259 §7).
     public static func appendQuoted(_ s: String, to out: inout String) {
-        out.append("\"")
-        // Topic names, UUIDs and timestamps never need escaping: append them whole.
-        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) {
-            out.append(s)
-            out.append("\"")
-            return
+        var bytes: [UInt8] = []
+        appendQuoted(s, to: &bytes)
+        out += String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `s` as a JSON string literal (RFC 8259 §7) to UTF-8 bytes.
+    public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
+        out.append(0x22)
+        var s = s
+        // Keys, topics, UUIDs and names almost never need escaping: copy them whole.
+        let copied = s.withUTF8 { utf8 -> Bool in
+            for b in utf8 where b < 0x20 || b == 0x22 || b == 0x5C { return false }
+            out.append(contentsOf: utf8)
+            return true
         }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out.append("\\\"")
-            case "\\": out.append("\\\\")
-            case "\n": out.append("\\n")
-            case "\r": out.append("\\r")
-            case "\t": out.append("\\t")
-            case _ where scalar.value < 0x20:
-                let hex = Hex.string([UInt8(scalar.value)])
-                out.append("\\u00" + hex)
-            default: out.unicodeScalars.append(scalar)
+        if !copied {
+            for b in s.utf8 {
+                switch b {
+                case 0x22: out += [0x5C, 0x22]
+                case 0x5C: out += [0x5C, 0x5C]
+                case 0x0A: out += [0x5C, 0x6E]
+                case 0x0D: out += [0x5C, 0x72]
+                case 0x09: out += [0x5C, 0x74]
+                case _ where b < 0x20:
+                    out += [0x5C, 0x75, 0x30, 0x30]
+                    ASCIIText.appendHex(b, to: &out)
+                default: out.append(b)
+                }
             }
         }
-        out.append("\"")
+        out.append(0x22)
     }
 }

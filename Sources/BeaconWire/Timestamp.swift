@@ -19,6 +19,14 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// RFC 3339 UTC with milliseconds, computed without Foundation (civil-from-days).
     public var rfc3339: String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        appendRFC3339(to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// `rfc3339`'s text, appended as bytes.
+    public func appendRFC3339(to out: inout [UInt8]) {
         let ms = microseconds >= 0 ? microseconds / 1000 : (microseconds - 999) / 1000
         var days = ms >= 0 ? ms / 86_400_000 : (ms - 86_399_999) / 86_400_000
         let msOfDay = ms - days * 86_400_000
@@ -33,15 +41,18 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         if month <= 2 { year += 1 }
-        func pad(_ v: Int64, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        func field(_ v: Int64, _ width: Int, then separator: UInt8) {
+            if v < 0 { out.append(0x2D) }
+            ASCIIText.appendDigits(v.magnitude, minimumWidth: width, to: &out)
+            out.append(separator)
         }
-        let h = msOfDay / 3_600_000
-        let mi = (msOfDay / 60_000) % 60
-        let s = (msOfDay / 1000) % 60
-        let milli = msOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(h, 2)):\(pad(mi, 2)):\(pad(s, 2)).\(pad(milli, 3))Z"
+        field(year, 4, then: 0x2D)
+        field(month, 2, then: 0x2D)
+        field(day, 2, then: 0x54)
+        field(msOfDay / 3_600_000, 2, then: 0x3A)
+        field((msOfDay / 60_000) % 60, 2, then: 0x3A)
+        field((msOfDay / 1000) % 60, 2, then: 0x2E)
+        field(msOfDay % 1000, 3, then: 0x5A)
     }
 }
 

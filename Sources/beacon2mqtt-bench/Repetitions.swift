@@ -1,11 +1,12 @@
 /// Runs a timed body several times and keeps the median, the usual defence against a noisy,
-/// shared machine: one descheduled repetition moves the mean but not the median.
+/// shared machine: one slowed repetition moves the mean but not the median. Time is the calling
+/// thread's CPU time (`BenchClock.threadCPUNow`), so being descheduled does not count.
 struct Repetitions {
     /// Seconds one repetition should last at least; short runs are dominated by clock noise.
     var minimumSeconds: Double
     var count: Int
 
-    /// The per-repetition wall times and the wrapping sum of every checksum the body returned.
+    /// The per-repetition CPU times and the wrapping sum of every checksum the body returned.
     struct Outcome {
         var seconds: [Double]
         var checksum: UInt64
@@ -29,9 +30,9 @@ struct Repetitions {
         var checksum: UInt64 = 0
         var iterations = 1
         while true {
-            let start = BenchClock.now()
+            let start = BenchClock.threadCPUNow()
             for _ in 0..<iterations { checksum &+= body() }
-            let elapsed = BenchClock.seconds(since: start)
+            let elapsed = Double(BenchClock.threadCPUNow() &- start) / 1e9
             if elapsed >= minimumSeconds / 4 || iterations >= 1 << 20 {
                 iterations = max(1, Int((Double(iterations) * minimumSeconds / max(elapsed, 1e-9)).rounded(.up)))
                 break
@@ -40,9 +41,9 @@ struct Repetitions {
         }
         var seconds: [Double] = []
         for _ in 0..<count {
-            let start = BenchClock.now()
+            let start = BenchClock.threadCPUNow()
             for _ in 0..<iterations { checksum &+= body() }
-            seconds.append(BenchClock.seconds(since: start))
+            seconds.append(Double(BenchClock.threadCPUNow() &- start) / 1e9)
         }
         return Outcome(seconds: seconds, checksum: checksum, iterations: iterations)
     }

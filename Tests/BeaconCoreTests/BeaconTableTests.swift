@@ -7,7 +7,7 @@ import Testing
     static func slot(_ id: BeaconIdentity) -> BeaconSlot {
         BeaconSlot(
             identity: id, kind: .iBeacon, address: BluetoothAddress(rawValue: 0), rssi: -60, frameMeasuredPower: nil,
-            firstSeen: Fixtures.t0, lastSeen: Fixtures.t0, bucket: -1, override: -1, exitTimeout: .seconds(10),
+            firstSeen: Fixtures.t0, lastSeen: Fixtures.t0, matchList: -1, override: -1, exitTimeout: .seconds(10),
             attributesDue: Fixtures.t0, kalman: KalmanFilter(processNoise: 0.008, measurementNoise: 4),
             measuredPower: -59)
     }

@@ -33,3 +33,25 @@ import Testing
         #expect(out == #""a\u0001\n""#)
     }
 }
+
+@Suite struct JSONWriterMembersTests {
+    @Test func membersSpliceIntoAnotherObjectWithCommas() {
+        var inner = JSONWriter()
+        inner.beginObject()
+        inner.field("a", 1)
+        inner.field("b", plain: { $0 += Array("x".utf8) })
+        let members = Array(inner.innerBytes)
+        var w = JSONWriter()
+        w.beginArray()
+        w.beginObject()
+        w.members(members)
+        w.field("c", nil as Int?)
+        w.endObject()
+        w.beginObject()
+        w.field("z", false)
+        w.members(members)
+        w.endObject()
+        w.endArray()
+        #expect(w.text == #"[{"a":1,"b":"x","c":null},{"z":false,"a":1,"b":"x"}]"#)
+    }
+}
