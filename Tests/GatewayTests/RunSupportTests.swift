@@ -72,16 +72,16 @@ import Testing
         #expect(queue.postFromSource(.source(.packet(packet))))
         #expect(queue.postFromSource(.source(.packet(packet))))
         queue.post(.signal(SIGHUP))
-        if case .signal(let s) = queue.take(includeSource: true, until: Date()) {
+        if case .signal(let s) = queue.take(includeSource: true, until: WallTime()) {
             #expect(s == SIGHUP)
         } else {
             Issue.record("control event not first")
         }
-        #expect(queue.take(includeSource: false, until: Date().addingTimeInterval(0.05)) == nil)
+        #expect(queue.take(includeSource: false, until: WallTime().addingTimeInterval(0.05)) == nil)
         let third = AtomicFlag()
         Thread { if queue.postFromSource(.source(.end)) { third.set() } }.start()
         #expect(!waitUntil(timeout: 0.2) { third.isSet })
-        _ = queue.take(includeSource: true, until: Date())
+        _ = queue.take(includeSource: true, until: WallTime())
         #expect(waitUntil(timeout: 5) { third.isSet })
     }
 }

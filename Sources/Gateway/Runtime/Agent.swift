@@ -1,6 +1,6 @@
 import BeaconCore
 import BeaconWire
-import Foundation
+import Glibc
 
 /// The `run` daemon: one pipeline thread that owns the `MessagePipeline` and the `Outbox`, fed by
 /// an `AgentEventQueue` from the source thread, the MQTT network thread and the signal thread.
@@ -19,7 +19,7 @@ public final class Agent<Pipeline: MessagePipeline> {
     private enum Phase: Equatable {
         case restoring
         case running
-        case finishing(deadline: Date)
+        case finishing(deadline: WallTime)
     }
 
     private var phase = Phase.restoring
@@ -49,21 +49,21 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// The first connection attempt succeeded or failed.
     private var firstAttemptDone = false
     // Time
-    private let started = Date()
-    private var anchor: (packet: Timestamp, wall: Date)?
-    private var nextAdvance: Date
-    private var nextStats: Date
-    private var lastStats: (at: Date, reports: Int)
+    private let started = WallTime()
+    private var anchor: (packet: Timestamp, wall: WallTime)?
+    private var nextAdvance: WallTime
+    private var nextStats: WallTime
+    private var lastStats: (at: WallTime, reports: Int)
     // Restore
-    private var restoreDeadline: Date
-    private var restoreQuietUntil: Date?
+    private var restoreDeadline: WallTime
+    private var restoreQuietUntil: WallTime?
     private var restoreSubscriptions: [String] = []
     private var pendingSubAcks: Set<Int32> = []
     private var restoreGeneration: UInt64?
     private var retained: [String: String] = [:]
     // systemd (ship): READY/STATUS/RELOADING/STOPPING through sd_notify, and WATCHDOG=1 fed by
     // this loop's own turns (PipelineWatchdog), so a wedged loop gets the service restarted.
-    private let systemd = SystemdNotifier(environment: ProcessInfo.processInfo.environment)
+    private let systemd = SystemdNotifier(environment: ProcessEnvironment.current())
     private lazy var watchdog = PipelineWatchdog(notifier: systemd)
 
     /// - Parameter reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
@@ -80,7 +80,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         let expendableLimit = max(configuration.mqtt.outboxLimit / 4, 1)
         outbox = Outbox(limit: max(configuration.mqtt.outboxLimit - expendableLimit, 1))
         expendables = Outbox(limit: expendableLimit)
-        let now = Date()
+        let now = WallTime()
         nextAdvance = now
         nextStats = now.addingTimeInterval(configuration.mqtt.statsInterval.seconds)
         lastStats = (now, 0)
@@ -135,7 +135,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         startSource()
         systemd.ready(status: serviceStatus())  // systemd (ship)
         while true {
-            let now = Date()
+            let now = WallTime()
             if case .finishing(let deadline) = phase, (queuedCount == 0 && heldHead == held.count) || now >= deadline {
                 break
             }
@@ -164,13 +164,13 @@ public final class Agent<Pipeline: MessagePipeline> {
     }
 
     /// The next deadline of the current phase (timers only run while `.running`).
-    private func nextWake() -> Date {
-        let wake = Date().addingTimeInterval(1)
+    private func nextWake() -> WallTime {
+        let wake = WallTime().addingTimeInterval(1)
         switch phase {
         case .restoring:
             return min(wake, restoreQuietUntil ?? restoreDeadline, restoreDeadline)
         case .finishing(let deadline):
-            return min(wake, deadline, Date().addingTimeInterval(0.05))
+            return min(wake, deadline, WallTime().addingTimeInterval(0.05))
         case .running:
             return min(wake, nextStats, advancesOnTimer ? nextAdvance : wake)
         }
@@ -203,7 +203,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             if let error {
                 logger.error("source failed; stopping", ["reason": error])
                 sourceFailed = true
-                phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
+                phase = .finishing(deadline: WallTime().addingTimeInterval(options.shutdownFlush))
             } else {
                 logger.info("end of input; letting pending exits fire and publishing what is queued")
                 draining = true
@@ -229,7 +229,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             systemd.stopping()  // systemd (ship)
             source.stop()
             queue.close()
-            phase = .finishing(deadline: Date().addingTimeInterval(options.shutdownFlush))
+            phase = .finishing(deadline: WallTime().addingTimeInterval(options.shutdownFlush))
         }
     }
 
@@ -266,7 +266,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         case .subscribed(let generation, let mid):
             guard phase == .restoring, generation == restoreGeneration else { return }
             pendingSubAcks.remove(mid)
-            if pendingSubAcks.isEmpty { restoreQuietUntil = Date().addingTimeInterval(options.restoreQuiet) }
+            if pendingSubAcks.isEmpty { restoreQuietUntil = WallTime().addingTimeInterval(options.restoreQuiet) }
         case .message(let topic, let payload, _, _) where topic == homeAssistant?.birthTopic:
             // Home Assistant restarted: it forgets discovery that is not retained, so announce again.
             out += homeAssistant?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? []
@@ -274,7 +274,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         case .message(let topic, let payload, _, let isRetained):
             guard phase == .restoring, isRetained, !payload.isEmpty else { return }
             retained[topic] = String(decoding: payload, as: UTF8.self)
-            if restoreQuietUntil != nil { restoreQuietUntil = Date().addingTimeInterval(options.restoreQuiet) }
+            if restoreQuietUntil != nil { restoreQuietUntil = WallTime().addingTimeInterval(options.restoreQuiet) }
         case .connectFailed:
             firstAttemptDone = true
         }
@@ -292,7 +292,7 @@ public final class Agent<Pipeline: MessagePipeline> {
                 publishQueued()
             }
         }
-        if let last = packets[packets.startIndex..<rest.startIndex].last { anchor = (last.timestamp, Date()) }
+        if let last = packets[packets.startIndex..<rest.startIndex].last { anchor = (last.timestamp, WallTime()) }
         deferred = rest
     }
 
@@ -306,7 +306,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         enqueueOutput()
         if done {
             draining = false
-            phase = .finishing(deadline: Date().addingTimeInterval(options.endOfInputFlush))
+            phase = .finishing(deadline: WallTime().addingTimeInterval(options.endOfInputFlush))
         }
     }
 
@@ -367,12 +367,12 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
         retained = [:]
         phase = .running
-        nextAdvance = Date()
+        nextAdvance = WallTime()
     }
 
     // MARK: - Timers
 
-    private func runTimers(_ now: Date) {
+    private func runTimers(_ now: WallTime) {
         if advancesOnTimer, now >= nextAdvance {
             if let time = pipelineNow(now) {
                 pipeline.advance(to: time, into: &out)
@@ -389,7 +389,7 @@ public final class Agent<Pipeline: MessagePipeline> {
 
     /// The pipeline's notion of now: the wall clock, or the capture's time moved on by the wall
     /// clock since the last packet (at the replay speed).
-    private func pipelineNow(_ now: Date) -> Timestamp? {
+    private func pipelineNow(_ now: WallTime) -> Timestamp? {
         switch options.timing {
         case .wallClock:
             return wallTimestamp(now)
@@ -401,7 +401,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         }
     }
 
-    private func wallTimestamp(_ date: Date = Date()) -> Timestamp {
+    private func wallTimestamp(_ date: WallTime = WallTime()) -> Timestamp {
         if options.timing != .wallClock, let anchor { return anchor.packet }
         return Timestamp(microseconds: Int64(date.timeIntervalSince1970 * 1_000_000))
     }
@@ -415,7 +415,7 @@ public final class Agent<Pipeline: MessagePipeline> {
                 qos: client.options.statusQoS, retain: true, kind: .status))
     }
 
-    private func publishStats(_ now: Date) {
+    private func publishStats(_ now: WallTime) {
         let stats = pipeline.statistics
         let c = outboxCounters
         let elapsed = max(now.timeIntervalSince(lastStats.at), 0.001)
@@ -536,7 +536,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         if next.mqtt != configuration.mqtt || next.gateway.id != configuration.gateway.id {
             logger.warning("mqtt and gateway.id changes take effect after a restart")
         }
-        pipeline.reconfigure(next, at: pipelineNow(Date()) ?? wallTimestamp(), into: &out)
+        pipeline.reconfigure(next, at: pipelineNow(WallTime()) ?? wallTimestamp(), into: &out)
         enqueueOutput()
         let previousDiscovery = homeAssistant
         configuration = next
@@ -554,7 +554,7 @@ public final class Agent<Pipeline: MessagePipeline> {
     private func startSource() {
         let source = self.source
         let queue = self.queue
-        let thread = Thread {
+        PosixThread.start(name: "source") {
             var failure: String?
             do {
                 try source.run { queue.postFromSource(.source($0)) }
@@ -563,8 +563,6 @@ public final class Agent<Pipeline: MessagePipeline> {
             }
             queue.postFromSource(.sourceFinished(error: failure))
         }
-        thread.name = "source"
-        thread.start()
     }
 
     /// systemd (ship): the one-line `STATUS=` that `systemctl status` shows.

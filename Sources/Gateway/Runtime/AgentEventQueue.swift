@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// The pipeline thread's inbox, with two lanes. Packets are bounded: a fast source (a replay at
 /// `--speed max`) waits for the pipeline instead of growing memory. Control events (signals, MQTT,
@@ -10,7 +10,7 @@ import Foundation
 public final class AgentEventQueue: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is read and written only while
     // `condition` is locked.
-    private let condition = NSCondition()
+    private let condition = ConditionLock()
     private var source: [AgentEvent] = []
     private var sourceHead = 0
     /// Packets in `source` (a batch counts its packets).
@@ -72,7 +72,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     }
 
     /// The next event (control first; source events only when `includeSource`), or nil at `deadline`.
-    public func take(includeSource: Bool, until deadline: Date) -> AgentEvent? {
+    public func take(includeSource: Bool, until deadline: WallTime) -> AgentEvent? {
         condition.lock()
         defer { condition.unlock() }
         while true {

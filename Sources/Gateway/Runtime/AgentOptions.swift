@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// How `Agent` runs, beside the configuration: where time comes from and how long it waits.
 public struct AgentOptions: Sendable {
@@ -15,21 +15,21 @@ public struct AgentOptions: Sendable {
     /// Run a sigwait thread for SIGINT/SIGTERM/SIGHUP (the caller must have blocked them first).
     public var handleSignals = true
     /// SIGTERM/SIGINT: how long to keep publishing what is queued before disconnecting.
-    public var shutdownFlush: TimeInterval = 5
+    public var shutdownFlush: Double = 5
     /// End of a capture or simulation: how long to wait for the outbox to drain (and the broker to
     /// come back) before exiting.
-    public var endOfInputFlush: TimeInterval = 30
+    public var endOfInputFlush: Double = 30
     /// At start, how long to wait for the broker and our retained `attributes` topics.
-    public var restoreTimeout: TimeInterval = 3
+    public var restoreTimeout: Double = 3
     /// … and how long after the last retained message the read-back counts as complete.
-    public var restoreQuiet: TimeInterval = 0.3
+    public var restoreQuiet: Double = 0.3
     /// At most this many QoS ≥ 1 messages unacknowledged at once.
     public var inFlightWindow = 64
     /// The exit code when the source fails (a lost adapter that cannot come back: 69; a damaged
     /// capture: 65). The agent still publishes what it has before exiting.
     public var sourceFailureExitCode: ExitCode = .unavailable
     /// With `mqtt.require_broker_at_start`, how long the first connection may take.
-    public var brokerStartTimeout: TimeInterval = 10
+    public var brokerStartTimeout: Double = 10
 
     public init(timing: Timing = .wallClock) { self.timing = timing }
 }

@@ -1,6 +1,6 @@
 import BeaconCore
 import CSystemd
-import Foundation
+import Glibc
 
 /// The agent's logger: one line per lifecycle event on stderr, `key=value` metadata, levels from
 /// `log_level`. Under systemd (stderr is the `JOURNAL_STREAM`) each line starts with the syslog priority in
@@ -87,8 +87,15 @@ public struct Logger: Sendable {
         guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }) else {
             return value
         }
-        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
-        return "\"\(escaped)\""
+        var quoted = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": quoted += "\\\\"
+            case "\"": quoted += "\\\""
+            case "\n": quoted += "\\n"
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Turns SIGINT, SIGTERM and SIGHUP into agent events on one thread with sigwait(3).
 ///
@@ -16,15 +16,13 @@ public enum SignalWatcher {
 
     /// Starts the waiting thread; each signal is posted to `queue`.
     public static func start(posting queue: AgentEventQueue) {
-        let thread = Thread {
+        PosixThread.start(name: "signals") {
             var set = signalSet()
             while true {
                 var received: Int32 = 0
                 if sigwait(&set, &received) == 0 { queue.post(.signal(received)) }
             }
         }
-        thread.name = "signals"
-        thread.start()
     }
 
     private static func signalSet() -> sigset_t {

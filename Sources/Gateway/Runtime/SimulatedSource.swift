@@ -1,5 +1,5 @@
 import BeaconWire
-import Foundation
+import Glibc
 import Synchronization
 
 /// A few iBeacons that walk in and out of range, as real HCI bytes: each advertisement is an LE
@@ -36,7 +36,7 @@ public final class SimulatedSource: PacketSource {
 
     public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         var random = SplitMix64(seed: seed)
-        let start = Date().timeIntervalSince1970
+        let start = WallTime().timeIntervalSince1970
         var walkers = (0..<beacons).map { i in
             Walker(
                 minor: UInt16(i + 1), present: i % 3 != 2,
@@ -44,10 +44,10 @@ public final class SimulatedSource: PacketSource {
                 distance: Double.random(in: 0.5...6, using: &random), heading: 1)
         }
         let tick = 0.1
-        var next = Date().timeIntervalSince1970
+        var next = WallTime().timeIntervalSince1970
         var batch: [CapturedPacket] = []
         while !stopped.withLock({ $0 }) {
-            let now = Date().timeIntervalSince1970
+            let now = WallTime().timeIntervalSince1970
             for i in walkers.indices {
                 step(&walkers[i], now: now, tick: tick, random: &random)
                 guard walkers[i].present, Double.random(in: 0..<1, using: &random) > 0.1 else { continue }
@@ -64,8 +64,8 @@ public final class SimulatedSource: PacketSource {
             if !batch.isEmpty { deliver(.packets(batch)) }
             batch.removeAll(keepingCapacity: true)
             next += tick
-            let wait = next - Date().timeIntervalSince1970
-            if wait > 0 { Thread.sleep(forTimeInterval: wait) } else { next = Date().timeIntervalSince1970 }
+            let wait = next - WallTime().timeIntervalSince1970
+            if wait > 0 { PosixThread.sleep(seconds: wait) } else { next = WallTime().timeIntervalSince1970 }
         }
         deliver(.end)
     }
