@@ -37,7 +37,12 @@ let package = Package(
             dependencies: ["BeaconWire", "BeaconCore", "BeaconConfig", "CMosquitto", "CBlueZ", "CSystemd"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "beacon2mqtt", dependencies: ["Gateway"], swiftSettings: strict),
+        // Release builds link the Swift runtime statically: the daemon then maps only the runtime
+        // code it uses (README, Performance: RSS), and the binary runs without a toolchain.
+        .executableTarget(
+            name: "beacon2mqtt", dependencies: ["Gateway"], swiftSettings: strict,
+            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+        ),
         .executableTarget(
             name: "beacon2mqtt-bench",
             dependencies: ["BeaconWire", "BeaconCore", "Gateway"],
