@@ -35,6 +35,7 @@ final class MQTTTally: @unchecked Sendable {
         }
         handle = mosq
         self.box = box
+        _ = mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1)  // its PUBACKs go out at once, like the agent's writes
         box.takeUnretainedValue().tally = self
         mosquitto_subscribe_callback_set(mosq) { _, obj, _, _, _ in
             guard let obj else { return }

@@ -311,6 +311,9 @@ public final class MosquittoClient: Sendable {
         _ = mosquitto_threaded_set(handle, true)
         let version = options.protocolVersion == .v5 ? MQTT_PROTOCOL_V5 : MQTT_PROTOCOL_V311
         _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, version)
+        // Small messages go out at once: with Nagle's algorithm an enter written while an earlier
+        // packet awaits its ACK waits for the peer's delayed ACK (40 ms on Linux).
+        _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
         if let username = options.username {
             _ = mosquitto_username_pw_set(handle, username, options.password)
         }
