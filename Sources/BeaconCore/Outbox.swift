@@ -50,9 +50,9 @@ public struct Outbox: Sendable {
     private var inFlight: [Int32: Pending] = [:]
     /// Newest queued message per topic, for proximity/ranging and retained messages.
     private var newestByTopic: [String: UInt64] = [:]
-    private var supersededExpendable = SequenceQueue()
-    private var supersededRetained = SequenceQueue()
-    private var expendable = SequenceQueue()
+    private var supersededExpendable = FIFOQueue<UInt64>()
+    private var supersededRetained = FIFOQueue<UInt64>()
+    private var expendable = FIFOQueue<UInt64>()
 
     public init(limit: Int) { self.limit = max(limit, 1) }
 
@@ -93,7 +93,7 @@ public struct Outbox: Sendable {
     private enum CandidateList: CaseIterable { case supersededExpendable, expendable, supersededRetained }
 
     /// Applies `body` to one candidate list in place (a switch, so the array is never copied).
-    private mutating func with<T>(_ list: CandidateList, _ body: (inout SequenceQueue) -> T) -> T {
+    private mutating func with<T>(_ list: CandidateList, _ body: (inout FIFOQueue<UInt64>) -> T) -> T {
         switch list {
         case .supersededExpendable: body(&supersededExpendable)
         case .expendable: body(&expendable)
@@ -211,35 +211,5 @@ public struct Outbox: Sendable {
             slots.removeFirst(head)
             head = 0
         }
-    }
-}
-
-/// A FIFO of sequence numbers with amortised O(1) pops.
-struct SequenceQueue: Sendable {
-    private var items: [UInt64] = []
-    private var head = 0
-
-    var count: Int { items.count - head }
-
-    mutating func push(_ value: UInt64) { items.append(value) }
-
-    mutating func keep(where predicate: (UInt64) -> Bool) {
-        items = items[head...].filter(predicate)
-        head = 0
-    }
-
-    mutating func pop() -> UInt64? {
-        guard head < items.count else {
-            items.removeAll(keepingCapacity: true)
-            head = 0
-            return nil
-        }
-        let value = items[head]
-        head += 1
-        if head > 1024, head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-        return value
     }
 }

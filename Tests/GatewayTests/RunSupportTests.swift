@@ -84,4 +84,17 @@ import Testing
         _ = queue.take(includeSource: true, until: WallTime())
         #expect(waitUntil(timeout: 5) { third.isSet })
     }
+
+    /// At `--speed max` the source refills the lane before the pipeline empties it; what the
+    /// pipeline took must be released anyway (it held every packet of a flood before).
+    @Test func aSourceLaneThatNeverRunsEmptyStaysBounded() {
+        let queue = AgentEventQueue(packetCapacity: 1024)
+        let batch = Array(repeating: CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: [0x04]), count: 256)
+        #expect(queue.postFromSource(.source(.packets(batch))))
+        for _ in 0..<10_000 {
+            #expect(queue.postFromSource(.source(.packets(batch))))
+            #expect(queue.take(includeSource: true, until: WallTime()) != nil)
+        }
+        #expect(queue.storedSourceEvents <= 2 * 64 + 2)
+    }
 }

@@ -40,8 +40,7 @@ public final class Agent<Pipeline: MessagePipeline> {
     private var degradedReason: String?
     private var out: [OutboundMessage] = []
     /// A replay's output that did not fit the outbox yet, in order (see `acceptsSourceEvents`).
-    private var held: [OutboundMessage] = []
-    private var heldHead = 0
+    private var held = FIFOQueue<OutboundMessage>()
     /// The rest of a batch of packets, waiting while `acceptsSourceEvents` is false.
     private var deferred: ArraySlice<CapturedPacket> = []
     /// Between the end of a finite source and `.finishing`: pending exits are still firing.
@@ -136,7 +135,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         systemd.ready(status: serviceStatus())  // systemd (ship)
         while true {
             let now = WallTime()
-            if case .finishing(let deadline) = phase, (queuedCount == 0 && heldHead == held.count) || now >= deadline {
+            if case .finishing(let deadline) = phase, (queuedCount == 0 && held.isEmpty) || now >= deadline {
                 break
             }
             if phase == .restoring, now >= (restoreQuietUntil.map { min($0, restoreDeadline) } ?? restoreDeadline) {
@@ -321,7 +320,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             // of a broker that is merely slow to accept.
             guard firstAttemptDone else { return false }
             if connectedGeneration != nil {
-                return heldHead == held.count && queuedCount < max(configuration.mqtt.outboxLimit / 2, 1)
+                return held.isEmpty && queuedCount < max(configuration.mqtt.outboxLimit / 2, 1)
             }
         }
         return true
@@ -447,12 +446,12 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// and the outbox's pressure rules apply.
     private func enqueueOutput() {
         if holdsBackOutput {
-            if heldHead == held.count, outbox.count + out.count <= outbox.limit,
+            if held.isEmpty, outbox.count + out.count <= outbox.limit,
                 expendables.count + out.count <= expendables.limit
             {
                 for message in out { enqueue(message) }
             } else {
-                held += out
+                held.push(contentsOf: out)
                 releaseHeld()
             }
         } else {
@@ -469,15 +468,10 @@ public final class Agent<Pipeline: MessagePipeline> {
 
     /// Moves held messages into the outbox while it has room (all of them when not holding back).
     private func releaseHeld() {
-        guard heldHead < held.count else { return }
         let holding = holdsBackOutput
-        while heldHead < held.count, !holding || hasRoom(for: held[heldHead]) {
-            enqueue(held[heldHead])
-            heldHead += 1
-        }
-        if heldHead == held.count {
-            held.removeAll(keepingCapacity: held.count <= 4096)
-            heldHead = 0
+        while let message = held.first, !holding || hasRoom(for: message) {
+            enqueue(message)
+            _ = held.pop()
         }
     }
 

@@ -1,3 +1,4 @@
+import BeaconCore
 import Glibc
 
 /// The pipeline thread's inbox, with two lanes. Packets are bounded: a fast source (a replay at
@@ -11,11 +12,11 @@ public final class AgentEventQueue: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is read and written only while
     // `condition` is locked.
     private let condition = ConditionLock()
-    private var source: [AgentEvent] = []
-    private var sourceHead = 0
+    /// A FIFO that releases taken events: at `--speed max` the source lane never runs empty.
+    private var source = FIFOQueue<AgentEvent>()
     /// Packets in `source` (a batch counts its packets).
     private var queuedPackets = 0
-    private var control: [AgentEvent] = []
+    private var control = FIFOQueue<AgentEvent>()
     private var closed = false
     /// Threads inside `condition.wait`.
     private var waiters = 0
@@ -27,7 +28,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     /// Queues a control event; never blocks.
     public func post(_ event: AgentEvent) {
         condition.lock()
-        control.append(event)
+        control.push(event)
         if waiters > 0 { condition.broadcast() }
         condition.unlock()
     }
@@ -40,7 +41,7 @@ public final class AgentEventQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while !closed, queuedPackets >= packetCapacity { wait() }
         guard !closed else { return false }
-        source.append(event)
+        source.push(event)
         queuedPackets += Self.packetCount(event)
         if waiters > 0 { condition.broadcast() }
         return true
@@ -65,10 +66,16 @@ public final class AgentEventQueue: @unchecked Sendable {
         condition.lock()
         closed = true
         source.removeAll()
-        sourceHead = 0
         queuedPackets = 0
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Events held in the source lane's storage, taken or not (for tests of the bound).
+    public var storedSourceEvents: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return source.storedCount
     }
 
     /// The next event (control first; source events only when `includeSource`), or nil at `deadline`.
@@ -76,14 +83,8 @@ public final class AgentEventQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if !control.isEmpty { return control.removeFirst() }
-            if includeSource, sourceHead < source.count {
-                let event = source[sourceHead]
-                sourceHead += 1
-                if sourceHead == source.count {
-                    source.removeAll(keepingCapacity: true)
-                    sourceHead = 0
-                }
+            if let event = control.pop() { return event }
+            if includeSource, let event = source.pop() {
                 let wasFull = queuedPackets >= packetCapacity
                 queuedPackets -= Self.packetCount(event)
                 if wasFull, waiters > 0 { condition.broadcast() }

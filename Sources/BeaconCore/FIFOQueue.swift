@@ -1,0 +1,49 @@
+/// A first-in first-out queue over an array with a moving head, amortised O(1) per push and pop.
+///
+/// Popped elements are released: the consumed front is cut off once it is both more than 64
+/// elements and more than half the storage. An array with a head index that is only reset when the
+/// queue runs empty keeps every element ever pushed for as long as a steady producer keeps it from
+/// running empty (a replay at `--speed max` did exactly that with its packet batches).
+public struct FIFOQueue<Element>: Sendable where Element: Sendable {
+    private var items: [Element] = []
+    private var head = 0
+
+    public init() {}
+
+    public var count: Int { items.count - head }
+    public var isEmpty: Bool { head == items.count }
+    /// Elements held in storage, popped or not (for tests of the bound).
+    public var storedCount: Int { items.count }
+    public var first: Element? { isEmpty ? nil : items[head] }
+
+    public mutating func push(_ value: Element) { items.append(value) }
+
+    public mutating func push<S: Sequence>(contentsOf values: S) where S.Element == Element {
+        items.append(contentsOf: values)
+    }
+
+    public mutating func pop() -> Element? {
+        guard head < items.count else { return nil }
+        let value = items[head]
+        head += 1
+        if head == items.count {
+            items.removeAll(keepingCapacity: items.count <= 4096)
+            head = 0
+        } else if head > 64, head * 2 > items.count {
+            items.removeFirst(head)
+            head = 0
+        }
+        return value
+    }
+
+    /// Keeps only the queued elements that satisfy `predicate`, in order.
+    public mutating func keep(where predicate: (Element) -> Bool) {
+        items = items[head...].filter(predicate)
+        head = 0
+    }
+
+    public mutating func removeAll() {
+        items.removeAll()
+        head = 0
+    }
+}
