@@ -4,25 +4,28 @@
 /// elements and more than half the storage. An array with a head index that is only reset when the
 /// queue runs empty keeps every element ever pushed for as long as a steady producer keeps it from
 /// running empty (a replay at `--speed max` did exactly that with its packet batches).
+///
+/// Inlinable, so the agent's queues (in another module) get specialised code rather than generic
+/// calls through metadata on every packet batch.
 public struct FIFOQueue<Element>: Sendable where Element: Sendable {
-    private var items: [Element] = []
-    private var head = 0
+    @usableFromInline var items: [Element] = []
+    @usableFromInline var head = 0
 
-    public init() {}
+    @inlinable public init() {}
 
-    public var count: Int { items.count - head }
-    public var isEmpty: Bool { head == items.count }
+    @inlinable public var count: Int { items.count - head }
+    @inlinable public var isEmpty: Bool { head == items.count }
     /// Elements held in storage, popped or not (for tests of the bound).
-    public var storedCount: Int { items.count }
-    public var first: Element? { isEmpty ? nil : items[head] }
+    @inlinable public var storedCount: Int { items.count }
+    @inlinable public var first: Element? { isEmpty ? nil : items[head] }
 
-    public mutating func push(_ value: Element) { items.append(value) }
+    @inlinable public mutating func push(_ value: Element) { items.append(value) }
 
-    public mutating func push<S: Sequence>(contentsOf values: S) where S.Element == Element {
+    @inlinable public mutating func push<S: Sequence>(contentsOf values: S) where S.Element == Element {
         items.append(contentsOf: values)
     }
 
-    public mutating func pop() -> Element? {
+    @inlinable public mutating func pop() -> Element? {
         guard head < items.count else { return nil }
         let value = items[head]
         head += 1
@@ -37,12 +40,12 @@ public struct FIFOQueue<Element>: Sendable where Element: Sendable {
     }
 
     /// Keeps only the queued elements that satisfy `predicate`, in order.
-    public mutating func keep(where predicate: (Element) -> Bool) {
+    @inlinable public mutating func keep(where predicate: (Element) -> Bool) {
         items = items[head...].filter(predicate)
         head = 0
     }
 
-    public mutating func removeAll() {
+    @inlinable public mutating func removeAll() {
         items.removeAll()
         head = 0
     }

@@ -178,12 +178,12 @@ public struct CaptureReader: Sendable {
         while true {
             guard hasRecord() else { return nil }
             recordCount += 1
-            let what = "btsnoop record \(recordCount)"
-            try need(24, what)
+            // `need` takes its text as an autoclosure: built only for an error, not per record.
+            try need(24, "btsnoop record \(recordCount)")
             let included = Int(Self.uint32(bytes, at: position + 4, bigEndian: true))
             let flags = Self.uint32(bytes, at: position + 8, bigEndian: true)
             let stamp = Int64(bitPattern: Self.uint64(bytes, at: position + 16, bigEndian: true))
-            try need(24 + included, what)
+            try need(24 + included, "btsnoop record \(recordCount)")
             let body = bytes[(position + 24)..<(position + 24 + included)]
             position += 24 + included
             let timestamp = Timestamp(microseconds: stamp &- CaptureFormat.btsnoopUnixEpochOffset)
@@ -192,15 +192,24 @@ public struct CaptureReader: Sendable {
                 // H1: the type comes from the flags (bit 1 = command/event, bit 0 = received).
                 let received = flags & 1 != 0
                 let indicator: UInt8 = flags & 2 == 0 ? 0x02 : (received ? 0x04 : 0x01)
-                return CapturedPacket(timestamp: timestamp, bytes: [indicator] + body, incoming: received)
+                return CapturedPacket(timestamp: timestamp, bytes: Self.prefixed(indicator, body), incoming: received)
             case 2001:
                 guard let (indicator, incoming) = CaptureFormat.monitorPacket(opcode: UInt16(truncatingIfNeeded: flags))
                 else { continue }
-                return CapturedPacket(timestamp: timestamp, bytes: [indicator] + body, incoming: incoming)
+                return CapturedPacket(timestamp: timestamp, bytes: Self.prefixed(indicator, body), incoming: incoming)
             default:
                 guard !body.isEmpty else { continue }
                 return CapturedPacket(timestamp: timestamp, bytes: Array(body), incoming: flags & 1 != 0)
             }
+        }
+    }
+
+    /// `[indicator] + body` in one allocation (the literal and the sum were two per packet).
+    private static func prefixed(_ indicator: UInt8, _ body: ArraySlice<UInt8>) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: body.count + 1) { buffer, count in
+            buffer[0] = indicator
+            _ = UnsafeMutableBufferPointer(rebasing: buffer[1...]).initialize(fromContentsOf: body)
+            count = body.count + 1
         }
     }
 
@@ -221,12 +230,11 @@ public struct CaptureReader: Sendable {
         while true {
             guard hasRecord() else { return nil }
             recordCount += 1
-            let what = "pcap record \(recordCount)"
-            try need(16, what)
+            try need(16, "pcap record \(recordCount)")
             let seconds = Int64(uint32FileOrder(at: position))
             let fraction = Int64(uint32FileOrder(at: position + 4))
             let included = Int(uint32FileOrder(at: position + 8))
-            try need(16 + included, what)
+            try need(16 + included, "pcap record \(recordCount)")
             let recordStart = position
             position += 16 + included
             let micros = seconds * 1_000_000 + (pcapNanoseconds ? fraction / 1000 : fraction)
@@ -261,7 +269,7 @@ public struct CaptureReader: Sendable {
             }
             let opcode = UInt16(frame[start + 2]) << 8 | UInt16(frame[start + 3])
             guard let (indicator, incoming) = CaptureFormat.monitorPacket(opcode: opcode) else { return nil }
-            return CapturedPacket(timestamp: timestamp, bytes: [indicator] + frame[(start + 4)...], incoming: incoming)
+            return CapturedPacket(timestamp: timestamp, bytes: Self.prefixed(indicator, frame[(start + 4)...]), incoming: incoming)
         default:
             throw .unsupportedLinkType(linkType, offset: offset)
         }
