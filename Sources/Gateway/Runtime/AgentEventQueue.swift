@@ -7,19 +7,26 @@ import Glibc
 /// cannot be stalled by a busy source, and they are taken first.
 ///
 /// A batch (`.packets`) is one hand-over: one lock and at most one wake-up for all its packets.
-/// Nobody is woken who is not waiting, so a busy pipeline thread costs its producers no syscall.
+/// Nobody is woken who is not waiting, so a busy pipeline thread costs its producers no syscall;
+/// and the taker and a source waiting for room wait on conditions of their own, so the stream of
+/// acknowledgements the MQTT thread posts does not wake a blocked source each time (at
+/// `--speed max` that was thousands of futile wake-ups a second).
 public final class AgentEventQueue: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is read and written only while
     // `condition` is locked.
-    private let condition = ConditionLock()
+    private let condition = ConditionLock(conditions: 2)
+    /// `condition`'s conditions: events arrived (the taker waits), room in the packet lane (the source waits).
+    private static let arrived = 0
+    private static let room = 1
     /// A FIFO that releases taken events: at `--speed max` the source lane never runs empty.
     private var source = FIFOQueue<AgentEvent>()
     /// Packets in `source` (a batch counts its packets).
     private var queuedPackets = 0
     private var control = FIFOQueue<AgentEvent>()
     private var closed = false
-    /// Threads inside `condition.wait`.
-    private var waiters = 0
+    /// Threads waiting for events (the pipeline thread), and for room in the packet lane (the source).
+    private var takers = 0
+    private var blockedSources = 0
     /// Packets the source lane holds before `postFromSource` waits (a batch may overshoot it once).
     public let packetCapacity: Int
 
@@ -29,7 +36,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     public func post(_ event: AgentEvent) {
         condition.lock()
         control.push(event)
-        if waiters > 0 { condition.broadcast() }
+        if takers > 0 { condition.broadcast(Self.arrived) }
         condition.unlock()
     }
 
@@ -39,11 +46,15 @@ public final class AgentEventQueue: @unchecked Sendable {
     public func postFromSource(_ event: AgentEvent) -> Bool {
         condition.lock()
         defer { condition.unlock() }
-        while !closed, queuedPackets >= packetCapacity { wait() }
+        while !closed, queuedPackets >= packetCapacity {
+            blockedSources += 1
+            condition.wait(Self.room)
+            blockedSources -= 1
+        }
         guard !closed else { return false }
         source.push(event)
         queuedPackets += Self.packetCount(event)
-        if waiters > 0 { condition.broadcast() }
+        if takers > 0 { condition.broadcast(Self.arrived) }
         return true
     }
 
@@ -55,19 +66,14 @@ public final class AgentEventQueue: @unchecked Sendable {
         }
     }
 
-    private func wait() {
-        waiters += 1
-        condition.wait()
-        waiters -= 1
-    }
-
     /// Stops accepting source events and releases a waiting source.
     public func close() {
         condition.lock()
         closed = true
         source.removeAll()
         queuedPackets = 0
-        condition.broadcast()
+        condition.broadcast(Self.arrived)
+        condition.broadcast(Self.room)
         condition.unlock()
     }
 
@@ -87,12 +93,12 @@ public final class AgentEventQueue: @unchecked Sendable {
             if includeSource, let event = source.pop() {
                 let wasFull = queuedPackets >= packetCapacity
                 queuedPackets -= Self.packetCount(event)
-                if wasFull, waiters > 0 { condition.broadcast() }
+                if wasFull, queuedPackets < packetCapacity, blockedSources > 0 { condition.broadcast(Self.room) }
                 return event
             }
-            waiters += 1
-            let signalled = condition.wait(until: deadline)
-            waiters -= 1
+            takers += 1
+            let signalled = condition.wait(until: deadline, Self.arrived)
+            takers -= 1
             if !signalled { return nil }
         }
     }

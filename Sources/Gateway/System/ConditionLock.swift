@@ -1,38 +1,43 @@
 import Glibc
 
-/// A mutex with a condition variable (pthread), in place of Foundation's `NSCondition` and with the
-/// same calls: lock, wait, signal or broadcast, unlock.
+/// A mutex with condition variables (pthread), in place of Foundation's `NSCondition` and with the
+/// same calls: lock, wait, signal or broadcast, unlock. More than one condition can share the
+/// mutex (`init(conditions:)`), so a producer waiting for space is not woken by every event its
+/// consumer is sent.
 final class ConditionLock: @unchecked Sendable {
-    // Invariant for @unchecked Sendable: `mutex` and `condition` are initialised once, never move
+    // Invariant for @unchecked Sendable: `mutex` and `conditions` are initialised once, never move
     // (allocated, not stored inline) and are only used through the pthread calls, which are
     // thread-safe by contract.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private let conditions: UnsafeMutablePointer<pthread_cond_t>
+    private let conditionCount: Int
 
-    init() {
+    init(conditions count: Int = 1) {
+        conditionCount = max(count, 1)
+        conditions = .allocate(capacity: conditionCount)
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)  // CLOCK_REALTIME, as `WallTime` deadlines are
+        for c in 0..<conditionCount { pthread_cond_init(conditions + c, nil) }  // CLOCK_REALTIME, as `WallTime` deadlines are
     }
 
     deinit {
-        pthread_cond_destroy(condition)
+        for c in 0..<conditionCount { pthread_cond_destroy(conditions + c) }
         pthread_mutex_destroy(mutex)
-        condition.deallocate()
+        conditions.deallocate()
         mutex.deallocate()
     }
 
     func lock() { pthread_mutex_lock(mutex) }
     func unlock() { pthread_mutex_unlock(mutex) }
 
-    /// Waits for a signal (or a spurious wake-up); the caller holds the lock.
-    func wait() { pthread_cond_wait(condition, mutex) }
+    /// Waits for a signal on condition `c` (or a spurious wake-up); the caller holds the lock.
+    func wait(_ c: Int = 0) { pthread_cond_wait(conditions + c, mutex) }
 
     /// As `wait()`, but gives up at `deadline`: false when it passed without a signal.
-    func wait(until deadline: WallTime) -> Bool {
+    func wait(until deadline: WallTime, _ c: Int = 0) -> Bool {
         var time = deadline.timespecValue
-        return pthread_cond_timedwait(condition, mutex, &time) == 0
+        return pthread_cond_timedwait(conditions + c, mutex, &time) == 0
     }
 
-    func signal() { pthread_cond_signal(condition) }
-    func broadcast() { pthread_cond_broadcast(condition) }
+    func signal(_ c: Int = 0) { pthread_cond_signal(conditions + c) }
+    func broadcast(_ c: Int = 0) { pthread_cond_broadcast(conditions + c) }
 }
