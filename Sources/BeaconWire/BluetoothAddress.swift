@@ -58,19 +58,11 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
 
 /// Lowercase hexadecimal helpers shared by the printable wire types.
 public enum Hex {
-    @inlinable
-    public static func digit(_ nibble: UInt8) -> Character {
-        Character(Unicode.Scalar(nibble < 10 ? 0x30 + nibble : 0x57 + nibble))
-    }
-
     /// Lowercase hex of `bytes`, no separators.
     public static func string(_ bytes: some Sequence<UInt8>) -> String {
-        var out = ""
-        for byte in bytes {
-            out.append(digit(byte >> 4))
-            out.append(digit(byte & 0xF))
-        }
-        return out
+        var out: [UInt8] = []
+        for byte in bytes { ASCIIText.appendHex(byte, to: &out) }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses an even-length hex string (whitespace ignored); nil when malformed.

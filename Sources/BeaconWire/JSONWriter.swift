@@ -123,13 +123,6 @@ public struct JSONWriter: Sendable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Appends `s` as a JSON string literal (RFC 8259 §7).
-    public static func appendQuoted(_ s: String, to out: inout String) {
-        var bytes: [UInt8] = []
-        appendQuoted(s, to: &bytes)
-        out += String(decoding: bytes, as: UTF8.self)
-    }
-
     /// Appends `s` as a JSON string literal (RFC 8259 §7) to UTF-8 bytes.
     public static func appendQuoted(_ s: String, to out: inout [UInt8]) {
         out.append(0x22)

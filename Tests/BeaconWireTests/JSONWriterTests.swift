@@ -28,9 +28,9 @@ import Testing
     }
 
     @Test func escapesControlCharacters() {
-        var out = ""
+        var out: [UInt8] = []
         JSONWriter.appendQuoted("a\u{01}\n", to: &out)
-        #expect(out == #""a\u0001\n""#)
+        #expect(String(decoding: out, as: UTF8.self) == #""a\u0001\n""#)
     }
 }
 
