@@ -102,8 +102,8 @@ extension BeaconMonitor {
             }
         }
         for r in oldConfig.regions where !newNames.contains(r.name) {
-            emit(oldComposer.clearRetained(oldComposer.regionTopic(r.name, "state")), into: &out)
-            emit(oldComposer.clearRetained(oldComposer.regionTopic(r.name, "attributes")), into: &out)
+            emit(oldComposer.clearRetained(oldComposer.topics.region(r.name, .state)), into: &out)
+            emit(oldComposer.clearRetained(oldComposer.topics.region(r.name, .attributes)), into: &out)
         }
         rangeLists = Array(repeating: [], count: regions.count)
 
@@ -114,8 +114,8 @@ extension BeaconMonitor {
             if !regionIndex.isEmpty && matchList == RegionIndex.none {
                 let old = table.remove(i)
                 if oldConfig.monitoring.perBeacon && old.state != .unknown {
-                    emit(oldComposer.clearRetained(oldComposer.beaconTopic(id, "state")), into: &out)
-                    emit(oldComposer.clearRetained(oldComposer.beaconTopic(id, "attributes")), into: &out)
+                    emit(oldComposer.clearRetained(oldComposer.topics.beacon(id, .state)), into: &out)
+                    emit(oldComposer.clearRetained(oldComposer.topics.beacon(id, .attributes)), into: &out)
                 }
                 continue
             }

@@ -215,9 +215,9 @@ public struct BeaconMonitor: Sendable {
     ) {
         let topic: String
         if let region {
-            topic = composer.regionTopic(region, "event")
+            topic = composer.topics.region(region, .event)
         } else if let id = beacon.identity {
-            topic = composer.beaconTopic(id, "event")
+            topic = composer.topics.beacon(id, .event)
         } else {
             return
         }
@@ -269,7 +269,7 @@ public struct BeaconMonitor: Sendable {
     }
 
     mutating func publishBeaconState(_ slot: BeaconSlot, into out: inout [OutboundMessage]) {
-        emit(composer.state(composer.beaconTopic(slot.identity, "state"), slot.state), into: &out)
+        emit(composer.state(composer.topics.beacon(slot.identity, .state), slot.state), into: &out)
         emit(
             composer.beaconAttributes(
                 slot.identity, state: slot.state, since: slot.since, lastSeen: slot.lastSeen, name: name(of: slot)),
@@ -292,7 +292,7 @@ public struct BeaconMonitor: Sendable {
     mutating func publishRegionState(_ r: Int, into out: inout [OutboundMessage]) {
         let name = configuration.regions[r].name
         let m = regions[r]
-        emit(composer.state(composer.regionTopic(name, "state"), m.state), into: &out)
+        emit(composer.state(composer.topics.region(name, .state), m.state), into: &out)
         emit(
             composer.regionAttributes(
                 name, state: m.state, since: m.since, lastSeen: m.lastSeen, beaconsInRange: m.beaconsInRange),

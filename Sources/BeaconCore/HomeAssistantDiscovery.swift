@@ -22,12 +22,10 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// Where HA publishes its birth (`online`) and will (`offline`) messages; subscribe to it.
-    public var birthTopic: String { "\(settings.prefix)/status" }
+    public var birthTopic: String { TopicTree.homeAssistantBirth(prefix: settings.prefix) }
 
     /// `<base>/gateways/<gw>/status`, retained `online` / `offline` / `degraded`.
-    public var availabilityTopic: String {
-        "\(configuration.mqtt.baseTopic)/gateways/\(configuration.gateway.id)/status"
-    }
+    public var availabilityTopic: String { composer.topics.gatewayStatus }
 
     /// Every discovery config, retained; empty when `homeassistant.discovery` is off.
     public func messages() -> [OutboundMessage] {
@@ -77,11 +75,11 @@ public struct HomeAssistantDiscovery: Sendable {
             if configuration.monitoring.perBeacon {
                 out.append(
                     tracker(
-                        object, label, state: composer.beaconTopic(id, "state"), composer.beaconTopic(id, "attributes"))
+                        object, label, state: composer.topics.beacon(id, .state), composer.topics.beacon(id, .attributes))
                 )
-                out.append(event(object, label, topic: composer.beaconTopic(id, "event")))
+                out.append(event(object, label, topic: composer.topics.beacon(id, .event)))
             }
-            let proximity = composer.beaconTopic(id, "proximity")
+            let proximity = composer.topics.beacon(id, .proximity)
             out.append(
                 distance(
                     object, label, topic: proximity,
@@ -93,12 +91,12 @@ public struct HomeAssistantDiscovery: Sendable {
             let label = region.name
             out.append(
                 tracker(
-                    object, label, state: composer.regionTopic(region.name, "state"),
-                    composer.regionTopic(region.name, "attributes")))
-            out.append(event(object, label, topic: composer.regionTopic(region.name, "event")))
+                    object, label, state: composer.topics.region(region.name, .state),
+                    composer.topics.region(region.name, .attributes)))
+            out.append(event(object, label, topic: composer.topics.region(region.name, .event)))
             if configuration.ranging.publish.rangingList {
                 // The ranging list is nearest first and is published once as [] when the region empties.
-                let ranging = composer.regionTopic(region.name, "ranging")
+                let ranging = composer.topics.region(region.name, .ranging)
                 out.append(
                     distance(
                         object, "\(label) nearest", topic: ranging,
@@ -168,7 +166,8 @@ public struct HomeAssistantDiscovery: Sendable {
 
     /// `<prefix>/<component>/<node_id>/<object_id>/config`.
     private func topic(_ e: Entity) -> String {
-        "\(settings.prefix)/\(e.component.rawValue)/\(nodeID)/\(e.objectID)/config"
+        TopicTree.homeAssistantConfig(
+            prefix: settings.prefix, component: e.component.rawValue, node: nodeID, object: e.objectID)
     }
 
     private func payload(_ e: Entity) -> String {

@@ -12,7 +12,7 @@ public struct HomeAssistantRoomFeed: Sendable {
     /// Nil when `homeassistant.room_topic` is unset (the feed is off).
     public init?(configuration: Configuration, settings: HomeAssistantSettings) {
         guard let roomTopic = settings.roomTopic, !roomTopic.isEmpty else { return nil }
-        topic = "\(roomTopic)/\(configuration.gateway.room ?? configuration.gateway.id)"
+        topic = TopicTree.roomFeed(roomTopic, room: configuration.gateway.room ?? configuration.gateway.id)
     }
 
     /// The `device_id` to put in HA's `mqtt_room` sensor for this beacon.

@@ -17,6 +17,7 @@ public struct Locator: Sendable {
     public let qos: Int
     /// How distances are recomputed for gateways with an `rssi_offset` (as the gateways range).
     public let distance: DistanceSettings
+    let topics: TopicTree
 
     private var tracks: [BeaconIdentity: LocatorTrack] = [:]
     /// Tracked beacons in order, so output order never depends on hashing.
@@ -40,15 +41,13 @@ public struct Locator: Sendable {
         self.baseTopic = baseTopic
         self.qos = qos
         self.distance = distance
+        topics = TopicTree(base: baseTopic)
     }
 
     /// What a locator subscribes to: proximity and exit events of every gateway, gateway status,
     /// and the retained locations (read back at start).
     public static func subscriptions(baseTopic: String) -> [String] {
-        [
-            "\(baseTopic)/+/+/+/+/proximity", "\(baseTopic)/+/+/+/+/event", "\(baseTopic)/gateways/+/status",
-            "\(baseTopic)/+/+/+/location",
-        ]
+        TopicTree(base: baseTopic).locatorSubscriptions
     }
 
     /// The current location of a beacon, nil when never located.
@@ -57,31 +56,24 @@ public struct Locator: Sendable {
     /// Feeds one received message; returns false when it is none of the subscribed kinds.
     @discardableResult
     public mutating func handle(topic: String, payload: String) -> Bool {
-        if let r = LocatorReading(topic: topic, payload: payload, baseTopic: baseTopic) {
+        switch topics.parse(topic) {
+        case .beacon(let beacon, let gateway, .proximity)?:
+            guard let r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
             observe(r)
-            return true
-        }
-        if let (beacon, l) = LocatorLocation.retained(topic: topic, payload: payload, baseTopic: baseTopic) {
+        case .location(let beacon)?:
+            guard let l = LocatorLocation.retained(payload: payload) else { return false }
             restore(beacon, l)
-            return true
-        }
-        let prefix = baseTopic + "/gateways/"
-        if topic.hasPrefix(prefix), topic.hasSuffix("/status") {
-            let id = topic.dropFirst(prefix.count).dropLast("/status".count)
-            guard !id.isEmpty, !id.contains("/") else { return false }
-            setGateway(String(id), online: payload != "offline")
-            return true
-        }
-        if let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest.count == 2,
-            rest[1] == "event"
-        {
+        case .gatewayStatus(let gateway)?:
+            setGateway(gateway, online: payload != "offline")
+        case .beacon(let beacon, let gateway, .event)?:
             guard LocatorTopic.string("event", in: payload) == "exit",
                 let at = LocatorTopic.string("timestamp", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:))
             else { return true }
-            gatewayLost(beacon, gateway: rest[0], at: at)
-            return true
+            gatewayLost(beacon, gateway: gateway, at: at)
+        default:
+            return false
         }
-        return false
+        return true
     }
 
     /// One proximity reading. Unknown distances (accuracy < 0) are ignored.
@@ -136,7 +128,7 @@ public struct Locator: Sendable {
         for beacon in order {
             guard var track = tracks[beacon] else { continue }
             if let change = track.decide(at: t, settings, offline: offline) {
-                let composer = LocatorComposer(baseTopic: baseTopic, qos: qos)
+                let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
                 out.append(composer.event(beacon, name: track.name, change.current, previous: change.previous, at: t))
             }
@@ -168,8 +160,8 @@ public struct Locator: Sendable {
         else { return }
         track.lastFed = newest.timestamp
         out.append(
-            LocatorComposer(baseTopic: baseTopic, qos: qos).mqttRoom(
-                beacon, name: track.name, distance: newest.distance, topic: "\(topic)/\(room)"))
+            LocatorComposer(topics: topics, qos: qos).mqttRoom(
+                beacon, name: track.name, distance: newest.distance, topic: TopicTree.roomFeed(topic, room: room)))
     }
 
     private mutating func track(_ beacon: BeaconIdentity, _ body: (inout LocatorTrack) -> Void) {

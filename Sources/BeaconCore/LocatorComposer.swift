@@ -2,13 +2,13 @@ import BeaconWire
 
 /// Topics and payloads the locator publishes (README, “Locating beacons floor by floor”).
 struct LocatorComposer {
-    var baseTopic: String
+    var topics: TopicTree
     var qos: Int
 
     /// Retained `<base>/<beacon>/location`.
     func location(_ beacon: BeaconIdentity, _ l: LocatorLocation) -> OutboundMessage {
         OutboundMessage(
-            topic: LocatorTopic.path(beacon, baseTopic: baseTopic) + "/location", payload: .json(l.json), qos: qos,
+            topic: topics.location(beacon), payload: .json(l.json), qos: qos,
             retain: true, kind: .location)
     }
 
@@ -33,7 +33,7 @@ struct LocatorComposer {
         w.field("timestamp", l.since.rfc3339)
         w.endObject()
         return OutboundMessage(
-            topic: LocatorTopic.path(beacon, baseTopic: baseTopic) + "/event", payload: .json(w.text), qos: qos,
+            topic: topics.locatorEvent(beacon), payload: .json(w.text), qos: qos,
             retain: false, kind: .event)
     }
 

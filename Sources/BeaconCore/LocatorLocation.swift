@@ -52,19 +52,23 @@ public struct LocatorLocation: Sendable, Equatable {
     /// Reads a retained `location` message back: the beacon and its location, or nil when the topic
     /// or payload is not a locator's (an empty payload clears the topic).
     public static func retained(topic: String, payload: String, baseTopic: String) -> (BeaconIdentity, Self)? {
-        guard let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest == ["location"],
-            let since = LocatorTopic.string("since", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)),
+        guard case .location(let beacon)? = TopicTree(base: baseTopic).parse(topic),
+            let location = retained(payload: payload)
+        else { return nil }
+        return (beacon, location)
+    }
+
+    /// A retained `location` payload; nil when it is not a locator's.
+    static func retained(payload: String) -> Self? {
+        guard let since = LocatorTopic.string("since", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)),
             let state = LocatorTopic.string("state", in: payload), state == "home" || state == "not_home"
         else { return nil }
         let gateway = state == "home" ? LocatorTopic.string("gateway", in: payload) : nil
         if state == "home", gateway == nil { return nil }
-        return (
-            beacon,
-            Self(
-                gateway: gateway, floor: LocatorTopic.string("floor", in: payload),
-                room: LocatorTopic.string("room", in: payload), accuracy: LocatorTopic.number("accuracy", in: payload),
-                since: since, confidence: LocatorTopic.number("confidence", in: payload),
-                lastSeen: LocatorTopic.string("last_seen", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)))
-        )
+        return Self(
+            gateway: gateway, floor: LocatorTopic.string("floor", in: payload),
+            room: LocatorTopic.string("room", in: payload), accuracy: LocatorTopic.number("accuracy", in: payload),
+            since: since, confidence: LocatorTopic.number("confidence", in: payload),
+            lastSeen: LocatorTopic.string("last_seen", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)))
     }
 }

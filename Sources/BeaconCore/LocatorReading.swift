@@ -33,13 +33,20 @@ public struct LocatorReading: Sendable, Equatable {
     /// Parses `<base>/<uuid>/<major>/<minor>/<gw>/proximity` (or `<base>/eddystone/<ns>/<inst>/<gw>/proximity`)
     /// with the payload of README, “Messages, monitoring and ranging”; nil for anything else.
     public init?(topic: String, payload: String, baseTopic: String) {
-        guard let (beacon, rest) = LocatorTopic.beacon(in: topic, baseTopic: baseTopic), rest.count == 2,
-            rest[1] == "proximity", let stamp = LocatorTopic.string("timestamp", in: payload),
+        guard case .beacon(let beacon, let gateway, .proximity)? = TopicTree(base: baseTopic).parse(topic) else {
+            return nil
+        }
+        self.init(beacon: beacon, gateway: gateway, payload: payload)
+    }
+
+    /// A proximity payload `gateway` published for `beacon`; nil when it is not one.
+    init?(beacon: BeaconIdentity, gateway: String, payload: String) {
+        guard let stamp = LocatorTopic.string("timestamp", in: payload),
             let timestamp = RetainedAttributes.timestamp(rfc3339: stamp),
             let accuracy = LocatorTopic.number("accuracy", in: payload)
         else { return nil }
         self.init(
-            beacon: beacon, name: LocatorTopic.string("name", in: payload), gateway: rest[0],
+            beacon: beacon, name: LocatorTopic.string("name", in: payload), gateway: gateway,
             floor: LocatorTopic.string("floor", in: payload), room: LocatorTopic.string("room", in: payload),
             filteredRSSI: LocatorTopic.number("rssi_filtered", in: payload),
             measuredPower: LocatorTopic.number("measured_power", in: payload).map { Int($0) }, accuracy: accuracy,

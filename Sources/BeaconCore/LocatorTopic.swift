@@ -1,37 +1,8 @@
 import BeaconWire
 
-/// Topic and payload reading for the locator: the beacon levels of a topic, and single fields of
-/// the flat JSON objects the gateways publish (README, “Messages, monitoring and ranging”).
+/// Payload reading for the locator: single fields of the flat JSON objects the gateways publish
+/// (README, “Messages, monitoring and ranging”). Topics are `TopicTree`'s.
 enum LocatorTopic {
-    /// The beacon named by the levels after `<base>/`, and the levels after it.
-    static func beacon(in topic: String, baseTopic: String) -> (BeaconIdentity, [String])? {
-        let prefix = baseTopic + "/"
-        guard topic.hasPrefix(prefix) else { return nil }
-        let levels = topic.dropFirst(prefix.count).split(separator: "/", omittingEmptySubsequences: false)
-            .map(String.init)
-        guard levels.count >= 3 else { return nil }
-        let rest = Array(levels.dropFirst(3))
-        if levels[0] == "eddystone", levels[1].count == 20, levels[2].count == 12,
-            let id = BeaconID128(uuidString: levels[1] + levels[2])
-        {
-            return (.eddystone(id), rest)
-        }
-        if levels[0].count == 36, let uuid = BeaconID128(uuidString: levels[0]), let major = UInt16(levels[1]),
-            let minor = UInt16(levels[2])
-        {
-            return (.uuid(uuid, major: major, minor: minor), rest)
-        }
-        return nil
-    }
-
-    /// `<base>/<uuid>/<major>/<minor>` or `<base>/eddystone/<namespace>/<instance>`.
-    static func path(_ id: BeaconIdentity, baseTopic: String) -> String {
-        switch id.scheme {
-        case .uuid: return "\(baseTopic)/\(id.id.uuidString)/\(id.major)/\(id.minor)"
-        case .eddystone: return "\(baseTopic)/eddystone/\(id.eddystoneNamespace)/\(id.eddystoneInstance)"
-        }
-    }
-
     /// A string field; nil when missing or `null`.
     static func string(_ key: String, in json: String) -> String? {
         RetainedAttributes.stringField(key, in: json)

@@ -5,8 +5,8 @@ import BeaconWire
 /// Key order is part of the contract and fixed here. Accuracy prints with 2 decimals, RSSI values
 /// with 1; an RSSI of 127 ("not available") prints as null. Times are RFC 3339 UTC with milliseconds.
 struct MessageComposer: Sendable {
-    var baseTopic: String
-    var gatewayID: String
+    /// Where every message goes.
+    var topics: TopicTree
     var floor: String?
     var room: String?
     var qos: Int
@@ -14,40 +14,11 @@ struct MessageComposer: Sendable {
     var rssiOffset: Double
 
     init(_ c: Configuration) {
-        baseTopic = c.mqtt.baseTopic
-        gatewayID = c.gateway.id
+        topics = TopicTree(c)
         floor = c.gateway.floor
         room = c.gateway.room
         qos = c.mqtt.qos
         rssiOffset = c.gateway.rssiOffset
-    }
-
-    /// `<base>/<uuid>/<major>/<minor>/<gw>/<leaf>` or `<base>/eddystone/<namespace>/<instance>/<gw>/<leaf>`.
-    func beaconTopic(_ id: BeaconIdentity, _ leaf: String) -> String {
-        var t: [UInt8] = []
-        t.reserveCapacity(baseTopic.utf8.count + gatewayID.utf8.count + leaf.utf8.count + 64)
-        ASCIIText.append(baseTopic, to: &t)
-        t.append(0x2F)
-        switch id.scheme {
-        case .uuid:
-            id.id.appendUUID(to: &t)
-            t.append(0x2F)
-            ASCIIText.appendDigits(UInt64(id.major), minimumWidth: 1, to: &t)
-            t.append(0x2F)
-            ASCIIText.appendDigits(UInt64(id.minor), minimumWidth: 1, to: &t)
-        case .eddystone:
-            ASCIIText.append("eddystone/\(id.eddystoneNamespace)/\(id.eddystoneInstance)", to: &t)
-        }
-        t.append(0x2F)
-        ASCIIText.append(gatewayID, to: &t)
-        t.append(0x2F)
-        ASCIIText.append(leaf, to: &t)
-        return String(decoding: t, as: UTF8.self)
-    }
-
-    /// `<base>/regions/<region>/<gw>/<leaf>`.
-    func regionTopic(_ name: String, _ leaf: String) -> String {
-        "\(baseTopic)/regions/\(name)/\(gatewayID)/\(leaf)"
     }
 
     /// A measured RSSI with the gateway offset applied; nil for 127 ("not available").
@@ -96,7 +67,7 @@ struct MessageComposer: Sendable {
     func beaconAttributes(
         _ id: BeaconIdentity, state: RegionState, since: Timestamp?, lastSeen: Timestamp?, name: String?
     ) -> OutboundMessage {
-        attributes(beaconTopic(id, "attributes"), state: state, since: since, lastSeen: lastSeen) {
+        attributes(topics.beacon(id, .attributes), state: state, since: since, lastSeen: lastSeen) {
             $0.field("name", name)
         }
     }
@@ -105,7 +76,7 @@ struct MessageComposer: Sendable {
     func regionAttributes(
         _ region: String, state: RegionState, since: Timestamp?, lastSeen: Timestamp?, beaconsInRange: Int
     ) -> OutboundMessage {
-        attributes(regionTopic(region, "attributes"), state: state, since: since, lastSeen: lastSeen) {
+        attributes(topics.region(region, .attributes), state: state, since: since, lastSeen: lastSeen) {
             $0.field("beacons_in_range", beaconsInRange)
         }
     }
@@ -131,7 +102,7 @@ struct MessageComposer: Sendable {
         if let region { w.field("region", region) }
         if let id = b.identity { Self.writeIdentity(&w, id) }
         w.field("name", b.name)
-        w.field("gateway", gatewayID)
+        w.field("gateway", topics.gateway)
         w.field("floor", floor)
         w.field("room", room)
         if let address = b.address {
@@ -179,7 +150,7 @@ struct MessageComposer: Sendable {
             Self.writeIdentity(&w, b.identity)
             w.field("name", b.name)
             if gatewayFields {
-                w.field("gateway", gatewayID)
+                w.field("gateway", topics.gateway)
                 w.field("floor", floor)
                 w.field("room", room)
             }
@@ -201,7 +172,7 @@ struct MessageComposer: Sendable {
         w.field("timestamp", plain: t.appendRFC3339)
         w.endObject()
         return OutboundMessage(
-            topic: beaconTopic(b.identity, "proximity"), payload: .json(w.text), qos: 0, retain: false,
+            topic: topics.beacon(b.identity, .proximity), payload: .json(w.text), qos: 0, retain: false,
             kind: .proximity)
     }
 
@@ -219,6 +190,6 @@ struct MessageComposer: Sendable {
         }
         w.endArray()
         return OutboundMessage(
-            topic: regionTopic(region, "ranging"), payload: .json(w.text), qos: 0, retain: false, kind: .ranging)
+            topic: topics.region(region, .ranging), payload: .json(w.text), qos: 0, retain: false, kind: .ranging)
     }
 }

@@ -2,35 +2,19 @@ import BeaconWire
 
 /// Reads back our own retained `attributes` messages at start, for `BeaconMonitor.restore`.
 ///
-/// Subscribe to `<base>/regions/+/<gw>/attributes`, `<base>/+/+/+/<gw>/attributes` (uuid scheme and
-/// `eddystone/<namespace>/<instance>`), collect what arrives before the broker's retained burst ends,
-/// and pass each message here. Only the fields this agent writes are read; anything else is nil.
+/// Subscribe to `TopicTree.restoreSubscriptions`, collect what arrives before the broker's retained
+/// burst ends, and pass each message here. Only the fields this agent writes are read; anything else is nil.
 public enum RetainedAttributes {
     /// The state recorded by one retained attributes message, or nil when the topic or payload is
     /// not one of ours (other gateway, other base topic, empty payload of a cleared topic).
     public static func restoredState(topic: String, payload: String, baseTopic: String, gatewayID: String)
         -> RestoredState?
     {
-        let prefix = baseTopic + "/"
-        let suffix = "/" + gatewayID + "/attributes"
-        guard topic.hasPrefix(prefix), topic.hasSuffix(suffix), topic.count > prefix.count + suffix.count else {
-            return nil
-        }
-        let middle = topic.dropFirst(prefix.count).dropLast(suffix.count)
-        let levels = middle.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let subject: RestoredState.Subject
-        if levels.count == 2, levels[0] == "regions" {
-            subject = .region(levels[1])
-        } else if levels.count == 3, levels[0] == "eddystone", levels[1].count == 20, levels[2].count == 12,
-            let id = BeaconID128(uuidString: levels[1] + levels[2])
-        {
-            subject = .beacon(.eddystone(id))
-        } else if levels.count == 3, levels[0].count == 36, let uuid = BeaconID128(uuidString: levels[0]),
-            let major = UInt16(levels[1]), let minor = UInt16(levels[2])
-        {
-            subject = .beacon(.uuid(uuid, major: major, minor: minor))
-        } else {
-            return nil
+        switch TopicTree(base: baseTopic, gateway: gatewayID).parse(topic) {
+        case .region(let name, gateway: gatewayID, .attributes)?: subject = .region(name)
+        case .beacon(let id, gateway: gatewayID, .attributes)?: subject = .beacon(id)
+        default: return nil
         }
         guard let stateText = stringField("state", in: payload), let state = RegionState(rawValue: stateText) else {
             return nil

@@ -62,13 +62,14 @@ struct StatusCommand: Command {
         options.cleanSession = true
         options.announcesAvailability = false
         let base = configuration.mqtt.baseTopic
+        let topics = TopicTree(base: base)
         let collected = Collected()
         let client = MosquittoClient(options: options, logger: Logger(level: .critical) { _ in }) { event in
             switch event {
             case .connected:
                 let c = collected.client.withLock { $0 }
-                _ = c?.subscribe("\(base)/gateways/+/status", qos: 0)
-                _ = c?.subscribe("\(base)/gateways/+/stats", qos: 0)
+                _ = c?.subscribe(topics.anyGatewayStatus, qos: 0)
+                _ = c?.subscribe(topics.anyGatewayStats, qos: 0)
             case .subscribed:
                 collected.subscribed.withLock { $0 = true }
                 collected.lastChange.withLock { $0 = WallTime() }
@@ -109,18 +110,18 @@ struct StatusCommand: Command {
     /// One line per gateway: its status and the fields of its last stats message.
     static func rows(_ retained: [String: String], base: String) -> [[String]] {
         var gateways: [String: (status: String?, stats: FlatJSONObject?)] = [:]
-        let prefix = "\(base)/gateways/"
-        for (topic, payload) in retained where topic.hasPrefix(prefix) {
-            let levels = topic.dropFirst(prefix.count).split(separator: "/")
-            guard levels.count == 2 else { continue }
-            let gateway = String(levels[0])
-            var entry = gateways[gateway] ?? (nil, nil)
-            if levels[1] == "status" {
-                entry.status = payload
-            } else if let object = FlatJSONObject(payload) {
-                entry.stats = object
+        let topics = TopicTree(base: base)
+        for (topic, payload) in retained {
+            switch topics.parse(topic) {
+            case .gatewayStatus(let gateway)?:
+                gateways[gateway, default: (nil, nil)].status = payload
+            case .gatewayStats(let gateway)?:
+                var entry = gateways[gateway] ?? (nil, nil)
+                if let object = FlatJSONObject(payload) { entry.stats = object }
+                gateways[gateway] = entry
+            default:
+                continue
             }
-            gateways[gateway] = entry
         }
         return gateways.keys.sorted().map { gateway in
             let entry = gateways[gateway]!

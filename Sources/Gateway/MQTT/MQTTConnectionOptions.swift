@@ -69,7 +69,7 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
         }
         self.init(
             host: c.mqtt.host, port: c.mqtt.port, clientID: c.mqtt.clientID ?? c.gateway.id,
-            statusTopic: "\(c.mqtt.baseTopic)/gateways/\(c.gateway.id)/status", keepalive: c.mqtt.keepalive,
+            statusTopic: TopicTree(c).gatewayStatus, keepalive: c.mqtt.keepalive,
             protocolVersion: c.mqtt.protocolVersion, cleanSession: c.mqtt.cleanSession, username: c.mqtt.username,
             password: password, tls: tls, statusQoS: max(c.mqtt.qos, 1), reconnectMin: c.mqtt.reconnectMin,
             reconnectMax: c.mqtt.reconnectMax)

@@ -1,0 +1,194 @@
+import BeaconWire
+
+/// The one place topic strings are built and parsed (README, “Messages, monitoring and ranging”,
+/// “Locating beacons floor by floor”, “Home Assistant”). Every topic the gateway, the locator, the
+/// restore at start, `status` and Home Assistant use is spelled here and nowhere else.
+///
+/// Under `<base>`:
+/// - `<beacon>/<gw>/<leaf>`: a beacon's messages from one gateway; `<beacon>` is `<uuid>/<major>/<minor>`
+///   or `eddystone/<namespace>/<instance>`;
+/// - `regions/<region>/<gw>/<leaf>`: a region's messages;
+/// - `gateways/<gw>/status|stats`, `locators/<gw>/status`: availability and statistics;
+/// - `<beacon>/location`, `<beacon>/event`: the locator's output.
+package struct TopicTree: Sendable, Equatable {
+    /// `mqtt.base_topic`: one or more levels.
+    package var base: String
+    /// This process's `gateway.id`; the locator's status uses it too. Empty when only parsing or
+    /// building gateway-independent topics.
+    package var gateway: String
+
+    package init(base: String, gateway: String = "") {
+        self.base = base
+        self.gateway = gateway
+    }
+
+    package init(_ c: Configuration) { self.init(base: c.mqtt.baseTopic, gateway: c.gateway.id) }
+
+    /// The last level of a beacon's or a region's topic.
+    package enum Leaf: String, Sendable, CaseIterable {
+        case state, attributes, event, proximity, ranging
+    }
+
+    /// What a topic names; `parse` returns it, the builders below spell it.
+    package enum Topic: Sendable, Equatable {
+        case beacon(BeaconIdentity, gateway: String, Leaf)
+        case region(String, gateway: String, Leaf)
+        case gatewayStatus(gateway: String)
+        case gatewayStats(gateway: String)
+        case locatorStatus(gateway: String)
+        /// The locator's retained `<base>/<beacon>/location`.
+        case location(BeaconIdentity)
+        /// The locator's `<base>/<beacon>/event`.
+        case locatorEvent(BeaconIdentity)
+    }
+
+    // MARK: This gateway's topics
+
+    /// `<base>/<beacon>/<gw>/<leaf>`, written as bytes (it is on the per-report path).
+    package func beacon(_ id: BeaconIdentity, _ leaf: Leaf) -> String {
+        let leafText = leaf.rawValue
+        var t: [UInt8] = []
+        t.reserveCapacity(base.utf8.count + gateway.utf8.count + leafText.utf8.count + 64)
+        ASCIIText.append(base, to: &t)
+        t.append(0x2F)
+        Self.appendBeaconLevels(id, to: &t)
+        t.append(0x2F)
+        ASCIIText.append(gateway, to: &t)
+        t.append(0x2F)
+        ASCIIText.append(leafText, to: &t)
+        return String(decoding: t, as: UTF8.self)
+    }
+
+    /// `<base>/regions/<region>/<gw>/<leaf>`.
+    package func region(_ name: String, _ leaf: Leaf) -> String { "\(base)/regions/\(name)/\(gateway)/\(leaf.rawValue)" }
+
+    /// `<base>/gateways/<gw>/status`: retained `online` / `offline` / `degraded` (the MQTT will).
+    package var gatewayStatus: String { "\(base)/gateways/\(gateway)/status" }
+
+    /// `<base>/gateways/<gw>/stats`: retained counters.
+    package var gatewayStats: String { "\(base)/gateways/\(gateway)/stats" }
+
+    /// `<base>/locators/<gw>/status`: the locator's availability.
+    package var locatorStatus: String { "\(base)/locators/\(gateway)/status" }
+
+    /// What the agent subscribes to at start to read its own retained attributes back: every
+    /// beacon's (either scheme: three levels) and every region's, of this gateway only.
+    package var restoreSubscriptions: [String] {
+        ["\(base)/+/+/+/\(gateway)/attributes", "\(base)/regions/+/\(gateway)/attributes"]
+    }
+
+    // MARK: Every gateway's topics
+
+    /// `<base>/gateways/+/status`.
+    package var anyGatewayStatus: String { "\(base)/gateways/+/status" }
+
+    /// `<base>/gateways/+/stats`.
+    package var anyGatewayStats: String { "\(base)/gateways/+/stats" }
+
+    /// What a locator subscribes to: every gateway's proximity and beacon events, gateway status,
+    /// and the retained locations (read back at start).
+    package var locatorSubscriptions: [String] {
+        ["\(base)/+/+/+/+/proximity", "\(base)/+/+/+/+/event", anyGatewayStatus, "\(base)/+/+/+/location"]
+    }
+
+    /// The locator's retained `<base>/<beacon>/location`.
+    package func location(_ id: BeaconIdentity) -> String { beaconPath(id) + "/location" }
+
+    /// The locator's `<base>/<beacon>/event`.
+    package func locatorEvent(_ id: BeaconIdentity) -> String { beaconPath(id) + "/event" }
+
+    private func beaconPath(_ id: BeaconIdentity) -> String {
+        var t: [UInt8] = []
+        t.reserveCapacity(base.utf8.count + 48)
+        ASCIIText.append(base, to: &t)
+        t.append(0x2F)
+        Self.appendBeaconLevels(id, to: &t)
+        return String(decoding: t, as: UTF8.self)
+    }
+
+    /// `<uuid>/<major>/<minor>` or `eddystone/<namespace>/<instance>`.
+    private static func appendBeaconLevels(_ id: BeaconIdentity, to t: inout [UInt8]) {
+        switch id.scheme {
+        case .uuid:
+            id.id.appendUUID(to: &t)
+            t.append(0x2F)
+            ASCIIText.appendDigits(UInt64(id.major), minimumWidth: 1, to: &t)
+            t.append(0x2F)
+            ASCIIText.appendDigits(UInt64(id.minor), minimumWidth: 1, to: &t)
+        case .eddystone:
+            ASCIIText.append("eddystone/\(id.eddystoneNamespace)/\(id.eddystoneInstance)", to: &t)
+        }
+    }
+
+    // MARK: Home Assistant (its own prefix, not under <base>)
+
+    /// `<prefix>/status`: where HA announces itself (birth `online`, will `offline`).
+    package static func homeAssistantBirth(prefix: String) -> String { "\(prefix)/status" }
+
+    /// `<prefix>/<component>/<node_id>/<object_id>/config`: one discovery config.
+    package static func homeAssistantConfig(prefix: String, component: String, node: String, object: String)
+        -> String
+    {
+        "\(prefix)/\(component)/\(node)/\(object)/config"
+    }
+
+    /// `<room_topic>/<room>`: what HA's `mqtt_room` sensor subscribes to as `<room_topic>/+`.
+    package static func roomFeed(_ roomTopic: String, room: String) -> String { "\(roomTopic)/\(room)" }
+
+    // MARK: Parsing
+
+    /// What `topic` names, or nil when it is none of ours: another base topic, an unknown leaf, a
+    /// malformed beacon identity, a wrong number of levels.
+    package func parse(_ topic: String) -> Topic? {
+        let utf8 = topic.utf8
+        let baseCount = base.utf8.count
+        guard utf8.count > baseCount + 1, utf8.starts(with: base.utf8) else { return nil }
+        let slash = utf8.index(utf8.startIndex, offsetBy: baseCount)
+        guard utf8[slash] == 0x2F else { return nil }
+        let levels = topic[utf8.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+        switch levels.count {
+        case 3:
+            // gateways/<gw>/status|stats, locators/<gw>/status
+            guard !levels[1].isEmpty else { return nil }
+            let gw = String(levels[1])
+            switch (levels[0], levels[2]) {
+            case ("gateways", "status"): return .gatewayStatus(gateway: gw)
+            case ("gateways", "stats"): return .gatewayStats(gateway: gw)
+            case ("locators", "status"): return .locatorStatus(gateway: gw)
+            default: return nil
+            }
+        case 4:
+            // regions/<region>/<gw>/<leaf>, or <beacon>/location|event
+            if levels[0] == "regions" {
+                guard let leaf = Leaf(rawValue: String(levels[3])) else { return nil }
+                return .region(String(levels[1]), gateway: String(levels[2]), leaf)
+            }
+            guard let id = Self.beacon(levels[0], levels[1], levels[2]) else { return nil }
+            switch levels[3] {
+            case "location": return .location(id)
+            case "event": return .locatorEvent(id)
+            default: return nil
+            }
+        case 5:
+            // <beacon>/<gw>/<leaf>
+            guard let id = Self.beacon(levels[0], levels[1], levels[2]), let leaf = Leaf(rawValue: String(levels[4]))
+            else { return nil }
+            return .beacon(id, gateway: String(levels[3]), leaf)
+        default:
+            return nil
+        }
+    }
+
+    /// `<uuid>/<major>/<minor>` or `eddystone/<namespace (20 hex)>/<instance (12 hex)>`.
+    private static func beacon(_ a: Substring, _ b: Substring, _ c: Substring) -> BeaconIdentity? {
+        if a == "eddystone" {
+            guard b.utf8.count == 20, c.utf8.count == 12, let id = BeaconID128(uuidString: String(b) + String(c))
+            else { return nil }
+            return .eddystone(id)
+        }
+        guard a.utf8.count == 36, let uuid = BeaconID128(uuidString: String(a)), let major = UInt16(b),
+            let minor = UInt16(c)
+        else { return nil }
+        return .uuid(uuid, major: major, minor: minor)
+    }
+}
