@@ -1,11 +1,14 @@
 /// One advertising report from an HCI LE Meta event.
 ///
 /// Legacy: LE Advertising Report, Core Spec Vol 4, Part E, §7.7.65.2 (subevent 0x02).
+/// Directed: LE Directed Advertising Report, §7.7.65.11 (subevent 0x0B; ADV_DIRECT_IND, no data).
 /// Extended: LE Extended Advertising Report, §7.7.65.13 (subevent 0x0D).
 /// Multi-byte HCI fields are little-endian.
 public struct AdvertisingReport: Sendable, Equatable {
+    /// Raw values are the LE Meta subevent codes.
     public enum Kind: UInt8, Sendable {
         case legacy = 0x02
+        case directed = 0x0B
         case extended = 0x0D
     }
 
@@ -54,9 +57,9 @@ public struct AdvertisingReport: Sendable, Equatable {
     }
 
     /// Extended Event_Type bit 4: the report came from a legacy advertising PDU.
-    public var isLegacyPDU: Bool { kind == .legacy || eventType & 0x10 != 0 }
+    public var isLegacyPDU: Bool { kind != .extended || eventType & 0x10 != 0 }
     /// Extended Event_Type bits 5–6: 0 complete, 1 incomplete (more to come), 2 truncated.
-    public var dataStatus: UInt8 { kind == .legacy ? 0 : UInt8((eventType >> 5) & 0x3) }
+    public var dataStatus: UInt8 { kind != .extended ? 0 : UInt8((eventType >> 5) & 0x3) }
     /// True when the report is a scan response (legacy SCAN_RSP, or extended bit 3).
-    public var isScanResponse: Bool { kind == .legacy ? eventType == 4 : eventType & 0x08 != 0 }
+    public var isScanResponse: Bool { kind != .extended ? eventType == 4 : eventType & 0x08 != 0 }
 }

@@ -11,6 +11,7 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
         case leMetaSubevent
         case reportCount
         case legacyReport(Int)
+        case directedReport(Int)
         case extendedReport(Int)
         case field(StaticString)
 
@@ -22,6 +23,7 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
             case .leMetaSubevent: return "LE Meta subevent code"
             case .reportCount: return "report count"
             case .legacyReport(let n): return "legacy report \(n)"
+            case .directedReport(let n): return "directed report \(n)"
             case .extendedReport(let n): return "extended report \(n)"
             case .field(let name): return name.description
             }
@@ -33,7 +35,8 @@ public enum DecodeError: Error, Sendable, Equatable, CustomStringConvertible {
                 (.eventParameters, .eventParameters), (.leMetaSubevent, .leMetaSubevent),
                 (.reportCount, .reportCount):
                 return true
-            case (.legacyReport(let a), .legacyReport(let b)), (.extendedReport(let a), .extendedReport(let b)):
+            case (.legacyReport(let a), .legacyReport(let b)), (.directedReport(let a), .directedReport(let b)),
+                (.extendedReport(let a), .extendedReport(let b)):
                 return a == b
             case (.field(let a), .field(let b)):
                 return a.description == b.description

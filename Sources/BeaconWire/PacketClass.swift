@@ -1,6 +1,6 @@
 /// What kind of HCI packet was decoded, so a caller can count the traffic it ignores.
-/// Only LE Meta subevents 0x02 and 0x0D carry advertising reports; everything else is
-/// classified here, never treated as an error.
+/// Only the LE Meta subevents of `AdvertisingReport.Kind` (0x02, 0x0B, 0x0D) carry advertising
+/// reports; everything else is classified here, never treated as an error.
 public struct PacketClass: Sendable, Equatable {
     public var packetType: HCIPacketType
     /// Event code for events (0x3E = LE Meta event, Core Spec Vol 4, Part E, §7.7.65).
@@ -17,10 +17,9 @@ public struct PacketClass: Sendable, Equatable {
         self.reportCount = reportCount
     }
 
-    public static let leMetaEventCode: UInt8 = 0x3E
-
-    /// True for LE Advertising Report (0x02) and LE Extended Advertising Report (0x0D) events.
+    /// True for LE Meta events whose subevent carries advertising reports (`HCIEventCode`).
     public var isAdvertisingReport: Bool {
-        eventCode == Self.leMetaEventCode && (leSubevent == 0x02 || leSubevent == 0x0D)
+        guard eventCode == HCIEventCode.leMeta, let leSubevent else { return false }
+        return HCIEventCode.isAdvertisingReport(subevent: leSubevent)
     }
 }

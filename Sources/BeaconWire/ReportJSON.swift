@@ -13,10 +13,10 @@ public enum ReportJSON {
     public static func write(_ report: AdvertisingReport, timestamp: Timestamp? = nil, to w: inout JSONWriter) {
         w.beginObject()
         if let timestamp { w.field("timestamp", timestamp.rfc3339) }
-        w.field("kind", report.kind == .legacy ? "legacy" : "extended")
+        w.field("kind", Self.name(of: report.kind))
         w.field("event_type", Int(report.eventType))
         w.key("event_type_name")
-        if report.kind == .legacy {
+        if report.kind != .extended {
             w.string(legacyEventTypeName(report.eventType))
         } else {
             w.beginArray()
@@ -34,6 +34,14 @@ public enum ReportJSON {
         w.field("rssi", report.rssi == 127 ? nil : Int(report.rssi))
         writeADFields(report.data, to: &w)
         w.endObject()
+    }
+
+    static func name(of kind: AdvertisingReport.Kind) -> String {
+        switch kind {
+        case .legacy: return "legacy"
+        case .directed: return "directed"
+        case .extended: return "extended"
+        }
     }
 
     /// The `data`, `ad`, `ad_truncated_at` (only when truncated) and `beacons` fields of AD data,

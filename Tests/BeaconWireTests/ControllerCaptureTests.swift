@@ -8,7 +8,7 @@ import Testing
     static let misreportingCapture = "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log"
 
     static func events(_ name: String) throws -> [ControllerEvent] {
-        try CaptureFixtures.packets(name).filter { $0.bytes.first == 0x04 }.map { try ControllerEvent(packet: $0.bytes) }
+        try CaptureFixtures.packets(name).filter { $0.bytes.first == 0x04 }.compactMap { try HCIPacketDecoder.controllerEvent($0.bytes) }
     }
 
     static func commands(_ name: String, _ opcode: HCIOpcode) throws -> [[UInt8]] {

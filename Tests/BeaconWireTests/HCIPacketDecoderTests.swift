@@ -125,6 +125,31 @@ import Testing
         }
     }
 
+    /// §7.7.65.11: the scanner's watchdog and the report path agree on subevent 0x0B.
+    @Test func directedReportDecodesWithBothAddressesAndNoData() throws {
+        let packet: [UInt8] = [
+            0x04, 0x3E, 0x12, 0x0B, 0x01,
+            0x01, 0x01, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,  // ADV_DIRECT_IND, random 11:22:33:44:55:66
+            0x00, 0x0F, 0x0E, 0x0D, 0x0C, 0x0B, 0x0A,  // direct address public 0a:0b:0c:0d:0e:0f
+            0xC4,  // RSSI -60
+        ]
+        let summary = try HCIPacketDecoder.decode(packet, indicator: .present)
+        #expect(summary.packetClass == PacketClass(packetType: .event, eventCode: 0x3E, leSubevent: 0x0B, reportCount: 1))
+        #expect(summary.packetClass.isAdvertisingReport)
+        let r = try #require(summary.reports.first)
+        #expect(r.kind == .directed)
+        #expect(r.eventType == 1 && r.addressType == 1 && r.rssi == -60)
+        #expect(r.address.description == "11:22:33:44:55:66")
+        #expect(r.directAddressType == 0 && r.directAddress.description == "0a:0b:0c:0d:0e:0f")
+        #expect(r.data.isEmpty && r.isLegacyPDU && !r.isScanResponse)
+        #expect(try HCIPacketDecoder.controllerEvent(packet)?.isAdvertisingReport == true)
+        var cut = Array(packet.dropLast())
+        cut[2] -= 1
+        #expect(throws: DecodeError.truncated(what: .directedReport(1), needed: 16, available: 15, offset: 5)) {
+            try HCIPacketDecoder.decode(cut, indicator: .present)
+        }
+    }
+
     @Test func otherPacketsAreClassifiedNotErrors() throws {
         let complete = try HCIPacketDecoder.decode(HCIVectors.commandComplete)
         #expect(complete.packetClass == PacketClass(packetType: .event, eventCode: 0x0E))

@@ -158,6 +158,6 @@ func waitUntil(_ condition: () -> Bool) -> Bool {
     }
 
     @Test func iBeaconReportIsAWellFormedAdvertisingReportEvent() throws {
-        #expect(try ControllerEvent(packet: HCIFakeController.iBeaconReport).isAdvertisingReport)
+        #expect(try HCIPacketDecoder.controllerEvent(HCIFakeController.iBeaconReport)?.isAdvertisingReport == true)
     }
 }

@@ -11,7 +11,7 @@ public enum HCIAdapterProbe {
         // Other hosts' traffic may interleave; a handful of reads is plenty for one reply.
         for _ in 0..<32 {
             guard let packet = try transport.receive(timeout: timeout) else { return nil }
-            guard case .commandComplete(let complete)? = try? ControllerEvent(packet: packet),
+            guard case .commandComplete(let complete)? = try? HCIPacketDecoder.controllerEvent(packet),
                 complete.opcode == .readLocalSupportedCommands
             else { continue }
             guard complete.status.isSuccess else { return nil }

@@ -19,10 +19,10 @@ public struct HCIEventFilter: Sendable, Equatable {
     /// reports), Command Complete/Status (command results), Hardware Error (reset trigger) and
     /// Disconnection Complete. Everything else stays out of the socket's queue.
     public static let scanner = HCIEventFilter(
-        packetTypes: [ControllerEvent.packetIndicator],
+        packetTypes: [HCIPacketType.event.rawValue],
         events: [
-            ControllerEvent.leMetaCode, ControllerEvent.commandCompleteCode, ControllerEvent.commandStatusCode,
-            ControllerEvent.hardwareErrorCode, ControllerEvent.disconnectionCompleteCode,
+            HCIEventCode.leMeta, HCIEventCode.commandComplete, HCIEventCode.commandStatus,
+            HCIEventCode.hardwareError, HCIEventCode.disconnectionComplete,
         ])
 
     public init(packetTypes: [UInt8], events: [UInt8]) {

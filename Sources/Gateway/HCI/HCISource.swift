@@ -195,7 +195,7 @@ public final class HCISource: PacketSource {
             actions = []
             if let packet {
                 deliver(.packet(CapturedPacket(timestamp: clock.wall(), bytes: packet, incoming: true)))
-                if let event = try? ControllerEvent(packet: packet) {
+                if let event = try? HCIPacketDecoder.controllerEvent(packet) {
                     if event.isAdvertisingReport { stats.withLock { $0.advertisingReportEvents += 1 } }
                     actions = controller.handle(event, at: clock.monotonic())
                 }
