@@ -52,9 +52,6 @@ public struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var isFatal: Bool { kind == .noBluetoothSupport || kind == .permissionDenied }
 
-    /// sysexits(3) EX_UNAVAILABLE for all of them: the adapter (or Bluetooth itself) is unavailable.
-    public var exitCode: ExitCode { .unavailable }
-
     private var cause: String {
         errno == 0 ? operation : "\(operation): \(String(cString: strerror(errno)))"
     }

@@ -89,13 +89,6 @@ public final class HCISource: PacketSource {
             options: options, log: log)
     }
 
-    /// The live adapter as the configuration's `scanner:` section describes it (what `run` uses);
-    /// nil when `scanner.adapter` is not `hciN`, an address or `auto`.
-    public convenience init?(scanner: ScannerSettings, options: Options = Options(), log: @escaping Log = { _, _ in }) {
-        guard let selection = HCIAdapterSelection(scanner.adapter) else { return nil }
-        self.init(adapter: selection, configuration: ScanConfiguration(scanner: scanner), options: options, log: log)
-    }
-
     public var statistics: Statistics { stats.withLock { $0 } }
 
     public func stop() { stopping.store(true, ordering: .sequentiallyConsistent) }

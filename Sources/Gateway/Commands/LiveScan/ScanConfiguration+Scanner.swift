@@ -1,0 +1,26 @@
+import BeaconCore
+import BeaconWire
+
+/// The configuration's `scanner:` section, mapped onto the HCI layer's types here, so the HCI layer
+/// never sees the configuration model.
+extension ScanConfiguration {
+    /// The scan set-up `scanner:` in the configuration asks for.
+    public init(scanner: ScannerSettings) {
+        let mode: Mode
+        switch scanner.mode {
+        case .active: mode = .active
+        case .passive: mode = .passive
+        case .listen: mode = .listen
+        }
+        self.init(mode: mode, interval: scanner.interval, window: scanner.window, watchdog: scanner.watchdog)
+    }
+}
+
+extension HCISource {
+    /// The live adapter as the configuration's `scanner:` section describes it (what `run` uses);
+    /// nil when `scanner.adapter` is not `hciN`, an address or `auto`.
+    public convenience init?(scanner: ScannerSettings, options: Options = Options(), log: @escaping Log = { _, _ in }) {
+        guard let selection = HCIAdapterSelection(scanner.adapter) else { return nil }
+        self.init(adapter: selection, configuration: ScanConfiguration(scanner: scanner), options: options, log: log)
+    }
+}
