@@ -39,7 +39,7 @@ clean:
 deb: deps
 	@deb=$$(scripts/build-deb.sh) && Tests/packaging/install-test.sh "$$deb"
 
-# beacon2mqtt on a real Linux Bluetooth stack in a qemu guest (root; see docs/readme-kernel-tests.md).
+# beacon2mqtt on a real Linux Bluetooth stack in a qemu guest (root; see docs/testing.md, "Kernel tests").
 .PHONY: test-kernel
 test-kernel: deps
 	@scripts/test-kernel.sh

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The kernel test (make test-kernel): beacon2mqtt on a real Linux Bluetooth stack, in a qemu guest
-# with hci_vhci and a scripted virtual controller. See README, “Kernel tests”.
+# with hci_vhci and a scripted virtual controller. See docs/testing.md, “Kernel tests”.
 #
 # Installs the host packages, builds the agent (release, static Swift stdlib), builds or reuses the
 # cached guest image, boots the guest once for all scenarios and asserts on the host. The last line

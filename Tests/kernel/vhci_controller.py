@@ -9,7 +9,7 @@ scanning is on, sends one advertising report per beacon per advertising interval
 * LE Advertising Report (Core Spec Vol 4, Part E, §7.7.65.2) after LE Set Scan Enable,
 * LE Extended Advertising Report (§7.7.65.13) after LE Set Extended Scan Enable.
 
-The scenario (JSON, see README, “Kernel tests”) gives the beacons, their RSSI over time
+The scenario (JSON, see docs/testing.md, “The virtual controller”) gives the beacons, their RSSI over time
 (piecewise linear), start and stop times, and the times at which the controller vanishes (closes
 /dev/vhci) and returns with the same address. Scenario time starts at the first scan enable.
 
