@@ -43,6 +43,8 @@ for section in options.sections {
             try PeerBench(options: options).run(swift: decoded, scratch: scratch, into: &report)
         case "pipeline":
             try PipelineBench(options: options).run(into: &report)
+        case "json":
+            try JSONBench(options: options).run(into: &report)
         case "e2e":
             try EndToEndBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":

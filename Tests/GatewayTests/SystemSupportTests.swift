@@ -7,28 +7,6 @@ import Testing
 
 /// The small Glibc-based stand-ins for Foundation in the Gateway module.
 @Suite struct SystemSupportTests {
-    @Test func statsPayloadMembersKeepNumbersAsWritten() throws {
-        let object = try #require(
-            FlatJSONObject(
-                #" {"uptime":42,"reports_per_s":12.5,"degraded":null,"note":"a\"b\u00e9\ud83d\ude00","ok":true,"#
-                    + #""list":[1,{"x":[]}],"nested":{"y":-1e3}} "#))
-        #expect(object["uptime"] == .number("42"))
-        #expect(object["reports_per_s"] == .number("12.5"))
-        #expect(object["degraded"] == .null)
-        #expect(object["note"] == .string("a\"bé😀"))
-        #expect(object["ok"] == .bool(true))
-        #expect(object["list"] == .nested)
-        #expect(object["nested"] == .nested)
-        #expect(object["missing"] == nil)
-    }
-
-    @Test func malformedJSONIsRejected() {
-        for text in ["", "[]", "{", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01x}"#, #"{"a":"\q"}"#, #"{"a":1} x"#, "{\"a\":\"\n\"}"] {
-            #expect(FlatJSONObject(text) == nil, "\(text)")
-        }
-        #expect(FlatJSONObject("{}")?.members.isEmpty == true)
-    }
-
     @Test func statusRowsShowStatsFieldsAndUptime() {
         let rows = StatusCommand.rows(
             [

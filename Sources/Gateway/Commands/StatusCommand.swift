@@ -109,7 +109,7 @@ struct StatusCommand: Command {
 
     /// One line per gateway: its status and the fields of its last stats message.
     static func rows(_ retained: [String: String], base: String) -> [[String]] {
-        var gateways: [String: (status: String?, stats: FlatJSONObject?)] = [:]
+        var gateways: [String: (status: String?, stats: JSONObject?)] = [:]
         let topics = TopicTree(base: base)
         for (topic, payload) in retained {
             switch topics.parse(topic) {
@@ -117,7 +117,7 @@ struct StatusCommand: Command {
                 gateways[gateway, default: (nil, nil)].status = payload
             case .gatewayStats(let gateway)?:
                 var entry = gateways[gateway] ?? (nil, nil)
-                if let object = FlatJSONObject(payload) { entry.stats = object }
+                if let object = try? JSONObject(payload) { entry.stats = object }
                 gateways[gateway] = entry
             default:
                 continue
