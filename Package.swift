@@ -29,12 +29,15 @@ let package = Package(
             name: "BeaconCore", dependencies: ["BeaconWire"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m")]
         ),
+        // PURE: the agent's core — delivery policy (outbox lanes, held queue, windows), restore,
+        // back-pressure, phases and timers on injected monotonic instants. Tested without a broker.
+        .target(name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire"], swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
         .target(name: "BeaconConfig", dependencies: ["BeaconCore", "CYAML"], swiftSettings: strict),
         // I/O edges and the command line: files, sockets, MQTT, HCI, signals, logging.
         .target(
             name: "Gateway",
-            dependencies: ["BeaconWire", "BeaconCore", "BeaconConfig", "CMosquitto", "CBlueZ", "CSystemd"],
+            dependencies: ["BeaconWire", "BeaconCore", "AgentCore", "BeaconConfig", "CMosquitto", "CBlueZ", "CSystemd"],
             swiftSettings: strict
         ),
         // Release builds link the Swift runtime statically: the daemon then maps only the runtime
@@ -51,10 +54,12 @@ let package = Package(
 
         .testTarget(name: "BeaconWireTests", dependencies: ["BeaconWire"], swiftSettings: strict),
         .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire"], swiftSettings: strict),
+        .testTarget(
+            name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "BeaconWire"], swiftSettings: strict),
         .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "BeaconCore", "BeaconWire", "BeaconConfig"],
+            dependencies: ["Gateway", "AgentCore", "BeaconCore", "BeaconWire", "BeaconConfig"],
             swiftSettings: strict
         ),
     ]

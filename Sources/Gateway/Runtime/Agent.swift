@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconCore
 import BeaconWire
 import Glibc
@@ -23,24 +24,14 @@ public final class Agent<Pipeline: MessagePipeline> {
     }
 
     private var phase = Phase.restoring
-    /// Must-deliver messages (events, states, status, stats…) and, in a lane of their own,
-    /// proximity/ranging: `publishQueued` sends the first lane first and lets only
-    /// `expendableWindow` QoS 0 messages wait unwritten inside libmosquitto, so an enter never
-    /// queues behind a ranging tick's burst. Together they hold at most `mqtt.outbox_limit`.
-    private var outbox: Outbox
-    private var expendables: Outbox
-    /// QoS 0 messages handed to libmosquitto and not yet written (its on_publish for QoS 0).
-    private var unwrittenQoS0 = 0
-    private let expendableWindow = 16
+    /// Both outbox lanes, the held queue and the windows (see `DeliveryPolicy`).
+    private var delivery: DeliveryPolicy
     private var connectedGeneration: UInt64?
     private var everConnected = false
-    private var rejected = 0
     private var sourceFailed = false
     /// Why the source is degraded (published as status `degraded`), nil while healthy.
     private var degradedReason: String?
     private var out: [OutboundMessage] = []
-    /// A replay's output that did not fit the outbox yet, in order (see `acceptsSourceEvents`).
-    private var held = FIFOQueue<OutboundMessage>()
     /// The rest of a batch of packets, waiting while `acceptsSourceEvents` is false.
     private var deferred: ArraySlice<CapturedPacket> = []
     /// Between the end of a finite source and `.finishing`: pending exits are still firing.
@@ -76,9 +67,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         self.options = options
         self.logger = logger
         self.reload = reload
-        let expendableLimit = max(configuration.mqtt.outboxLimit / 4, 1)
-        outbox = Outbox(limit: max(configuration.mqtt.outboxLimit - expendableLimit, 1))
-        expendables = Outbox(limit: expendableLimit)
+        delivery = DeliveryPolicy(outboxLimit: configuration.mqtt.outboxLimit, inFlightWindow: options.inFlightWindow)
         let now = WallTime()
         nextAdvance = now
         nextStats = now.addingTimeInterval(configuration.mqtt.statsInterval.seconds)
@@ -97,23 +86,9 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// What the outbox and the pipeline have counted so far.
     public var counters: AgentCounters {
         AgentCounters(
-            outbox: outboxCounters, queued: queuedCount, pipeline: pipeline.statistics, reconnects: client.reconnects,
-            rejected: rejected)
+            outbox: delivery.counters, queued: delivery.queuedCount, pipeline: pipeline.statistics,
+            reconnects: client.reconnects, rejected: delivery.rejected)
     }
-
-    /// Both lanes' counters, added up.
-    private var outboxCounters: Outbox.Counters {
-        var c = outbox.counters
-        let e = expendables.counters
-        c.enqueued += e.enqueued
-        c.published += e.published
-        c.coalesced += e.coalesced
-        c.dropped += e.dropped
-        c.requeued += e.requeued
-        return c
-    }
-
-    private var queuedCount: Int { outbox.count + expendables.count }
 
     /// Runs until SIGTERM/SIGINT or the end of the source; returns the process exit code.
     public func run() -> ExitCode {
@@ -135,7 +110,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         systemd.ready(status: serviceStatus())  // systemd (ship)
         while true {
             let now = WallTime()
-            if case .finishing(let deadline) = phase, (queuedCount == 0 && held.isEmpty) || now >= deadline {
+            if case .finishing(let deadline) = phase, delivery.isIdle || now >= deadline {
                 break
             }
             if phase == .restoring, now >= (restoreQuietUntil.map { min($0, restoreDeadline) } ?? restoreDeadline) {
@@ -250,18 +225,13 @@ public final class Agent<Pipeline: MessagePipeline> {
             announceToHomeAssistant(generation)
         case .disconnected(let generation, _):
             if generation == connectedGeneration {
-                outbox.connectionLost()
-                expendables.connectionLost()
-                unwrittenQoS0 = 0
+                delivery.connectionLost()
                 connectedGeneration = nil
                 systemd.status(serviceStatus())  // systemd (ship)
             }
         case .published(let generation, let mid):
             guard generation == connectedGeneration else { return }
-            let inFlight = outbox.inFlightCount
-            outbox.acknowledged(mid: mid)
-            // Not a PUBACK of ours: a QoS 0 message was written.
-            if outbox.inFlightCount == inFlight, unwrittenQoS0 > 0 { unwrittenQoS0 -= 1 }
+            delivery.published(mid: mid)
         case .subscribed(let generation, let mid):
             guard phase == .restoring, generation == restoreGeneration else { return }
             pendingSubAcks.remove(mid)
@@ -320,7 +290,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             // of a broker that is merely slow to accept.
             guard firstAttemptDone else { return false }
             if connectedGeneration != nil {
-                return held.isEmpty && queuedCount < max(configuration.mqtt.outboxLimit / 2, 1)
+                return delivery.heldCount == 0 && delivery.queuedCount < max(configuration.mqtt.outboxLimit / 2, 1)
             }
         }
         return true
@@ -408,7 +378,7 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
     /// on connect and `offline` at a clean stop; the broker's will is `offline`).
     private func publishStatus() {
-        outbox.enqueue(
+        delivery.enqueue(
             OutboundMessage(
                 topic: client.options.statusTopic, payload: .text(degradedReason == nil ? "online" : "degraded"),
                 qos: client.options.statusQoS, retain: true, kind: .status))
@@ -416,7 +386,7 @@ public final class Agent<Pipeline: MessagePipeline> {
 
     private func publishStats(_ now: WallTime) {
         let stats = pipeline.statistics
-        let c = outboxCounters
+        let c = delivery.counters
         let elapsed = max(now.timeIntervalSince(lastStats.at), 0.001)
         var json = JSONWriter()
         json.beginObject()
@@ -425,8 +395,8 @@ public final class Agent<Pipeline: MessagePipeline> {
         json.field("reports_per_s", Double(stats.reports - lastStats.reports) / elapsed)
         json.field("beacons_tracked", stats.beaconsTracked)
         json.field("messages_published", c.published)
-        json.field("queued", queuedCount)
-        json.field("dropped", c.dropped + c.coalesced + rejected)
+        json.field("queued", delivery.queuedCount)
+        json.field("dropped", c.dropped + c.coalesced + delivery.rejected)
         json.field("malformed", stats.malformed)
         json.field("reconnects", client.reconnects)
         json.field("degraded", degradedReason)
@@ -434,7 +404,7 @@ public final class Agent<Pipeline: MessagePipeline> {
         json.endObject()
         lastStats = (now, stats.reports)
         let topic = "\(configuration.mqtt.baseTopic)/gateways/\(configuration.gateway.id)/stats"
-        outbox.enqueue(OutboundMessage(topic: topic, payload: .json(json.text), qos: 0, retain: true, kind: .stats))
+        delivery.enqueue(OutboundMessage(topic: topic, payload: .json(json.text), qos: 0, retain: true, kind: .stats))
         systemd.status(serviceStatus())  // systemd (ship)
     }
 
@@ -445,19 +415,8 @@ public final class Agent<Pipeline: MessagePipeline> {
     /// the outbox drop it; a live source, or a replay while the broker is away, enqueues everything
     /// and the outbox's pressure rules apply.
     private func enqueueOutput() {
-        if holdsBackOutput {
-            if held.isEmpty, outbox.count + out.count <= outbox.limit,
-                expendables.count + out.count <= expendables.limit
-            {
-                for message in out { enqueue(message) }
-            } else {
-                held.push(contentsOf: out)
-                releaseHeld()
-            }
-        } else {
-            releaseHeld()
-            for message in out { enqueue(message) }
-        }
+        delivery.holdsBack = holdsBackOutput
+        delivery.enqueue(out)
         out.removeAll(keepingCapacity: true)
     }
 
@@ -466,55 +425,10 @@ public final class Agent<Pipeline: MessagePipeline> {
         return false
     }
 
-    /// Moves held messages into the outbox while it has room (all of them when not holding back).
-    private func releaseHeld() {
-        let holding = holdsBackOutput
-        while let message = held.first, !holding || hasRoom(for: message) {
-            enqueue(message)
-            _ = held.pop()
-        }
-    }
-
-    /// The outbox's own rule (proximity and ranging give way under pressure).
-    private static func isExpendable(_ message: OutboundMessage) -> Bool {
-        message.kind == .proximity || message.kind == .ranging
-    }
-
-    private func enqueue(_ message: OutboundMessage) {
-        if Self.isExpendable(message) { expendables.enqueue(message) } else { outbox.enqueue(message) }
-    }
-
-    private func hasRoom(for message: OutboundMessage) -> Bool {
-        Self.isExpendable(message) ? expendables.count < expendables.limit : outbox.count < outbox.limit
-    }
-
     private func publishQueued() {
-        releaseHeld()
-        guard let generation = connectedGeneration else { return }
-        while outbox.inFlightCount < options.inFlightWindow, let pending = outbox.next() {
-            guard publish(pending, from: &outbox, generation) else { return }
-        }
-        while unwrittenQoS0 < expendableWindow, let pending = expendables.next() {
-            guard publish(pending, from: &expendables, generation) else { return }
-        }
-    }
-
-    /// Hands one message to the client; false when the connection is gone.
-    private func publish(_ pending: Outbox.Pending, from lane: inout Outbox, _ generation: UInt64) -> Bool {
-        switch client.publish(pending.message, generation: generation) {
-        case .sent(let mid):
-            lane.sent(pending, mid: mid)
-            if pending.message.qos == 0 { unwrittenQoS0 += 1 }
-        case .notConnected:
-            lane.unsent(pending)
-            return false
-        case .failed(let reason):
-            rejected += 1
-            if rejected == 1 || rejected.isMultiple(of: 1000) {
-                logger.error("broker client rejected a message", ["topic": pending.message.topic, "reason": reason])
-            }
-        }
-        return true
+        delivery.holdsBack = holdsBackOutput
+        var session = MosquittoSession(client: client)
+        for record in delivery.publishQueued(generation: connectedGeneration, to: &session) { logger.log(record) }
     }
 
     // MARK: - Reload and shutdown
@@ -563,20 +477,20 @@ public final class Agent<Pipeline: MessagePipeline> {
     private func serviceStatus() -> String {
         let health = degradedReason.map { "degraded: \($0)" } ?? "scanning"
         let broker = connectedGeneration == nil ? "broker not connected" : "broker connected"
-        return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(queuedCount) queued"
+        return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(delivery.queuedCount) queued"
     }
 
     private func shutDown() -> ExitCode {
         systemd.stopping()  // systemd (ship)
         source.stop()
         queue.close()
-        let lost = queuedCount
+        let lost = delivery.queuedCount
         client.stop(timeout: .seconds(2))
-        let c = outboxCounters
+        let c = delivery.counters
         logger.info(
             "stopped",
             [
-                "published": String(c.published), "dropped": String(c.dropped + c.coalesced + rejected),
+                "published": String(c.published), "dropped": String(c.dropped + c.coalesced + delivery.rejected),
                 "unsent": String(lost), "reconnects": String(client.reconnects),
             ])
         return sourceFailed ? options.sourceFailureExitCode : .success

@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconCore
 
 /// A snapshot of what an `Agent` has counted, for stats and tests.

@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconCore
 import CSystemd
 import Glibc
@@ -55,6 +56,15 @@ public struct Logger: Sendable {
 
     public func log(
         _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]
+    ) {
+        write(level, message(), metadata)
+    }
+
+    /// A line the agent core returned as a value.
+    package func log(_ record: LogRecord) { write(record.level, record.message, record.fields.lazy.map { ($0.key, $0.value) }) }
+
+    private func write<Fields: Sequence<(key: String, value: String)>>(
+        _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: Fields
     ) {
         guard isEnabled(level) else { return }
         var line = journald ? "<\(Self.priority(level))>" : ""

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// The agent's bounded store of messages on their way to the broker; the MQTT session that outlives
 /// connections. It holds messages while the broker is unreachable, drains them in order once
 /// connected, and tracks QoS ≥ 1 publishes until the broker acknowledges them (PUBACK, MQTT 3.1.1
@@ -12,7 +14,7 @@
 /// 4. the oldest queued message is dropped.
 /// Every coalesced or dropped message is counted.
 ///
-/// Pure and single-threaded: the agent's pipeline thread owns it.
+/// Pure and single-threaded: the agent's `DeliveryPolicy` owns two of them (see there).
 public struct Outbox: Sendable {
     /// A message taken out for publishing: hand it back with `sent`, or `unsent` if it could not go.
     public struct Pending: Sendable, Equatable {
@@ -157,7 +159,9 @@ public struct Outbox: Sendable {
 
     // MARK: - Pressure
 
-    static func isExpendable(_ message: OutboundMessage) -> Bool {
+    /// The one expendable rule: proximity and ranging give way under pressure (and, in
+    /// `DeliveryPolicy`, travel in a lane of their own).
+    package static func isExpendable(_ message: OutboundMessage) -> Bool {
         message.kind == .proximity || message.kind == .ranging
     }
 
