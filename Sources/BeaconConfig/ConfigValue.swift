@@ -2,12 +2,38 @@ import BeaconWire
 
 /// One value of the YAML tree with its key path: the typed readers the decoder uses. Each
 /// failure names the value's own position and path.
-struct ConfigValue {
+package struct ConfigValue {
     let node: YAMLNode
     let path: ConfigPath
-    let file: String
+    package let file: String
+    /// The keys its mappings accept.
+    let schema: ConfigSchema
 
-    func error(_ message: String) -> ConfigError {
+    init(node: YAMLNode, path: ConfigPath, file: String, schema: ConfigSchema = .configuration) {
+        self.node = node
+        self.path = path
+        self.file = file
+        self.schema = schema
+    }
+
+    /// The document in `bytes` (libyaml, `YAMLDocumentParser`), nil when it holds none (empty or
+    /// only comments). Its mappings accept the keys of `schema`.
+    package static func document(_ bytes: [UInt8], file: String, schema: ConfigSchema) throws(ConfigError)
+        -> ConfigValue?
+    {
+        try YAMLDocumentParser(file: file).parse(bytes).map { ConfigValue(node: $0, path: .root, file: file, schema: schema) }
+    }
+
+    /// A node below this one, at `path`, read with the same schema.
+    func child(_ node: YAMLNode, _ path: ConfigPath) -> ConfigValue {
+        ConfigValue(node: node, path: path, file: file, schema: schema)
+    }
+
+    /// 1-based position of the value in its file.
+    package var line: Int { node.line }
+    package var column: Int { node.column }
+
+    package func error(_ message: String) -> ConfigError {
         ConfigError(file: file, line: node.line, column: node.column, key: path.description, message: message)
     }
 
@@ -15,17 +41,17 @@ struct ConfigValue {
         ConfigWarning(file: file, line: node.line, column: node.column, key: path.description, message: message)
     }
 
-    var isNull: Bool { node.isNull }
+    package var isNull: Bool { node.isNull }
 
     /// Any scalar as written: numbers stay text (`floor: 2` is "2"), quotes are removed.
-    func text() throws(ConfigError) -> String {
+    package func text() throws(ConfigError) -> String {
         guard case .scalar(let text, _) = node.kind, !node.isNull else {
             throw error("expected a text value, found \(node.kindDescription)")
         }
         return text
     }
 
-    func nonEmptyText() throws(ConfigError) -> String {
+    package func nonEmptyText() throws(ConfigError) -> String {
         let value = try text()
         guard !value.isEmpty else { throw error("must not be empty") }
         return value
@@ -40,7 +66,7 @@ struct ConfigValue {
     }
 
     /// YAML 1.1 booleans: true/false, yes/no, on/off, in any case.
-    func bool() throws(ConfigError) -> Bool {
+    package func bool() throws(ConfigError) -> Bool {
         let text = try plain("true or false")
         switch text.lowercased() {
         case "true", "yes", "on": return true
@@ -50,7 +76,7 @@ struct ConfigValue {
     }
 
     /// A decimal integer (underscores allowed as separators) within `range`.
-    func integer(in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+    package func integer(in range: ClosedRange<Int>) throws(ConfigError) -> Int {
         let text = try plain("a whole number")
         guard let value = Int(text.filter { $0 != "_" }), !text.hasPrefix("_") else {
             throw error("expected a whole number, found '\(text)'")
@@ -59,14 +85,14 @@ struct ConfigValue {
         return value
     }
 
-    func integer(atLeast minimum: Int) throws(ConfigError) -> Int {
+    package func integer(atLeast minimum: Int) throws(ConfigError) -> Int {
         let value = try integer(in: Int.min...Int.max)
         guard value >= minimum else { throw error("must be at least \(minimum), found \(value)") }
         return value
     }
 
     /// A finite decimal number.
-    func number() throws(ConfigError) -> Double {
+    package func number() throws(ConfigError) -> Double {
         let text = try plain("a number")
         guard text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let value = Double(text),
             value.isFinite
@@ -76,7 +102,7 @@ struct ConfigValue {
         return value
     }
 
-    func number(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+    package func number(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
         let value = try number()
         guard range.contains(value) else {
             throw error("must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), found \(Self.format(value))")
@@ -84,14 +110,14 @@ struct ConfigValue {
         return value
     }
 
-    func number(atLeast minimum: Double) throws(ConfigError) -> Double {
+    package func number(atLeast minimum: Double) throws(ConfigError) -> Double {
         let value = try number()
         guard value >= minimum else { throw error("must be at least \(Self.format(minimum)), found \(Self.format(value))") }
         return value
     }
 
     /// A number strictly greater than zero.
-    func positiveNumber() throws(ConfigError) -> Double {
+    package func positiveNumber() throws(ConfigError) -> Double {
         let value = try number()
         guard value > 0 else { throw error("must be greater than 0, found \(Self.format(value))") }
         return value
@@ -147,7 +173,7 @@ struct ConfigValue {
     }
 
     /// A mapping's entries after checking them against `ConfigKeys` (unknown keys are errors).
-    func mapping() throws(ConfigError) -> ConfigMapping {
+    package func mapping() throws(ConfigError) -> ConfigMapping {
         switch node.kind {
         case .mapping(let pairs):
             return try ConfigMapping(pairs: pairs, at: self)
@@ -158,12 +184,12 @@ struct ConfigValue {
     }
 
     /// A list's items; an empty value is an empty list.
-    func list() throws(ConfigError) -> [ConfigValue] {
+    package func list() throws(ConfigError) -> [ConfigValue] {
         if node.isNull { return [] }
         guard case .sequence(let items) = node.kind else {
             throw error("expected a list (items start with '- '), found \(node.kindDescription)")
         }
-        return items.enumerated().map { index, item in ConfigValue(node: item, path: path.appending(index: index), file: file) }
+        return items.enumerated().map { index, item in child(item, path.appending(index: index)) }
     }
 
     /// Short decimal form: 0.5, 4, -30.

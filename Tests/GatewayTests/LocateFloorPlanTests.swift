@@ -18,16 +18,6 @@ import Testing
         #expect(p.waypoints.count == 10 && p.minors == [1] && p.duration == 280)
     }
 
-    @Test func badPlansNameTheLine() {
-        #expect(throws: FloorPlanError(line: 2, message: "unknown key 'speed'")) {
-            try FloorPlan.parse("seed: 1\nspeed: 3\ngateways:\n  - {id: A, floor: 1, room: r, x: 0, y: 0}")
-        }
-        #expect(throws: FloorPlanError(line: 2, message: "missing 'room'")) {
-            try FloorPlan.parse("gateways:\n  - {id: A, floor: 1, x: 0, y: 0}")
-        }
-        #expect(throws: FloorPlanError(line: 0, message: "no gateways")) { try FloorPlan.parse("seed: 1") }
-    }
-
     @Test func rssiFollowsLogDistanceWithFloorAttenuation() throws {
         let a = try FloorPlanSimulator(plan: Self.plan, gateway: "A")
         let b = try FloorPlanSimulator(plan: Self.plan, gateway: "B")

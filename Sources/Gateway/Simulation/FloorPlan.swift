@@ -5,8 +5,8 @@ import Glibc
 /// walk between timed waypoints. One seed gives one scenario, so every gateway process (and every
 /// test) sees the same walk with its own, reproducible noise.
 ///
-/// The file is a small YAML subset (`FloorPlanParser`): top-level `key: value` scalars and two
-/// block sequences of flow mappings, `gateways:` and `waypoints:`. Example: etc/floor-plan.yaml.
+/// The file is YAML read like the configuration (`FloorPlan.parse`, with the commands): top-level
+/// scalars and two lists, `gateways:` and `waypoints:`. Example: etc/floor-plan.yaml.
 public struct FloorPlan: Sendable, Equatable {
     public struct Gateway: Sendable, Equatable {
         public var id: String
@@ -78,26 +78,4 @@ public struct FloorPlan: Sendable, Equatable {
         for g in gateways where !seen.contains(g.floor) { seen.append(g.floor) }
         return seen.firstIndex(of: floor) ?? 0
     }
-
-    /// Parses the floor-plan YAML (see `FloorPlanParser`).
-    public static func parse(_ text: String) throws(FloorPlanError) -> FloorPlan { try FloorPlanParser.parse(text) }
-
-    public static func load(path: String) throws(FloorPlanError) -> FloorPlan {
-        let text: String
-        do { text = try FileSystem.text(path) } catch {
-            throw FloorPlanError(line: 0, message: "\(path): cannot read: \(error)")
-        }
-        return try parse(text)
-    }
-}
-
-/// A floor plan that cannot be used, with the 1-based line (0 for the whole file).
-public struct FloorPlanError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var line: Int
-    public var message: String
-    public init(line: Int, message: String) {
-        self.line = line
-        self.message = message
-    }
-    public var description: String { line > 0 ? "line \(line): \(message)" : message }
 }

@@ -24,9 +24,7 @@ public struct FloorPlanSimulator: Sendable {
     public init(plan: FloorPlan, gateway id: String) throws(FloorPlanError) {
         guard let g = plan.gateways.first(where: { $0.id == id }) else {
             throw FloorPlanError(
-                line: 0,
-                message:
-                    "no gateway '\(id)' in the floor plan (have \(plan.gateways.map(\.id).joined(separator: ", ")))")
+                "no gateway '\(id)' in the floor plan (have \(plan.gateways.map(\.id).joined(separator: ", ")))")
         }
         self.plan = plan
         gateway = g

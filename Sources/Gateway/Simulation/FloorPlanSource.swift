@@ -21,18 +21,6 @@ public final class FloorPlanSource: PacketSource {
         self.loop = loop
     }
 
-    /// For `run --simulate --floor-plan FILE --as-gateway ID`: loads the plan and makes the
-    /// configuration that gateway (id, floor, room).
-    public static func load(path: String, gateway id: String, configuration: inout Configuration)
-        throws(FloorPlanError) -> FloorPlanSource
-    {
-        let source = try FloorPlanSource(plan: try FloorPlan.load(path: path), gateway: id)
-        configuration.gateway.id = source.gateway.id
-        configuration.gateway.floor = source.gateway.floor
-        configuration.gateway.room = source.gateway.room
-        return source
-    }
-
     /// The plan's entry for this gateway: apply its id, floor and room to the configuration.
     public var gateway: FloorPlan.Gateway { simulator.gateway }
 
