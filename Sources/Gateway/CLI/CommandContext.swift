@@ -55,17 +55,8 @@ final class FileDescriptorWriter: Sendable {
     func flush() { buffer.withLock { drain(&$0) } }
 
     private func drain(_ pending: inout [UInt8]) {
-        var offset = 0
-        pending.withUnsafeBytes { raw in
-            while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    break  // EPIPE and friends: the reader went away; drop the output.
-                }
-                offset += n
-            }
-        }
+        // EPIPE and friends: the reader went away; drop the output.
+        try? Syscall.writeAll(fd, pending) { code in SystemCallError("write", code: code) }
         pending.removeAll(keepingCapacity: true)
     }
 }

@@ -6,6 +6,8 @@ final class BtsnoopFile {
     /// A failed open or write, with the system's reason.
     struct WriteError: Error, CustomStringConvertible {
         var description: String
+        /// errno's text.
+        init(errno code: Int32) { description = String(cString: strerror(code)) }
     }
 
     private let fd: Int32
@@ -13,8 +15,7 @@ final class BtsnoopFile {
 
     /// Creates (or truncates) `path` and writes the file header.
     init(path: String) throws(WriteError) {
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw WriteError(description: String(cString: strerror(errno))) }
+        fd = try Syscall.retrying({ open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }, failure: WriteError.init(errno:))
         try write(BtsnoopWriter.fileHeader())
     }
 
@@ -23,20 +24,12 @@ final class BtsnoopFile {
     func write(_ packet: CapturedPacket) throws(WriteError) { try write(BtsnoopWriter.record(packet)) }
 
     private func write(_ bytes: [UInt8]) throws(WriteError) {
-        var offset = 0
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw WriteError(description: String(cString: strerror(errno)))
-            }
-            offset += n
-        }
+        try Syscall.writeAll(fd, bytes, failure: WriteError.init(errno:))
     }
 
     func close() throws(WriteError) {
         guard isOpen else { return }
         isOpen = false
-        if Glibc.close(fd) != 0 { throw WriteError(description: String(cString: strerror(errno))) }
+        _ = try Syscall.once({ Glibc.close(fd) }, failure: WriteError.init(errno:))
     }
 }

@@ -10,8 +10,9 @@ public enum HCIAdapterDirectory {
         let fd = try HCISocket.openRawSocket()
         defer { _ = Glibc.close(fd) }
         var ids = [UInt16](repeating: 0, count: Int(HCI_MAX_DEV))
-        let count = cbluez_device_list(fd, &ids, Int32(ids.count))
-        guard count >= 0 else { throw HCIError(errno: errno, operation: "ioctl(HCIGETDEVLIST)") }
+        let count = try Syscall.retrying({ cbluez_device_list(fd, &ids, Int32(ids.count)) }) {
+            HCIError(errno: $0, operation: "ioctl(HCIGETDEVLIST)")
+        }
         var adapters: [HCIAdapter] = []
         for id in ids.prefix(Int(count)) {
             var info = hci_dev_info()
@@ -27,8 +28,12 @@ public enum HCIAdapterDirectory {
     public static func bringUp(_ index: UInt16) throws(HCIError) {
         let fd = try HCISocket.openRawSocket()
         defer { _ = Glibc.close(fd) }
-        if cbluez_device_up(fd, index) < 0, errno != EALREADY {
-            throw HCIError(errno: errno, operation: "ioctl(HCIDEVUP) on hci\(index)")
+        do throws(HCIError) {
+            _ = try Syscall.retrying({ cbluez_device_up(fd, index) }) {
+                HCIError(errno: $0, operation: "ioctl(HCIDEVUP) on hci\(index)")
+            }
+        } catch where error.errno == EALREADY {
+            return
         }
     }
 

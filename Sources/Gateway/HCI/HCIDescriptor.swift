@@ -19,33 +19,30 @@ public final class HCIDescriptor: HCITransport {
 
     public func send(_ packet: [UInt8]) throws(HCIError) {
         guard isOpen else { throw HCIError(kind: .adapterGone, operation: "write \(label)", errno: EBADF) }
-        while true {
-            let n = packet.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
-            if n == packet.count { return }
-            if n < 0, errno == EINTR { continue }
-            throw HCIError(errno: n < 0 ? errno : EIO, operation: "write \(label)")
+        // One write per packet: a short write would split it, so it is an I/O error, not retried.
+        let n = try Syscall.retrying({ packet.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) } }) {
+            HCIError(errno: $0, operation: "write \(label)")
         }
+        guard n == packet.count else { throw HCIError(errno: EIO, operation: "write \(label)") }
     }
 
     public func receive(timeout: TimeSpan) throws(HCIError) -> [UInt8]? {
         guard isOpen else { throw HCIError(kind: .adapterGone, operation: "read \(label)", errno: EBADF) }
-        var fds = pollfd(fd: fileDescriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(clamping: max(0, (timeout.microseconds + 999) / 1000))
-        let ready = poll(&fds, 1, milliseconds)
-        if ready == 0 { return nil }
-        if ready < 0 {
-            if errno == EINTR { return nil }
-            throw HCIError(errno: errno, operation: "poll \(label)")
+        let events = try Syscall.poll(fileDescriptor, timeout: .microseconds(timeout.microseconds)) {
+            HCIError(errno: $0, operation: "poll \(label)")
         }
+        if events == 0 { return nil }
         // POLLERR/POLLHUP fall through to read, which reports the socket's pending error (or EOF).
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) }
-            if n > 0 { return Array(buffer[0..<n]) }
-            if n == 0 { throw HCIError(kind: .adapterGone, operation: "read \(label): end of stream") }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { return nil }
-            throw HCIError(errno: errno, operation: "read \(label)")
+        let n: Int
+        do throws(HCIError) {
+            n = try Syscall.retrying({ buffer.withUnsafeMutableBytes { Glibc.read(fileDescriptor, $0.baseAddress, $0.count) } }) {
+                HCIError(errno: $0, operation: "read \(label)")
+            }
+        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+            return nil
         }
+        if n == 0 { throw HCIError(kind: .adapterGone, operation: "read \(label): end of stream") }
+        return Array(buffer[0..<n])
     }
 
     public func close() {

@@ -17,20 +17,17 @@ public final class HCISocket: HCITransport {
     public init(deviceID: UInt16, filter: HCIEventFilter = .scanner) throws(HCIError) {
         let label = "hci\(deviceID)"
         let fd = try Self.openRawSocket()
-        guard cbluez_bind_raw(fd, deviceID) == 0 else {
-            let error = HCIError(errno: errno, operation: "bind \(label)")
-            _ = Glibc.close(fd)
-            throw error
-        }
         var old = hci_filter()
-        guard cbluez_get_filter(fd, &old) == 0 else {
-            let error = HCIError(errno: errno, operation: "getsockopt(HCI_FILTER) on \(label)")
-            _ = Glibc.close(fd)
-            throw error
-        }
         var new = Self.cFilter(filter)
-        guard cbluez_set_filter(fd, &new) == 0 else {
-            let error = HCIError(errno: errno, operation: "setsockopt(HCI_FILTER) on \(label)")
+        do throws(HCIError) {
+            _ = try Syscall.once({ cbluez_bind_raw(fd, deviceID) }) { HCIError(errno: $0, operation: "bind \(label)") }
+            _ = try Syscall.once({ cbluez_get_filter(fd, &old) }) {
+                HCIError(errno: $0, operation: "getsockopt(HCI_FILTER) on \(label)")
+            }
+            _ = try Syscall.once({ cbluez_set_filter(fd, &new) }) {
+                HCIError(errno: $0, operation: "setsockopt(HCI_FILTER) on \(label)")
+            }
+        } catch {
             _ = Glibc.close(fd)
             throw error
         }
@@ -54,9 +51,9 @@ public final class HCISocket: HCITransport {
 
     /// An unbound raw HCI socket, for the device ioctls (and, bound, for traffic).
     static func openRawSocket() throws(HCIError) -> Int32 {
-        let fd = socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI)
-        guard fd >= 0 else { throw HCIError(errno: errno, operation: "socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)") }
-        return fd
+        try Syscall.once({ socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI) }) {
+            HCIError(errno: $0, operation: "socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)")
+        }
     }
 
     /// The C layout of `filter`.

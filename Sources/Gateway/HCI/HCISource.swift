@@ -38,16 +38,8 @@ public final class HCISource: PacketSource {
         }
 
         public static let system = Clock(
-            wall: {
-                var ts = timespec()
-                clock_gettime(CLOCK_REALTIME, &ts)
-                return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
-            },
-            monotonic: {
-                var ts = timespec()
-                clock_gettime(CLOCK_MONOTONIC, &ts)
-                return Timestamp(microseconds: Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000)
-            })
+            wall: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) },
+            monotonic: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_MONOTONIC)) })
     }
 
     public struct Statistics: Sendable, Equatable {
@@ -65,7 +57,7 @@ public final class HCISource: PacketSource {
     private let options: Options
     private let clock: Clock
     private let log: Log
-    private let stopping = Atomic<Bool>(false)
+    private let stopping = StopSignal()
     private let stats = Mutex(Statistics())
 
     public init(
@@ -91,9 +83,9 @@ public final class HCISource: PacketSource {
 
     public var statistics: Statistics { stats.withLock { $0 } }
 
-    public func stop() { stopping.store(true, ordering: .sequentiallyConsistent) }
+    public func stop() { stopping.stop() }
 
-    private var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+    private var isStopping: Bool { stopping.isStopped }
 
     private enum SessionEnd {
         case stopped
@@ -236,15 +228,8 @@ public final class HCISource: PacketSource {
         return nil
     }
 
-    /// Sleeps `span` in slices, returning early on `stop()`.
-    private func sleep(_ span: TimeSpan) {
-        var left = span.microseconds
-        while left > 0, !isStopping {
-            let slice = min(left, 100_000)
-            usleep(UInt32(slice))
-            left -= slice
-        }
-    }
+    /// Sleeps `span`, waking at once on `stop()`.
+    private func sleep(_ span: TimeSpan) { stopping.sleep(for: .microseconds(span.microseconds)) }
 }
 
 /// Delivers `.health` only when it changes.

@@ -44,6 +44,8 @@ public final class MosquittoClient: Sendable {
     private let handleSlot = Mutex<HandleSlot>(HandleSlot())
     private let state = Mutex<SessionState>(SessionState())
     private let finished = DispatchSemaphore(value: 0)
+    /// Wakes the network thread's reconnect back-off at once when `stop` begins.
+    private let stopSignal = StopSignal()
 
     /// The live handle, if connected. A raw pointer is not Sendable; it is only dereferenced by
     /// libmosquitto, and only while `handleSlot` is held (or by the network thread that owns it).
@@ -123,6 +125,7 @@ public final class MosquittoClient: Sendable {
             return s.started && !s.stopping
         }
         guard running else { return }
+        stopSignal.stop()
         let deadline = ContinuousClock.now + timeout
         if isConnected {
             if options.announcesAvailability { publishOfflineAndWait(until: deadline) }
@@ -283,13 +286,8 @@ public final class MosquittoClient: Sendable {
         return "\(tenths / 10).\(tenths % 10)s"
     }
 
-    /// Sleeps up to `delay`, returning early when stopping.
-    private func sleep(_ delay: TimeSpan) {
-        let deadline = ContinuousClock.now + .microseconds(delay.microseconds)
-        while ContinuousClock.now < deadline, !state.withLock({ $0.stopping }) {
-            PosixThread.sleep(for: min(.milliseconds(50), deadline - ContinuousClock.now))
-        }
-    }
+    /// Sleeps up to `delay`, waking at once when `stop` begins.
+    private func sleep(_ delay: TimeSpan) { stopSignal.sleep(for: .microseconds(delay.microseconds)) }
 
     private func lastLibraryError(or fallback: String) -> String {
         let detail = state.withLock { s in

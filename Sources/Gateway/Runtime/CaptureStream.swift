@@ -21,8 +21,9 @@ final class CaptureStream {
     /// Opens `path` and reads enough of it to recognise the container format.
     init(path: String) throws(Failure) {
         self.path = path
-        fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Failure(description: "cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        fd = try Syscall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }) { code in
+            Failure(description: "cannot read '\(path)': \(String(cString: strerror(code)))")
+        }
         var prefix: [UInt8] = []
         var ended = false
         do throws(Failure) {
@@ -83,10 +84,8 @@ final class CaptureStream {
     }
 
     private static func read(_ fd: Int32, into buffer: inout [UInt8], path: String) throws(Failure) -> Int {
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n >= 0 { return n }
-            if errno != EINTR { throw Failure(description: "\(path): \(String(cString: strerror(errno)))") }
+        try Syscall.retrying({ buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } }) { code in
+            Failure(description: "\(path): \(String(cString: strerror(code)))")
         }
     }
 }

@@ -24,7 +24,7 @@ public final class ReplaySource: PacketSource {
     public static let batchInterval = Duration.milliseconds(50)
     /// Taken by `run` (a source runs once).
     private let stream: Mutex<CaptureStream?>
-    private let stopped = Atomic<Bool>(false)
+    private let stopped = StopSignal()
 
     /// Opens the file and checks its container format up front.
     public init(path: String, speed: Double?) throws {
@@ -44,9 +44,9 @@ public final class ReplaySource: PacketSource {
         init(_ d: String) { description = d }
     }
 
-    public func stop() { stopped.store(true, ordering: .relaxed) }
+    public func stop() { stopped.stop() }
 
-    private var isStopped: Bool { stopped.load(ordering: .relaxed) }
+    private var isStopped: Bool { stopped.isStopped }
 
     public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         guard let stream = stream.withLock({ $0.take() }) else { return deliver(.end) }
@@ -85,7 +85,7 @@ public final class ReplaySource: PacketSource {
                     if due > now { now = clock.now }
                     if due > now {
                         handOver()
-                        sleep(until: max(due, lastHandOver + Self.batchInterval), clock)
+                        stopped.sleep(until: max(due, lastHandOver + Self.batchInterval))
                         now = clock.now
                         lastHandOver = now
                     }
@@ -99,17 +99,5 @@ public final class ReplaySource: PacketSource {
         }
         handOver()
         deliver(.end)
-    }
-
-    /// Sleeps in slices of at most 100 ms, so `stop()` takes effect promptly.
-    private func sleep(until deadline: ContinuousClock.Instant, _ clock: ContinuousClock) {
-        while !isStopped {
-            let left = deadline - clock.now
-            guard left > .zero else { return }
-            let slice = min(left, .milliseconds(100))
-            let (seconds, attoseconds) = slice.components
-            var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-            _ = nanosleep(&request, nil)
-        }
     }
 }

@@ -15,14 +15,14 @@ public final class SimulatedSource: PacketSource {
 
     public let beacons: Int
     public let seed: UInt64
-    private let stopped = Mutex(false)
+    private let stopped = StopSignal()
 
     public init(beacons: Int = 3, seed: UInt64 = 1) {
         self.beacons = max(1, min(beacons, 200))
         self.seed = seed
     }
 
-    public func stop() { stopped.withLock { $0 = true } }
+    public func stop() { stopped.stop() }
 
     /// One walker: in range for a while (distance drifting), then away long enough to exit. The
     /// first stay is short (4–12 s), so a 20 s demo shows exits as well as enters.
@@ -46,7 +46,7 @@ public final class SimulatedSource: PacketSource {
         let tick = 0.1
         var next = WallTime().timeIntervalSince1970
         var batch: [CapturedPacket] = []
-        while !stopped.withLock({ $0 }) {
+        while !stopped.isStopped {
             let now = WallTime().timeIntervalSince1970
             for i in walkers.indices {
                 step(&walkers[i], now: now, tick: tick, random: &random)
@@ -65,7 +65,7 @@ public final class SimulatedSource: PacketSource {
             batch.removeAll(keepingCapacity: true)
             next += tick
             let wait = next - WallTime().timeIntervalSince1970
-            if wait > 0 { PosixThread.sleep(seconds: wait) } else { next = WallTime().timeIntervalSince1970 }
+            if wait > 0 { stopped.sleep(seconds: wait) } else { next = WallTime().timeIntervalSince1970 }
         }
         deliver(.end)
     }

@@ -14,7 +14,7 @@ import Synchronization
 public final class FloorPlanSource: PacketSource {
     public let simulator: FloorPlanSimulator
     public let loop: Bool
-    private let stopped = Mutex(false)
+    private let stopped = StopSignal()
 
     public init(plan: FloorPlan, gateway id: String, loop: Bool = true) throws(FloorPlanError) {
         simulator = try FloorPlanSimulator(plan: plan, gateway: id)
@@ -24,7 +24,7 @@ public final class FloorPlanSource: PacketSource {
     /// The plan's entry for this gateway: apply its id, floor and room to the configuration.
     public var gateway: FloorPlan.Gateway { simulator.gateway }
 
-    public func stop() { stopped.withLock { $0 = true } }
+    public func stop() { stopped.stop() }
 
     public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         let plan = simulator.plan
@@ -33,7 +33,7 @@ public final class FloorPlanSource: PacketSource {
         var epoch = (now / period).rounded(.down) * period
         var offset = now - epoch
         let step = 0.1
-        while !stopped.withLock({ $0 }) {
+        while !stopped.isStopped {
             if offset >= period {
                 guard loop else { break }
                 epoch += period
@@ -50,7 +50,7 @@ public final class FloorPlanSource: PacketSource {
             }
             if !batch.isEmpty { deliver(.packets(batch)) }
             offset = until
-            PosixThread.sleep(seconds: epoch + offset - WallTime().timeIntervalSince1970)
+            stopped.sleep(seconds: epoch + offset - WallTime().timeIntervalSince1970)
         }
         deliver(.end)
     }

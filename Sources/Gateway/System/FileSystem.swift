@@ -23,8 +23,7 @@ enum FileSystem {
 
     /// The whole file at `path`.
     static func contents(_ path: String) throws(ReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ReadError(code: errno) }
+        let fd = try Syscall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }, failure: ReadError.init(code:))
         defer { close(fd) }
         return try contents(fd)
     }
@@ -34,11 +33,7 @@ enum FileSystem {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ReadError(code: errno)
-            }
+            let count = try Syscall.retrying({ chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }, failure: ReadError.init(code:))
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
         }

@@ -28,11 +28,12 @@ enum PosixThread {
     /// Names the calling thread (what pthread_setname_np does; Glibc's Swift module leaves that GNU
     /// extension out). The kernel keeps the first 15 bytes.
     static func nameCurrentThread(_ name: String) {
-        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
+        // Best effort: an unnamed thread works the same.
+        let failure = { (code: Int32) in SystemCallError("name thread", code: code) }
+        guard let fd = try? Syscall.retrying({ open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC) }, failure: failure)
+        else { return }
         defer { close(fd) }
-        let bytes = Array(name.utf8.prefix(15))
-        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        try? Syscall.writeAll(fd, Array(name.utf8.prefix(15)), failure: failure)
     }
 
     /// Sleeps the calling thread for `seconds` (≤ 0: returns at once), resuming after signals.

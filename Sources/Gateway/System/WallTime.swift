@@ -6,17 +6,16 @@ import Glibc
 /// Foundation's `Date` in the gateway (Foundation costs the daemon ~10 MB of RSS). It keeps the
 /// names of the few `Date` members the gateway used, so the two read the same.
 ///
-/// This is the one place that touches `struct timespec`'s members: the CBlueZ and CSystemd shims
-/// include glibc headers as well, and Swift may attribute the struct to either of them
-/// (MemberImportVisibility), hence their imports.
+/// The clock is read in `SystemClock`. `timespecValue` builds a `struct timespec`: the CBlueZ and
+/// CSystemd shims include glibc headers as well, and Swift may attribute the struct to either of
+/// them (MemberImportVisibility), hence their imports.
 public struct WallTime: Comparable, Hashable, Sendable {
     public var timeIntervalSince1970: Double
 
     /// Now.
     public init() {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        timeIntervalSince1970 = Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        let (seconds, nanoseconds) = SystemClock.nanoseconds(CLOCK_REALTIME).quotientAndRemainder(dividingBy: 1_000_000_000)
+        timeIntervalSince1970 = Double(seconds) + Double(nanoseconds) / 1e9
     }
 
     public init(timeIntervalSince1970: Double) { self.timeIntervalSince1970 = timeIntervalSince1970 }

@@ -1,0 +1,59 @@
+import Glibc
+import Synchronization
+
+/// The one interruptible sleep. A worker thread sleeps on it; `stop()` from any thread wakes every
+/// sleeper at once and makes every later sleep return at once. It is a pipe whose read end becomes
+/// readable on stop (written once, never drained), so the wait is poll(2)'s: a relative timeout on
+/// the kernel's monotonic clock, which a wall-clock step does not move.
+final class StopSignal: Sendable {
+    private let readEnd: Int32
+    private let writeEnd: Int32
+    private let stopped = Atomic<Bool>(false)
+
+    init() {
+        var ends: [Int32] = [-1, -1]
+        // Only EMFILE/ENFILE are possible: the gateway cannot run out of descriptors and go on.
+        let created = try? Syscall.once({ pipe(&ends) }) { code in SystemCallError("pipe", code: code) }
+        precondition(created != nil, "pipe(2) failed: out of file descriptors")
+        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        readEnd = ends[0]
+        writeEnd = ends[1]
+    }
+
+    deinit {
+        _ = Glibc.close(readEnd)
+        _ = Glibc.close(writeEnd)
+    }
+
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Wakes every sleeper; idempotent, safe from any thread.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var byte: UInt8 = 1
+        _ = try? Syscall.retrying("write stop pipe") { Glibc.write(writeEnd, &byte, 1) }
+    }
+
+    /// Sleeps for `duration`, or until `stop()`. True when the whole time passed, false when stopped.
+    @discardableResult
+    func sleep(for duration: Duration) -> Bool {
+        guard !isStopped else { return false }
+        guard duration > .zero else { return true }
+        // A failed poll on our own pipe cannot happen short of a bug; count it as a stop.
+        let events = (try? Syscall.poll(readEnd, timeout: duration) { code in SystemCallError("poll", code: code) }) ?? 1
+        return events == 0 && !isStopped
+    }
+
+    /// Sleeps until `deadline` on the continuous (monotonic) clock, or until `stop()`.
+    @discardableResult
+    func sleep(until deadline: ContinuousClock.Instant) -> Bool {
+        sleep(for: deadline - .now)
+    }
+
+    /// As `sleep(for:)` with seconds (≤ 0 or not finite: returns at once).
+    @discardableResult
+    func sleep(seconds: Double) -> Bool {
+        guard seconds > 0, seconds.isFinite else { return !isStopped }
+        return sleep(for: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
+    }
+}
