@@ -1,3 +1,5 @@
+import AgentCore
+
 /// Process exit codes, from sysexits(3).
 public enum ExitCode: Int32, Sendable {
     case success = 0
@@ -16,4 +18,14 @@ public enum ExitCode: Int32, Sendable {
     case ioError = 74
     /// EX_CONFIG: the configuration is invalid.
     case config = 78
+}
+
+extension ExitCode {
+    /// The exit code of the agent's end: 0, or the one its source's error carries.
+    init(_ termination: AgentTermination) {
+        switch termination {
+        case .clean: self = .success
+        case .sourceFailed(let failure): self = ExitCode(rawValue: failure.exitStatus) ?? .software
+        }
+    }
 }

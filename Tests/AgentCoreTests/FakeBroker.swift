@@ -5,12 +5,14 @@ import BeaconCore
 struct FakeBroker: BrokerSession {
     struct Publish: Equatable {
         var topic: String
+        var payload: String
         var mid: Int32
         var generation: UInt64
     }
 
     var published: [Publish] = []
     var subscribed: [String] = []
+    var subscriptionMids: [Int32] = []
     var unsubscribed: [String] = []
     var nextMid: Int32 = 1
     /// Answer `notConnected` from now on.
@@ -22,7 +24,8 @@ struct FakeBroker: BrokerSession {
         guard connected else { return .notConnected }
         if refused.contains(message.topic) { return .failed("invalid topic") }
         defer { nextMid += 1 }
-        published.append(Publish(topic: message.topic, mid: nextMid, generation: generation))
+        published.append(
+            Publish(topic: message.topic, payload: message.payload.text, mid: nextMid, generation: generation))
         return .sent(mid: nextMid)
     }
 
@@ -30,6 +33,7 @@ struct FakeBroker: BrokerSession {
         guard connected else { return nil }
         defer { nextMid += 1 }
         subscribed.append(pattern)
+        subscriptionMids.append(nextMid)
         return nextMid
     }
 

@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconWire
 import Foundation
 import Gateway

@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconCore
 import BeaconWire
 import Foundation
@@ -71,17 +72,17 @@ import Testing
         let packet = CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: [0x04])
         #expect(queue.postFromSource(.source(.packet(packet))))
         #expect(queue.postFromSource(.source(.packet(packet))))
-        queue.post(.signal(SIGHUP))
-        if case .signal(let s) = queue.take(includeSource: true, until: WallTime()) {
-            #expect(s == SIGHUP)
+        queue.post(.signal(.reload))
+        if case .signal(let s) = queue.take(includeSource: true, until: MonotonicClock.now()) {
+            #expect(s == .reload)
         } else {
             Issue.record("control event not first")
         }
-        #expect(queue.take(includeSource: false, until: WallTime().addingTimeInterval(0.05)) == nil)
+        #expect(queue.take(includeSource: false, until: MonotonicClock.now().adding(seconds: 0.05)) == nil)
         let third = AtomicFlag()
         Thread { if queue.postFromSource(.source(.end)) { third.set() } }.start()
         #expect(!waitUntil(timeout: 0.2) { third.isSet })
-        _ = queue.take(includeSource: true, until: WallTime())
+        _ = queue.take(includeSource: true, until: MonotonicClock.now())
         #expect(waitUntil(timeout: 5) { third.isSet })
     }
 
@@ -93,7 +94,7 @@ import Testing
         #expect(queue.postFromSource(.source(.packets(batch))))
         for _ in 0..<10_000 {
             #expect(queue.postFromSource(.source(.packets(batch))))
-            #expect(queue.take(includeSource: true, until: WallTime()) != nil)
+            #expect(queue.take(includeSource: true, until: MonotonicClock.now()) != nil)
         }
         #expect(queue.storedSourceEvents <= 2 * 64 + 2)
     }

@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconWire
 import Glibc
 import Synchronization
@@ -82,12 +83,12 @@ import Testing
 @Suite struct ConditionLockTests {
     @Test func aTimedWaitEndsAtItsDeadlineWithoutASignal() {
         let condition = ConditionLock()
-        let start = WallTime()
+        let start = MonotonicClock.now()
         condition.lock()
-        let signalled = condition.wait(until: start.addingTimeInterval(0.05))
+        let signalled = condition.wait(until: start.adding(seconds: 0.05))
         condition.unlock()
         #expect(!signalled)
-        #expect(WallTime().timeIntervalSince(start) >= 0.049)
+        #expect(MonotonicClock.now().seconds(since: start) >= 0.049)
     }
 
     @Test func aBroadcastWakesTheWaiter() {
@@ -104,12 +105,12 @@ import Testing
             shared.condition.broadcast()
             shared.condition.unlock()
         }
-        let deadline = WallTime().addingTimeInterval(10)
+        let deadline = MonotonicClock.now().adding(seconds: 10)
         shared.condition.lock()
         while !shared.ready, shared.condition.wait(until: deadline) {}
         let ready = shared.ready
         shared.condition.unlock()
         #expect(ready)
-        #expect(WallTime() < deadline)
+        #expect(MonotonicClock.now() < deadline)
     }
 }

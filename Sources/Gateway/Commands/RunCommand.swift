@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconConfig
 import BeaconCore
 import BeaconWire
@@ -116,7 +117,6 @@ struct RunCommand: Command {
                 return .noInput
             }
             options.timing = .capture(speed: speed)
-            options.sourceFailureExitCode = .dataError
         } else if let floorPlanSource {
             source = floorPlanSource
         } else if simulate {

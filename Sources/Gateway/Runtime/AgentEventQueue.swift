@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconCore
 import Glibc
 
@@ -19,10 +20,10 @@ public final class AgentEventQueue: @unchecked Sendable {
     private static let arrived = 0
     private static let room = 1
     /// A FIFO that releases taken events: at `--speed max` the source lane never runs empty.
-    private var source = FIFOQueue<AgentEvent>()
+    private var source = FIFOQueue<AgentInput>()
     /// Packets in `source` (a batch counts its packets).
     private var queuedPackets = 0
-    private var control = FIFOQueue<AgentEvent>()
+    private var control = FIFOQueue<AgentInput>()
     private var closed = false
     /// Threads waiting for events (the pipeline thread), and for room in the packet lane (the source).
     private var takers = 0
@@ -33,7 +34,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     public init(packetCapacity: Int = 1024) { self.packetCapacity = max(packetCapacity, 1) }
 
     /// Queues a control event; never blocks.
-    public func post(_ event: AgentEvent) {
+    package func post(_ event: AgentInput) {
         condition.lock()
         control.push(event)
         if takers > 0 { condition.broadcast(Self.arrived) }
@@ -43,7 +44,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     /// Queues a source event (or the source's end), in order, waiting while the packet lane is
     /// full. False once closed.
     @discardableResult
-    public func postFromSource(_ event: AgentEvent) -> Bool {
+    package func postFromSource(_ event: AgentInput) -> Bool {
         condition.lock()
         defer { condition.unlock() }
         while !closed, queuedPackets >= packetCapacity {
@@ -58,7 +59,7 @@ public final class AgentEventQueue: @unchecked Sendable {
         return true
     }
 
-    private static func packetCount(_ event: AgentEvent) -> Int {
+    private static func packetCount(_ event: AgentInput) -> Int {
         switch event {
         case .source(.packet): 1
         case .source(.packets(let batch)): batch.count
@@ -85,7 +86,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     }
 
     /// The next event (control first; source events only when `includeSource`), or nil at `deadline`.
-    public func take(includeSource: Bool, until deadline: WallTime) -> AgentEvent? {
+    package func take(includeSource: Bool, until deadline: MonotonicInstant) -> AgentInput? {
         condition.lock()
         defer { condition.unlock() }
         while true {

@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconWire
 import Glibc
 import Synchronization
@@ -32,16 +33,22 @@ public final class ReplaySource: PacketSource {
         do {
             opened = try CaptureStream(path: path)
         } catch {
-            throw ReplayError(error.description)
+            throw ReplayError(error.description, .noInput)
         }
         stream = Mutex(opened)
         self.path = path
         self.speed = speed
     }
 
-    public struct ReplayError: Error, CustomStringConvertible {
+    /// An unreadable file (66) when opening, a damaged capture (65) while reading.
+    public struct ReplayError: SourceFailure {
         public var description: String
-        init(_ d: String) { description = d }
+        public var exitCode: ExitCode
+        init(_ d: String, _ exitCode: ExitCode) {
+            description = d
+            self.exitCode = exitCode
+        }
+        public var exitStatus: Int32 { exitCode.rawValue }
     }
 
     public func stop() { stopped.stop() }
@@ -76,7 +83,7 @@ public final class ReplaySource: PacketSource {
             } catch {
                 handOver()
                 deliver(.end)
-                throw ReplayError(error.description)
+                throw ReplayError(error.description, .dataError)
             }
             if let speed, speed > 0 {
                 if let first {

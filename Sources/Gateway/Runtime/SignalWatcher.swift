@@ -1,3 +1,4 @@
+import AgentCore
 import Glibc
 
 /// Turns SIGINT, SIGTERM and SIGHUP into agent events on one thread with sigwait(3).
@@ -20,8 +21,18 @@ public enum SignalWatcher {
             var set = signalSet()
             while true {
                 var received: Int32 = 0
-                if sigwait(&set, &received) == 0 { queue.post(.signal(received)) }
+                if sigwait(&set, &received) == 0 { queue.post(.signal(signal(received))) }
             }
+        }
+    }
+
+    /// The agent core's view of a handled signal.
+    package static func signal(_ number: Int32) -> AgentSignal {
+        switch number {
+        case SIGHUP: .reload
+        case SIGTERM: .stop(name: "SIGTERM")
+        case SIGINT: .stop(name: "SIGINT")
+        default: .stop(name: "\(number)")
         }
     }
 

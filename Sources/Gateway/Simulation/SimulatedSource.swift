@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconWire
 import Glibc
 import Synchronization

@@ -1,3 +1,4 @@
+import AgentCore
 import Glibc
 
 /// A mutex with condition variables (pthread), in place of Foundation's `NSCondition` and with the
@@ -16,7 +17,12 @@ final class ConditionLock: @unchecked Sendable {
         conditionCount = max(count, 1)
         conditions = .allocate(capacity: conditionCount)
         pthread_mutex_init(mutex, nil)
-        for c in 0..<conditionCount { pthread_cond_init(conditions + c, nil) }  // CLOCK_REALTIME, as `WallTime` deadlines are
+        // Timed waits are on CLOCK_MONOTONIC, so a wall-clock step moves no deadline.
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        for c in 0..<conditionCount { pthread_cond_init(conditions + c, &attributes) }
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -33,8 +39,8 @@ final class ConditionLock: @unchecked Sendable {
     func wait(_ c: Int = 0) { pthread_cond_wait(conditions + c, mutex) }
 
     /// As `wait()`, but gives up at `deadline`: false when it passed without a signal.
-    func wait(until deadline: WallTime, _ c: Int = 0) -> Bool {
-        var time = deadline.timespecValue
+    func wait(until deadline: MonotonicInstant, _ c: Int = 0) -> Bool {
+        var time = MonotonicClock.timespecValue(deadline)
         return pthread_cond_timedwait(conditions + c, mutex, &time) == 0
     }
 

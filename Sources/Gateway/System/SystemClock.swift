@@ -18,4 +18,12 @@ enum SystemClock {
     /// `clock` in whole microseconds, as BeaconWire's `Timestamp` counts.
     @inline(__always)
     static func microseconds(_ clock: clockid_t) -> Int64 { nanoseconds(clock) / 1000 }
+
+    /// `nanoseconds` on some clock as a `timespec`, for absolute waits (pthread_cond_timedwait(3)).
+    static func timespecValue(nanoseconds: Int64) -> timespec {
+        let (seconds, rest) = nanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        return rest < 0
+            ? timespec(tv_sec: Int(seconds) - 1, tv_nsec: Int(rest) + 1_000_000_000)
+            : timespec(tv_sec: Int(seconds), tv_nsec: Int(rest))
+    }
 }

@@ -27,11 +27,5 @@ public struct WallTime: Comparable, Hashable, Sendable {
     /// Seconds from `other` to this moment (negative when `other` is later).
     public func timeIntervalSince(_ other: WallTime) -> Double { timeIntervalSince1970 - other.timeIntervalSince1970 }
 
-    /// This moment as an absolute CLOCK_REALTIME deadline, for pthread_cond_timedwait(3).
-    var timespecValue: timespec {
-        let seconds = timeIntervalSince1970.rounded(.down)
-        return timespec(tv_sec: Int(seconds), tv_nsec: Int((timeIntervalSince1970 - seconds) * 1e9))
-    }
-
     public static func < (a: WallTime, b: WallTime) -> Bool { a.timeIntervalSince1970 < b.timeIntervalSince1970 }
 }

@@ -45,7 +45,7 @@ final class AgentHarness: Sendable {
 
     struct ReloadRefused: Error {}
 
-    func signal(_ signal: Int32) { shared.queue.withLock { $0 }?.post(.signal(signal)) }
+    func signal(_ signal: Int32) { shared.queue.withLock { $0 }?.post(.signal(SignalWatcher.signal(signal))) }
 
     /// The exit code and final counters once `run` returned within `timeout` seconds.
     func wait(timeout: Double) -> (ExitCode, AgentCounters)? {

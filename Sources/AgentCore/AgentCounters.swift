@@ -1,7 +1,6 @@
-import AgentCore
 import BeaconCore
 
-/// A snapshot of what an `Agent` has counted, for stats and tests.
+/// A snapshot of what the agent has counted, for stats and tests.
 public struct AgentCounters: Sendable, Equatable {
     public var outbox: Outbox.Counters
     /// Messages still held (queued or in flight).

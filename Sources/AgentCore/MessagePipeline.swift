@@ -30,25 +30,3 @@ extension MessagePipeline {
         return true
     }
 }
-
-/// A retained message read back from the broker.
-public struct RetainedMessage: Sendable, Equatable {
-    public var topic: String
-    public var payload: String
-    public init(topic: String, payload: String) {
-        self.topic = topic
-        self.payload = payload
-    }
-}
-
-/// The pipeline counters the stats message reports.
-public struct PipelineStatistics: Sendable, Equatable {
-    public var reports: Int
-    public var beaconsTracked: Int
-    public var malformed: Int
-    public init(reports: Int = 0, beaconsTracked: Int = 0, malformed: Int = 0) {
-        self.reports = reports
-        self.beaconsTracked = beaconsTracked
-        self.malformed = malformed
-    }
-}

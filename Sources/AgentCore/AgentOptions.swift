@@ -1,6 +1,5 @@
-import Glibc
-
-/// How `Agent` runs, beside the configuration: where time comes from and how long it waits.
+/// How the agent runs, beside the configuration: where time comes from and how long it waits.
+/// Durations are seconds of the monotonic clock.
 public struct AgentOptions: Sendable {
     public enum Timing: Sendable, Equatable {
         /// Live and simulated sources: packets carry wall-clock time; timers follow the wall clock.
@@ -25,9 +24,6 @@ public struct AgentOptions: Sendable {
     public var restoreQuiet: Double = 0.3
     /// At most this many QoS ≥ 1 messages unacknowledged at once.
     public var inFlightWindow = 64
-    /// The exit code when the source fails (a lost adapter that cannot come back: 69; a damaged
-    /// capture: 65). The agent still publishes what it has before exiting.
-    public var sourceFailureExitCode: ExitCode = .unavailable
     /// With `mqtt.require_broker_at_start`, how long the first connection may take.
     public var brokerStartTimeout: Double = 10
 

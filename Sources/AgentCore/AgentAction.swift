@@ -1,0 +1,17 @@
+/// What the agent core asks its shell to do, besides talking to the broker (`BrokerSession`).
+package enum AgentAction: Sendable, Equatable {
+    /// systemd's sd_notify(3) states.
+    package enum ServiceNotice: Sendable, Equatable {
+        case ready(status: String)
+        case status(String)
+        case reloading
+        case stopping
+    }
+
+    case log(LogRecord)
+    case notify(ServiceNotice)
+    /// Stop the source and refuse its further events.
+    case stopSource
+    /// SIGHUP: read the configuration file again and answer with `AgentCore.reloaded(_:)`.
+    case readConfiguration
+}

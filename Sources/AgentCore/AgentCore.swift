@@ -1,0 +1,401 @@
+import BeaconCore
+import BeaconWire
+
+/// The `run` daemon's state machine, without threads, sockets or clocks: the shell (Gateway's
+/// `Agent`) feeds it inputs (`handle`) and the time (`tick`) and carries out what it returns
+/// (`takeActions`), and answers its publishes through a `BrokerSession`. Pieces:
+/// `DeliveryPolicy` (outbox lanes, held queue, windows), `RestoreSession`, `AgentTimers`,
+/// `AgentStatistics`; back-pressure (`takesSourceEvents`) and the phases live here.
+///
+/// Time: `now` is monotonic (deadlines, timers, rates); `wall` only stamps payloads and, for a
+/// live source, is the pipeline's clock.
+package struct AgentCore<Pipeline: MessagePipeline> {
+    package private(set) var configuration: Configuration
+    package private(set) var phase: AgentPhase
+    /// Set once the loop should end.
+    package private(set) var termination: AgentTermination?
+    /// Readable for tests; only the core changes it.
+    package private(set) var pipeline: Pipeline
+    private let options: AgentOptions
+    private let statusTopic: String
+    private let statusQoS: Int
+    private let softwareVersion: String
+    private var delivery: DeliveryPolicy
+    private var restore: RestoreSession
+    private var timers: AgentTimers
+    private var statistics: AgentStatistics
+    private var actions: [AgentAction] = []
+    private var out: [OutboundMessage] = []
+    /// The rest of a batch of packets, waiting while `acceptsSourceEvents` is false.
+    private var deferred: ArraySlice<CapturedPacket> = []
+    private var connectedGeneration: UInt64?
+    private var everConnected = false
+    /// The first connection attempt succeeded or failed.
+    private var firstAttemptDone = false
+    /// Why the source is degraded (published as status `degraded`), nil while healthy.
+    private var degradedReason: String?
+    private var failure: (any SourceFailure)?
+    /// The newest packet's time and when it was taken: a capture's clock.
+    private var anchor: (packet: Timestamp, at: MonotonicInstant)?
+    private var now: MonotonicInstant
+    private var wall: Timestamp
+
+    /// - Parameters: statusTopic, statusQoS: the client's availability topic (`degraded` goes there).
+    package init(
+        configuration: Configuration, pipeline: Pipeline, options: AgentOptions, statusTopic: String, statusQoS: Int,
+        softwareVersion: String, now: MonotonicInstant, wall: Timestamp
+    ) {
+        self.configuration = configuration
+        self.pipeline = pipeline
+        self.options = options
+        self.statusTopic = statusTopic
+        self.statusQoS = statusQoS
+        self.softwareVersion = softwareVersion
+        self.now = now
+        self.wall = wall
+        delivery = DeliveryPolicy(outboxLimit: configuration.mqtt.outboxLimit, inFlightWindow: options.inFlightWindow)
+        restore = RestoreSession(
+            subscriptions: TopicTree(configuration).restoreSubscriptions,
+            deadline: now.adding(seconds: options.restoreTimeout), quiet: options.restoreQuiet)
+        timers = AgentTimers(now: now, statsInterval: configuration.mqtt.statsInterval.seconds)
+        statistics = AgentStatistics(started: now)
+        // A capture has a clock of its own: states saved by a live run (or a previous replay) say
+        // nothing about it, and restoring them would make a replay's output depend on the broker.
+        phase = options.timing == .wallClock ? .restoring : .running
+    }
+
+    // MARK: - Observing
+
+    package var counters: AgentCounters {
+        AgentCounters(
+            outbox: delivery.counters, queued: delivery.queuedCount, pipeline: pipeline.statistics,
+            reconnects: statistics.reconnects, rejected: delivery.rejected)
+    }
+
+    /// Removed without being published: coalesced, dropped, refused.
+    package var dropped: Int { delivery.counters.dropped + delivery.counters.coalesced + delivery.rejected }
+
+    /// The shell may take source events (packets, the source's end) now.
+    package var takesSourceEvents: Bool { acceptsSourceEvents && deferred.isEmpty }
+
+    /// When the shell should call `tick` at the latest if no input arrives (at most a second away).
+    package var nextWake: MonotonicInstant {
+        let wake = now.adding(seconds: 1)
+        switch phase {
+        case .restoring: return min(wake, restore.completion)
+        case .finishing(let deadline): return min(wake, deadline, now.adding(seconds: 0.05))
+        case .running, .draining:
+            return min(wake, timers.nextStats, advancesOnTimer ? timers.nextAdvance : wake)
+        }
+    }
+
+    /// systemd's one-line `STATUS=` that `systemctl status` shows.
+    package var serviceStatus: String {
+        let health = degradedReason.map { "degraded: \($0)" } ?? "scanning"
+        let broker = connectedGeneration == nil ? "broker not connected" : "broker connected"
+        return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(delivery.queuedCount) queued"
+    }
+
+    /// What the core asks of the shell since the last call.
+    package mutating func takeActions() -> [AgentAction] {
+        defer { actions.removeAll(keepingCapacity: true) }
+        return actions
+    }
+
+    // MARK: - Time
+
+    /// One turn of the loop before waiting: ends, restore deadline, timers, draining, deferred packets.
+    package mutating func tick<Session: BrokerSession>(at now: MonotonicInstant, wall: Timestamp, _ session: inout Session) {
+        set(now, wall)
+        if case .finishing(let deadline) = phase, delivery.isIdle || now >= deadline {
+            termination = failure.map { .sourceFailed($0) } ?? .clean
+            return
+        }
+        if phase == .restoring, restore.isComplete(at: now) { finishRestore(&session) }
+        if phase == .running || phase == .draining { runTimers() }
+        while phase == .draining, acceptsSourceEvents {
+            drainStep()
+            publishQueued(&session)
+        }
+        if !deferred.isEmpty, acceptsSourceEvents { ingest(deferred, &session) }
+        publishQueued(&session)
+    }
+
+    private mutating func set(_ now: MonotonicInstant, _ wall: Timestamp) {
+        self.now = max(now, self.now)
+        self.wall = wall
+    }
+
+    private var advancesOnTimer: Bool {
+        options.timing != .capture(speed: nil) && (phase == .running || phase == .draining)
+    }
+
+    private mutating func runTimers() {
+        if advancesOnTimer, timers.advanceIsDue(at: now, interval: configuration.ranging.interval.seconds) {
+            if let time = pipelineNow {
+                pipeline.advance(to: time, into: &out)
+                enqueueOutput()
+            }
+        }
+        if timers.statsAreDue(at: now, interval: configuration.mqtt.statsInterval.seconds) { publishStats() }
+    }
+
+    /// The pipeline's notion of now: the wall clock, or the capture's time moved on by the
+    /// monotonic clock since the last packet (at the replay speed).
+    private var pipelineNow: Timestamp? {
+        switch options.timing {
+        case .wallClock:
+            return wall
+        case .capture(let speed):
+            guard let anchor else { return nil }
+            guard let speed else { return anchor.packet }
+            let elapsed = now.seconds(since: anchor.at) * speed
+            return anchor.packet + TimeSpan(microseconds: Int64(elapsed * 1_000_000))
+        }
+    }
+
+    /// Payload time: the wall clock, or a capture's newest packet.
+    private var payloadTime: Timestamp {
+        if options.timing != .wallClock, let anchor { return anchor.packet }
+        return wall
+    }
+
+    // MARK: - Inputs
+
+    package mutating func handle<Session: BrokerSession>(
+        _ input: AgentInput, at now: MonotonicInstant, wall: Timestamp, _ session: inout Session
+    ) {
+        set(now, wall)
+        switch input {
+        case .source(.packet(let packet)): ingest([packet], &session)
+        case .source(.packets(let batch)): ingest(batch[...], &session)
+        case .source(.health(let reason)): healthChanged(reason)
+        case .source(.end): break
+        case .sourceFinished(let failure): sourceFinished(failure)
+        case .signal(.reload): actions += [.notify(.reloading), .readConfiguration]
+        case .signal(.stop(let name)):
+            guard !isFinishing else { break }
+            log(.info, "stopping", ["signal": name])
+            actions += [.notify(.stopping), .stopSource]
+            phase = .finishing(deadline: now.adding(seconds: options.shutdownFlush))
+        case .mqtt(let event): handleBroker(event, &session)
+        }
+        publishQueued(&session)
+    }
+
+    private var isFinishing: Bool {
+        if case .finishing = phase { return true }
+        return false
+    }
+
+    private mutating func healthChanged(_ reason: String?) {
+        guard reason != degradedReason else { return }
+        if let reason { log(.warning, "source degraded", ["reason": reason]) } else { log(.info, "source healthy again") }
+        degradedReason = reason
+        publishStatus()
+        actions.append(.notify(.status(serviceStatus)))
+    }
+
+    private mutating func sourceFinished(_ failure: (any SourceFailure)?) {
+        guard !isFinishing else { return }
+        if let failure {
+            log(.error, "source failed; stopping", ["reason": failure.description])
+            self.failure = failure
+            phase = .finishing(deadline: now.adding(seconds: options.shutdownFlush))
+        } else {
+            log(.info, "end of input; letting pending exits fire and publishing what is queued")
+            phase = .draining
+            drainStep()
+        }
+    }
+
+    private mutating func handleBroker<Session: BrokerSession>(_ event: BrokerEvent, _ session: inout Session) {
+        switch event {
+        case .connected(let generation):
+            connectedGeneration = generation
+            firstAttemptDone = true
+            actions.append(.notify(.status(serviceStatus)))
+            if everConnected {
+                statistics.reconnects += 1
+                // The broker may have lost retained messages (restart without persistence).
+                pipeline.republishRetained(into: &out)
+                enqueueOutput()
+            }
+            everConnected = true
+            // The client announced `online` on connect; a degraded source overrides it.
+            if degradedReason != nil { publishStatus() }
+            if phase == .restoring, !restore.subscribe(generation: generation, on: &session) { finishRestore(&session) }
+            announceToHomeAssistant(&session)
+        case .disconnected(let generation):
+            guard generation == connectedGeneration else { return }
+            delivery.connectionLost()
+            connectedGeneration = nil
+            actions.append(.notify(.status(serviceStatus)))
+        case .published(let generation, let mid):
+            guard generation == connectedGeneration else { return }
+            delivery.published(mid: mid)
+        case .subscribed(let generation, let mid):
+            guard phase == .restoring else { return }
+            restore.subscribed(generation: generation, mid: mid, at: now)
+        case .message(let topic, let payload, _) where topic == homeAssistant?.birthTopic:
+            // Home Assistant restarted: it forgets discovery that is not retained, so announce again.
+            out += homeAssistant?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? []
+            enqueueOutput()
+        case .message(let topic, let payload, let retained):
+            guard phase == .restoring else { return }
+            restore.received(topic: topic, payload: payload, retained: retained, at: now)
+        case .connectFailed:
+            firstAttemptDone = true
+        }
+    }
+
+    /// SIGHUP's file, read by the shell: applied (unchanged regions keep their state), or logged
+    /// and the running configuration kept.
+    package mutating func reloaded(_ result: Result<Configuration, any Error>) {
+        defer { actions.append(.notify(.ready(status: serviceStatus))) }
+        let next: Configuration
+        switch result {
+        case .success(let c): next = c
+        case .failure(let error):
+            return log(.error, "reload failed; keeping the running configuration", ["error": "\(error)"])
+        }
+        if next.mqtt != configuration.mqtt || next.gateway.id != configuration.gateway.id {
+            log(.warning, "mqtt and gateway.id changes take effect after a restart")
+        }
+        pipeline.reconfigure(next, at: pipelineNow ?? payloadTime, into: &out)
+        enqueueOutput()
+        let previousDiscovery = homeAssistant
+        configuration = next
+        if connectedGeneration != nil {
+            // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
+            let current = homeAssistant?.messages() ?? []
+            let kept = Set(current.map(\.topic))
+            out += (previousDiscovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
+            enqueueOutput()
+        }
+        log(.info, "configuration reloaded", ["regions": String(next.regions.count)])
+    }
+
+    // MARK: - Source
+
+    /// Ingests packets in order while the source may go on (`acceptsSourceEvents`); the rest waits
+    /// in `deferred`. Each packet's messages are published at once, so a batch holds none back.
+    private mutating func ingest<Session: BrokerSession>(_ packets: ArraySlice<CapturedPacket>, _ session: inout Session) {
+        var rest = packets
+        while let packet = rest.first, acceptsSourceEvents {
+            rest = rest.dropFirst()
+            pipeline.ingest(packet, into: &out)
+            if !out.isEmpty {
+                enqueueOutput()
+                publishQueued(&session)
+            }
+        }
+        if let last = packets[packets.startIndex..<rest.startIndex].last { anchor = (last.timestamp, now) }
+        deferred = rest
+    }
+
+    /// After the end of a finite source, the clock runs on (`Pipeline.finish`) until every pending exit
+    /// has fired. For a capture this goes one ranging interval at a time, each step only while the
+    /// outbox has room, so the final burst of exits cannot overflow it.
+    private mutating func drainStep() {
+        let step: TimeSpan
+        if case .capture = options.timing { step = .milliseconds(100) } else { step = .seconds(1 << 30) }
+        let done = pipeline.finish(by: step, into: &out)
+        enqueueOutput()
+        if done { phase = .finishing(deadline: now.adding(seconds: options.endOfInputFlush)) }
+    }
+
+    /// A capture can wait for a connected broker, a radio cannot: while a replay's messages fill half
+    /// the outbox, its packets wait in the bounded queue (and the replay thread with them), so a replay
+    /// at `--speed max` never makes the outbox drop an enter or exit. While the broker is away a replay
+    /// runs on like a live source, whose outbox keeps events and coalesces proximity first.
+    private var acceptsSourceEvents: Bool {
+        guard phase != .restoring else { return false }
+        if case .capture = options.timing {
+            // Not before the first connection attempt has an outcome, so a replay cannot race ahead
+            // of a broker that is merely slow to accept.
+            guard firstAttemptDone else { return false }
+            if connectedGeneration != nil {
+                return delivery.heldCount == 0 && delivery.queuedCount < max(configuration.mqtt.outboxLimit / 2, 1)
+            }
+        }
+        return true
+    }
+
+    // MARK: - Restore and Home Assistant
+
+    private mutating func finishRestore<Session: BrokerSession>(_ session: inout Session) {
+        guard phase == .restoring else { return }
+        if connectedGeneration != nil { for pattern in restore.subscriptions { session.unsubscribe(pattern) } }
+        let messages = restore.messages
+        pipeline.restore(retained: messages, at: payloadTime)
+        if connectedGeneration == nil {
+            log(.warning, "broker not reachable at start: states not restored, starting fresh")
+        } else {
+            log(.info, "restored retained states", ["read": String(messages.count)])
+        }
+        phase = .running
+        timers.advanceNow(now)
+    }
+
+    /// Discovery for the configured beacons and regions, when `homeassistant.discovery` is on.
+    private var homeAssistant: HomeAssistantDiscovery? {
+        guard configuration.homeAssistant.discovery else { return nil }
+        return HomeAssistantDiscovery(
+            configuration: configuration, settings: configuration.homeAssistant, softwareVersion: softwareVersion)
+    }
+
+    /// On every connect: publish discovery (retained) and listen for Home Assistant's birth message.
+    private mutating func announceToHomeAssistant<Session: BrokerSession>(_ session: inout Session) {
+        guard let discovery = homeAssistant else { return }
+        _ = session.subscribe(discovery.birthTopic, qos: 0)
+        out += discovery.messages()
+        enqueueOutput()
+    }
+
+    // MARK: - Publishing
+
+    /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
+    /// on connect and `offline` at a clean stop; the broker's will is `offline`).
+    private mutating func publishStatus() {
+        delivery.enqueue(
+            OutboundMessage(
+                topic: statusTopic, payload: .text(degradedReason == nil ? "online" : "degraded"), qos: statusQoS,
+                retain: true, kind: .status))
+    }
+
+    private mutating func publishStats() {
+        let payload = statistics.payload(
+            at: now, wall: payloadTime, pipeline: pipeline.statistics, published: delivery.counters.published,
+            queued: delivery.queuedCount, dropped: dropped, degraded: degradedReason)
+        delivery.enqueue(
+            OutboundMessage(
+                topic: TopicTree(configuration).gatewayStats, payload: .json(payload), qos: 0, retain: true,
+                kind: .stats))
+        actions.append(.notify(.status(serviceStatus)))
+    }
+
+    /// A replay connected to its broker holds back what does not fit (one packet can make thousands
+    /// of messages: a cohort's exits) instead of letting the outbox drop it.
+    private var holdsBackOutput: Bool {
+        if case .capture = options.timing { return connectedGeneration != nil }
+        return false
+    }
+
+    private mutating func enqueueOutput() {
+        delivery.holdsBack = holdsBackOutput
+        delivery.enqueue(out)
+        out.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func publishQueued<Session: BrokerSession>(_ session: inout Session) {
+        delivery.holdsBack = holdsBackOutput
+        for record in delivery.publishQueued(generation: connectedGeneration, to: &session) {
+            actions.append(.log(record))
+        }
+    }
+
+    private mutating func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        actions.append(.log(LogRecord(level, message, fields)))
+    }
+}

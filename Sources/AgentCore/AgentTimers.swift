@@ -1,0 +1,30 @@
+/// The agent's periodic deadlines on the monotonic clock: the pipeline's advance (ranging ticks,
+/// exit timeouts) and the stats message. A wall-clock step moves neither.
+package struct AgentTimers: Sendable, Equatable {
+    package private(set) var nextAdvance: MonotonicInstant
+    package private(set) var nextStats: MonotonicInstant
+
+    package init(now: MonotonicInstant, statsInterval: Double) {
+        nextAdvance = now
+        nextStats = now.adding(seconds: statsInterval)
+    }
+
+    /// True when the advance is due at `now`; the next one follows `interval` after the previous
+    /// deadline (so ticks keep their pace), but never sooner than a tenth of it from now.
+    package mutating func advanceIsDue(at now: MonotonicInstant, interval: Double) -> Bool {
+        guard now >= nextAdvance else { return false }
+        let interval = max(interval, 0.01)
+        nextAdvance = max(nextAdvance.adding(seconds: interval), now.adding(seconds: interval / 10))
+        return true
+    }
+
+    /// True when stats are due at `now`; the next ones follow `interval` (at least 1 s) from now.
+    package mutating func statsAreDue(at now: MonotonicInstant, interval: Double) -> Bool {
+        guard now >= nextStats else { return false }
+        nextStats = now.adding(seconds: max(interval, 1))
+        return true
+    }
+
+    /// The pipeline advances at once (after the restore).
+    package mutating func advanceNow(_ now: MonotonicInstant) { nextAdvance = now }
+}

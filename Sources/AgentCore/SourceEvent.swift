@@ -1,0 +1,21 @@
+import BeaconWire
+
+/// What a packet source reports to the agent's loop.
+public enum SourceEvent: Sendable {
+    case packet(CapturedPacket)
+    /// Several packets in order, handed over at once (one queue hand-over and wake-up for all).
+    case packets([CapturedPacket])
+    /// The source's health changed: nil reason means healthy (`online`), otherwise `degraded`.
+    case health(degradedReason: String?)
+    /// The source has no more packets (end of a capture or simulation).
+    case end
+
+    /// The packets this event carries, in order (none for health and end).
+    public var carriedPackets: [CapturedPacket] {
+        switch self {
+        case .packet(let packet): [packet]
+        case .packets(let batch): batch
+        case .health, .end: []
+        }
+    }
+}

@@ -1,0 +1,6 @@
+import BeaconWire
+
+extension WallTime {
+    /// This moment as a payload timestamp (microseconds since the epoch).
+    var timestamp: Timestamp { Timestamp(microseconds: Int64(timeIntervalSince1970 * 1_000_000)) }
+}
