@@ -12,7 +12,7 @@ struct RecordCommand: Command {
         usage: "beacon2mqtt record <file> [--adapter <adapter>] [--mode <mode>] [--config <file>] [--duration <duration>]",
         discussion: """
             Sets the scan up like 'run' does and writes every HCI command and event (btsnoop, datalink
-            1002 H4) until Ctrl-C or the duration. Needs CAP_NET_RAW (see the HCI section of the README).
+            1002 H4) until Ctrl-C or the duration. Needs CAP_NET_RAW (see docs/scanning.md).
             """,
         arguments: [.init("<file>", "The btsnoop file to write (replaced if it exists).")],
         options: LiveScanOptions.help(defaultMode: .passive) + [

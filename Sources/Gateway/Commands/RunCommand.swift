@@ -30,7 +30,7 @@ struct RunCommand: Command {
             .init("--simulate", "Generate advertisements of a few iBeacons walking in and out of range."),
             .init("--beacons <n>", "Simulated beacons (default: 3)."),
             .init("--seed <s>", "Seed of the simulation's random walk (default: 1)."),
-            .init("--floor-plan <file>", "With --simulate: walk the beacons of a floor plan (README, Simulating a building) …"),
+            .init("--floor-plan <file>", "With --simulate: walk the beacons of a floor plan (docs/locator.md) …"),
             .init("--as-gateway <id>", "… as that plan's gateway (its id, floor and room)."),
         ])
 

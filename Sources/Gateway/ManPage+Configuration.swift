@@ -1,0 +1,193 @@
+/// The CONFIGURATION section: the file's rules, then every key with its type, default and meaning,
+/// as docs/configuration.md's reference table has them (ManPageTests compares the two, and checks
+/// that every key the loader accepts is listed).
+extension ManPage {
+    struct Setting {
+        var key: String
+        var type: String
+        var defaultValue: String
+        var meaning: String
+
+        init(_ key: String, _ type: String, _ defaultValue: String, _ meaning: String) {
+            self.key = key
+            self.type = type
+            self.defaultValue = defaultValue
+            self.meaning = meaning
+        }
+
+        /// The section it belongs to: `mqtt` for `mqtt.tls.ca_file`, `regions` for `regions[].name`,
+        /// nothing for a top-level key such as `log_level`.
+        var group: Substring {
+            let section = key.prefix { $0 != "." && $0 != "[" }
+            return section.count == key.count ? "" : section
+        }
+    }
+
+    static func configurationSection() -> String {
+        var out = ".SH CONFIGURATION\n"
+        out += prose(
+            """
+            beacon2mqtt reads one YAML file, by default /etc/beacon2mqtt/beacon2mqtt.yaml. \
+            Every key is optional, and an empty file means all defaults. \
+            The shipped file shows every key with its default and a one-line comment.
+            """)
+        out += ".PP\n" + prose(
+            """
+            Errors name the file, line, column and key path, for example \
+            /etc/beacon2mqtt/beacon2mqtt.yaml:7:9: mqtt.port: must be between 1 and 65535, found 70000. \
+            Unknown keys, a key given twice, quoted numbers and durations without a unit are errors. \
+            beacon2mqtt check-config FILE prints the first error and exits 78; run, replay, locate, status, scan and \
+            record exit 78 on the same errors.
+            """)
+        out += ".PP\n" + prose(
+            """
+            Durations are a number and a unit: 250us, 500ms, 10s, 1.5s, 2m, 1h, or parts run together (1m30s); \
+            0 alone means off where a key allows it. \
+            Booleans are true/false, yes/no or on/off. \
+            An empty value keeps the default. \
+            SIGHUP reloads the file (regions and beacons at once); mqtt.* and gateway.id need a restart.
+            """)
+        var group: Substring = ""
+        for setting in settings {
+            if setting.group != group {
+                group = setting.group
+                out += ".SS \(escape(String(group)))\n"
+            }
+            var text = setting.type.isEmpty ? "" : "\(setting.type). "
+            if setting.defaultValue != "—" { text += "Default: \(setting.defaultValue). " }
+            out += tagged(setting.key, text + setting.meaning)
+        }
+        return out
+    }
+
+    /// docs/configuration.md's reference table, with its Markdown (backticks, links, bold) removed.
+    static let settings: [Setting] = [
+        .init("log_level", "trace debug info notice warning error critical", "info", "Least severe message logged."),
+        .init("gateway.id", "topic level", "host name", "This gateway's id in topics."),
+        .init("gateway.floor", "text", "none", "Floor, copied into messages."),
+        .init("gateway.room", "text", "none", "Room, copied into messages."),
+        .init("gateway.rssi_offset", "number, −30…30", "0",
+            "dB added to every RSSI this gateway measures, to calibrate gateways that disagree."),
+        .init("scanner.adapter", "auto, hciN, or aa:bb:cc:dd:ee:ff", "auto",
+            "Bluetooth controller; by address it survives re-numbering."),
+        .init("scanner.mode", "passive active listen", "passive",
+            "active also requests scan responses; listen reads reports and leaves scanning to another "
+                + "program."),
+        .init("scanner.interval", "duration, 2.5ms…10.24s", "100ms",
+            "LE scan interval (Core Spec Vol 4, Part E, §7.8.10)."),
+        .init("scanner.window", "duration, 2.5ms…10.24s, ≤ interval", "100ms",
+            "LE scan window; equal to the interval scans continuously."),
+        .init("scanner.watchdog", "duration, 0 or ≥ 1s", "30s",
+            "No report for this long re-enables scanning, then resets the controller; 0 is off."),
+        .init("mqtt.host", "text", "localhost", "Broker host name or address."),
+        .init("mqtt.port", "1…65535", "1883", "Broker port (8883 is usual with TLS)."),
+        .init("mqtt.base_topic", "topic prefix", "beacons", "Prefix of every topic."),
+        .init("mqtt.client_id", "text", "gateway id",
+            "MQTT client id. Two agents with one id take turns kicking each other off."),
+        .init("mqtt.username", "text", "none", "User name; no authentication without it."),
+        .init("mqtt.password_file", "path", "none",
+            "File whose first line is the password, so it never appears in the YAML, in argv or in a log "
+                + "line; run warns when it (or the TLS key) is world-readable. A password key is refused."),
+        .init("mqtt.tls.enabled", "boolean", "false", "Connect with TLS."),
+        .init("mqtt.tls.ca_file", "path", "none", "CA certificate(s) to verify the broker; none: the system's."),
+        .init("mqtt.tls.ca_path", "path", "none", "Directory of CA certificates."),
+        .init("mqtt.tls.cert_file", "path", "none", "Client certificate (needs key_file)."),
+        .init("mqtt.tls.key_file", "path", "none", "Client key (needs cert_file)."),
+        .init("mqtt.tls.version", "tlsv1.2 tlsv1.3", "none", "TLS version; none: OpenSSL's choice."),
+        .init("mqtt.tls.insecure", "boolean", "false",
+            "Skip the broker host-name check (warned at start; testing only)."),
+        .init("mqtt.qos", "0, 1, 2", "1",
+            "QoS of enter/exit events and retained state; proximity and ranging always use 0."),
+        .init("mqtt.keepalive", "duration, 5s…1h", "30s", "MQTT keepalive."),
+        .init("mqtt.protocol", "\"3.1.1\" (or 311), 5", "\"3.1.1\"", "MQTT protocol version."),
+        .init("mqtt.clean_session", "boolean", "false",
+            "Start a clean session instead of resuming the stored one (off: the broker keeps our session "
+                + "across reconnects)."),
+        .init("mqtt.stats_interval", "duration, 0 or ≥ 1s", "60s", "How often statistics are published; 0 is off."),
+        .init("mqtt.outbox_limit", "integer ≥ 100", "10000",
+            "Most messages held while the broker is unreachable; a quarter of it holds proximity and ranging "
+                + "messages, the rest events and states."),
+        .init("mqtt.require_broker_at_start", "boolean", "false",
+            "Exit 69 when the broker is unreachable at start, instead of retrying in the background."),
+        .init("mqtt.reconnect_min", "duration ≥ 100ms", "1s",
+            "First reconnect delay; it doubles up to reconnect_max, with jitter."),
+        .init("mqtt.reconnect_max", "duration ≥ reconnect_min", "60s", "Longest reconnect delay."),
+        .init("monitoring.exit_timeout", "duration ≥ 1s", "10s",
+            "A region or beacon exits when none of its beacons was seen for this long."),
+        .init("monitoring.restore_max_age", "duration", "15m",
+            "Retained states younger than this are restored at start; 0 never."),
+        .init("monitoring.max_tracked", "integer ≥ 16", "4096",
+            "Most beacons tracked at once; the least recently seen is forgotten beyond it."),
+        .init("monitoring.per_beacon", "boolean", "true", "Also publish per-beacon state and event topics."),
+        .init("monitoring.attributes_refresh", "duration, 0 or ≥ 1s", "5m",
+            "While inside, retained attributes (with last_seen) are refreshed this often."),
+        .init("ranging.interval", "duration, 100ms…60s", "1s", "How often ranging results are computed."),
+        .init("ranging.stale_after", "duration ≥ interval", "5s",
+            "A beacon not seen for this long leaves the ranging list."),
+        .init("ranging.filter.type", "none median trimmed_mean kalman", "median", "RSSI filter."),
+        .init("ranging.filter.window", "duration ≥ 100ms", "5s", "Time window of median and trimmed_mean."),
+        .init("ranging.filter.trim", "number, 0 ≤ trim < 0.5", "0.1",
+            "Fraction trimmed from each end by trimmed_mean."),
+        .init("ranging.filter.process_noise", "number > 0", "0.008", "kalman process noise (RSSI domain)."),
+        .init("ranging.filter.measurement_noise", "number > 0", "4", "kalman measurement noise (RSSI domain)."),
+        .init("ranging.distance.model", "curve_fit log_distance", "curve_fit",
+            "RSSI → metres: 0.89976·r^7.7095 + 0.111, or 10^((P − rssi) / 10n)."),
+        .init("ranging.distance.exponent", "number, 1…6", "2.7", "Path-loss exponent n of log_distance."),
+        .init("ranging.distance.default_measured_power", "integer, −127…0", "-59",
+            "RSSI at 1 m when neither the frame nor a beacon entry gives one."),
+        .init("ranging.proximity.immediate", "metres > 0", "0.5", "Accuracy below this is immediate."),
+        .init("ranging.proximity.near", "metres > immediate", "4", "Accuracy up to this is near; beyond, far."),
+        .init("ranging.publish.on_proximity_change", "boolean", "true",
+            "Publish a beacon's proximity when its class changes."),
+        .init("ranging.publish.accuracy_deadband", "metres ≥ 0", "0.5",
+            "… or when its accuracy moved by more than this; 0 is off."),
+        .init("ranging.publish.heartbeat", "duration", "30s", "… or at least this often while in range; 0 is off."),
+        .init("ranging.publish.ranging_list", "boolean", "true",
+            "Publish each region's ranging list every interval while not empty."),
+        .init("regions[].name", "topic level, unique", "required", "The region's name in topics."),
+        .init("regions[].uuid", "UUID", "—", "iBeacon/AltBeacon proximity UUID. Exactly one of uuid and namespace."),
+        .init("regions[].major", "0…65535", "any", "With uuid only."),
+        .init("regions[].minor", "0…65535", "any", "With uuid and major only (as CLBeaconRegion)."),
+        .init("regions[].namespace", "20 hex digits", "—", "Eddystone-UID namespace."),
+        .init("regions[].instance", "12 hex digits", "any", "With namespace only."),
+        .init("regions[].notify_entry", "boolean", "true", "Publish enter events."),
+        .init("regions[].notify_exit", "boolean", "true", "Publish exit events."),
+        .init("regions[].exit_timeout", "duration ≥ 1s", "monitoring.exit_timeout", "Exit timeout of this region."),
+        .init("beacons[].uuid", "UUID", "—", "An iBeacon/AltBeacon beacon: uuid, major and minor all required …"),
+        .init("beacons[].major", "0…65535", "—", "With uuid and minor."),
+        .init("beacons[].minor", "0…65535", "—", "With uuid and major."),
+        .init("beacons[].namespace", "20 hex digits", "—",
+            "… or an Eddystone-UID beacon: namespace and instance both required. Each beacon may be listed "
+                + "once."),
+        .init("beacons[].instance", "12 hex digits", "—", "With namespace."),
+        .init("beacons[].name", "text", "none", "Friendly name for messages."),
+        .init("beacons[].measured_power", "integer, −127…0", "from the frame", "Calibrated RSSI at 1 m."),
+        .init("beacons[].exit_timeout", "duration ≥ 1s", "the region's", "Exit timeout of this beacon."),
+        .init("locator.enabled", "boolean", "false", "Also run the locator inside run (locate always runs it)."),
+        .init("locator.interval", "duration, 100ms…60s", "ranging.interval",
+            "Decisions are taken at whole multiples of this."),
+        .init("locator.settle", "duration, 0…10s", "1s",
+            "A tick is decided this long after it passes, so late (bridged) readings count."),
+        .init("locator.stale_after", "duration ≥ 1s", "35s", "Readings older than this do not count."),
+        .init("locator.away_timeout", "duration ≥ 1s", "120s",
+            "With no gateway seeing a beacon this long, it is not_home."),
+        .init("locator.switch_outright", "0…1", "0.3", "A challenger this much closer takes over at once."),
+        .init("locator.switch_sustained", "0…switch_outright", "0.15",
+            "… or this much closer in every reading of its history window."),
+        .init("locator.history_window", "1…60", "5", "Readings per gateway kept for the sustained rule."),
+        .init("locator.min_history", "1…history_window", "3", "Fewest readings the sustained rule needs."),
+        .init("locator.min_dwell", "duration", "10s", "A new owner is kept at least this long."),
+        .init("locator.floor_confirmations", "1…60", "2",
+            "Consecutive clearly-closer readings needed to change floors."),
+        .init("locator.rssi_offset", "map gateway id → dB (−30…30)", "{}",
+            "Calibration per gateway, added to its filtered RSSI."),
+        .init("locator.mqtt_room_topic", "topic prefix", "none",
+            "Also publish Home Assistant mqtt_room messages from the locator."),
+        .init("homeassistant.discovery", "boolean", "false",
+            "Publish retained MQTT discovery for the configured beacons and regions."),
+        .init("homeassistant.prefix", "topic prefix", "homeassistant",
+            "Discovery prefix; <prefix>/status online republishes discovery."),
+        .init("homeassistant.room_topic", "topic prefix", "none",
+            "Feed HA's mqtt_room sensor: <room_topic>/<gateway.room> with {\"id\",\"name\",\"distance\"}."),
+    ]
+}

@@ -1,0 +1,159 @@
+/// The TOPICS, SIGNALS, FILES and EXIT STATUS sections, row for row as docs/topics.md and
+/// docs/service.md have them (ManPageTests compares the tables, with their Markdown removed).
+extension ManPage {
+    /// A row of docs/topics.md's topic table.
+    struct Topic {
+        var topic: String
+        var payload: String
+        var retained: String
+        var qos: String
+
+        init(_ topic: String, _ payload: String, _ retained: String, _ qos: String) {
+            self.topic = topic
+            self.payload = payload
+            self.retained = retained
+            self.qos = qos
+        }
+    }
+
+    /// A row of a two-column table: a signal and its effect, a path and what it is.
+    struct Item {
+        var name: String
+        var text: String
+
+        init(_ name: String, _ text: String) {
+            self.name = name
+            self.text = text
+        }
+    }
+
+    static func topicsSection() -> String {
+        var out = ".SH TOPICS\n"
+        out += prose(
+            """
+            <base> is mqtt.base_topic (default beacons) and <gw> is gateway.id. \
+            A beacon is <uuid>/<major>/<minor> for iBeacon and AltBeacon, or eddystone/<namespace>/<instance> for \
+            Eddystone-UID. \
+            Per-beacon state, event and attributes need monitoring.per_beacon (on by default); region topics exist \
+            for configured regions only.
+            """)
+        for row in topics {
+            out += tagged(row.topic, "\(row.payload). Retained: \(row.retained). QoS: \(row.qos).")
+        }
+        out += ".PP\n" + prose(
+            """
+            The locator publishes a retained <base>/<beacon>/location and a <base>/<beacon>/event on every change, \
+            and its own status on <base>/locators/<gateway.id>/status. \
+            Home Assistant discovery adds retained <prefix>/<component>/<node_id>/<object_id>/config messages, \
+            and homeassistant.room_topic a feed for the mqtt_room sensor.
+            """)
+        return out
+    }
+
+    static func signalsSection() -> String {
+        ".SH SIGNALS\n" + signals.map { tagged($0.name, $0.text) }.joined() + ".PP\n"
+            + prose("locate stops the same way on SIGTERM and SIGINT (exit 0).")
+    }
+
+    static func filesSection() -> String {
+        ".SH FILES\n" + files.map { ".TP\n.I \(escape($0.name))\n" + prose(sentence($0.text)) }.joined()
+    }
+
+    /// Every exit code the program has, in order, with its sysexits(3) name and meaning.
+    static func exitStatusSection() -> String {
+        ".SH EXIT STATUS\n"
+            + exitCodes.map { code in
+                let (name, meaning) = exitStatus(code)
+                return tagged(String(code.rawValue), name == "—" ? meaning : "\(name): \(meaning)")
+            }.joined()
+    }
+
+    /// Every `ExitCode`, in numeric order.
+    static var exitCodes: [ExitCode] { (0...255).compactMap { ExitCode(rawValue: $0) } }
+
+    /// The sysexits(3) name and the meaning of `code`; exhaustive, so a new code cannot go undocumented.
+    static func exitStatus(_ code: ExitCode) -> (name: String, meaning: String) {
+        switch code {
+        case .success:
+            return ("EX_OK", "Success; for run and locate a clean stop (signal, or the end of a replay or simulation).")
+        case .failure: return ("—", "status found no gateway under <base>/gateways/.")
+        case .usage: return ("EX_USAGE", "The command line was wrong.")
+        case .dataError:
+            return (
+                "EX_DATAERR",
+                "Input could not be decoded: a damaged capture (replay, run --replay; everything before the "
+                    + "damage was processed), or bytes decode cannot read."
+            )
+        case .noInput:
+            return (
+                "EX_NOINPUT",
+                "An input file (the capture of replay or run --replay) cannot be read or is not a capture."
+            )
+        case .unavailable:
+            return (
+                "EX_UNAVAILABLE",
+                "A required resource is unavailable: the broker at start with mqtt.require_broker_at_start (or "
+                    + "for status), no Bluetooth in the kernel, no permission for raw HCI, or no adapter for scan, "
+                    + "record and adapters."
+            )
+        case .software: return ("EX_SOFTWARE", "An internal error (reserved; a bug if you see it, please report it).")
+        case .ioError: return ("EX_IOERR", "record cannot create or write its file.")
+        case .config:
+            return (
+                "EX_CONFIG",
+                "Configuration error (file:line:column: key: what is wrong), or an unreadable mqtt.password_file. "
+                    + "The packaged unit does not restart after it."
+            )
+        }
+    }
+
+    /// A table cell as a sentence: with a full stop.
+    static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? text : text + "."
+    }
+
+    static let topics: [Topic] = [
+        .init("<base>/<uuid>/<major>/<minor>/<gw>/state", "inside / outside (plain text)", "yes", "mqtt.qos (1)"),
+        .init("<base>/<uuid>/<major>/<minor>/<gw>/event", "JSON enter / exit event", "no", "mqtt.qos"),
+        .init("<base>/<uuid>/<major>/<minor>/<gw>/attributes", "JSON state, since, last_seen, name", "yes", "mqtt.qos"),
+        .init("<base>/<uuid>/<major>/<minor>/<gw>/proximity", "JSON distance estimate", "no", "0"),
+        .init("<base>/regions/<region>/<gw>/state", "inside / outside", "yes", "mqtt.qos"),
+        .init("<base>/regions/<region>/<gw>/event", "JSON enter / exit event", "no", "mqtt.qos"),
+        .init(
+            "<base>/regions/<region>/<gw>/attributes", "JSON state, since, last_seen, beacons_in_range", "yes",
+            "mqtt.qos"),
+        .init("<base>/regions/<region>/<gw>/ranging", "JSON array, nearest first", "no", "0"),
+        .init(
+            "<base>/gateways/<gw>/status", "online / offline / degraded (plain text; offline is also the Last Will)",
+            "yes", "mqtt.qos, at least 1"),
+        .init("<base>/gateways/<gw>/stats", "JSON health counters, every mqtt.stats_interval", "yes", "0"),
+    ]
+
+    static let signals: [Item] = [
+        .init(
+            "SIGTERM, SIGINT",
+            "Stop the source, publish what is queued for up to 5 s, publish offline, disconnect, exit 0."),
+        .init(
+            "SIGHUP",
+            "Reload the configuration file. Region and beacon changes apply at once and unchanged regions "
+                + "keep their state. A file that fails validation is logged (reload failed; keeping the running "
+                + "configuration) and the old configuration keeps running. Changes to mqtt.* and gateway.id need a "
+                + "restart (logged)."),
+        .init(
+            "SIGKILL",
+            "No clean stop: the broker publishes the Last Will, a retained offline, once the keepalive runs "
+                + "out or the socket closes."),
+    ]
+
+    static let files: [Item] = [
+        .init("/usr/bin/beacon2mqtt", "the agent; the Swift runtime is linked in, so no toolchain is needed"),
+        .init(
+            "/etc/beacon2mqtt/beacon2mqtt.yaml", "the configuration (a conffile: upgrades never overwrite your edits)"),
+        .init("/lib/systemd/system/beacon2mqtt.service", "the systemd unit"),
+        .init(
+            "/usr/share/man/man1/beacon2mqtt.1.gz",
+            "man beacon2mqtt, generated by beacon2mqtt manpage from the same help text as --help"),
+        .init("/usr/share/doc/beacon2mqtt/", "README, docs/, copyright, changelog"),
+        .init("/var/lib/beacon2mqtt", "the service's state directory (systemd StateDirectory)"),
+    ]
+}
