@@ -41,7 +41,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Release builds link the Swift runtime statically: the daemon then maps only the runtime
-        // code it uses (README, Performance: RSS), and the binary runs without a toolchain.
+        // code it uses (docs/performance.md: RSS), and the binary runs without a toolchain.
         .executableTarget(
             name: "beacon2mqtt", dependencies: ["Gateway"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]

@@ -1,7 +1,7 @@
 import BeaconCore
 
 extension ConfigDecoder {
-    /// `homeassistant:`: MQTT discovery and the `mqtt_room` feed (README, "Home Assistant").
+    /// `homeassistant:`: MQTT discovery and the `mqtt_room` feed (docs/home-assistant.md).
     mutating func homeAssistant(_ value: ConfigValue, into s: inout HomeAssistantSettings) throws(ConfigError) {
         let m = try value.mapping()
         try m.read("discovery", into: &s.discovery) { v throws(ConfigError) in try v.bool() }
