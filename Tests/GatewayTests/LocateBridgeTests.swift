@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconCore
 import BeaconWire
 import Foundation

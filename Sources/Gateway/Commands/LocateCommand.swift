@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconConfig
 import BeaconCore
 import BeaconWire

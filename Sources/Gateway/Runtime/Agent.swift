@@ -62,19 +62,13 @@ public final class Agent<Pipeline: MessagePipeline> {
         startSource()
         systemd.ready(status: core.serviceStatus)  // systemd (ship)
         var session = MosquittoSession(client: client)
-        while true {
-            core.tick(at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
-            perform(core.takeActions())
-            if let termination = core.termination { return shutDown(termination) }
-            if let input = queue.take(includeSource: core.takesSourceEvents, until: core.nextWake) {
-                core.handle(input, at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
-                perform(core.takeActions())
-            }
-            watchdog?.loopTurned()  // systemd (ship): at least once a second (nextWake)
-        }
+        let termination = EventLoop.run(
+            &core, queue: queue, session: &session, perform: { core, actions in perform(actions, on: &core) },
+            turned: { [watchdog] _ in watchdog?.loopTurned() })  // systemd (ship): at least once a second
+        return shutDown(termination)
     }
 
-    private func perform(_ actions: [AgentAction]) {
+    private func perform(_ actions: [AgentAction], on core: inout AgentCore<Pipeline>) {
         for action in actions {
             switch action {
             case .log(let record): logger.log(record)
@@ -88,7 +82,7 @@ public final class Agent<Pipeline: MessagePipeline> {
             case .readConfiguration:
                 core.reloaded(Result { try reload() })
                 logger.level = core.configuration.logLevel
-                perform(core.takeActions())
+                perform(core.takeActions(), on: &core)
             }
         }
     }

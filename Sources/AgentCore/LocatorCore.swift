@@ -1,0 +1,118 @@
+import BeaconCore
+import BeaconWire
+
+/// `locate`'s state machine on the agent's shape: feeds what the broker sends to a `Locator`,
+/// decides the due ticks every `tick` seconds (monotonic) and publishes through the same
+/// `DeliveryPolicy` as the gateway, so its output is bounded, acknowledged (QoS ≥ 1) and
+/// requeued after a lost connection. A stop decides once more, then flushes until the outbox is
+/// acknowledged or `flush` seconds passed.
+package struct LocatorCore: AgentMachine {
+    package private(set) var locator: Locator
+    package private(set) var termination: AgentTermination?
+    private let clock: LocatorClock
+    private let tick: Double
+    private let flush: Double
+    private var delivery: DeliveryPolicy
+    private var nextTick: MonotonicInstant
+    private var finishing: MonotonicInstant?
+    private var connectedGeneration: UInt64?
+    private var actions: [AgentAction] = []
+    private var now: MonotonicInstant
+    private var wall: Timestamp
+
+    package init(
+        locator: Locator, clock: LocatorClock, tick: Double, outboxLimit: Int, flush: Double = 2, now: MonotonicInstant,
+        wall: Timestamp
+    ) {
+        self.locator = locator
+        self.clock = clock
+        self.tick = max(tick, 0.001)
+        self.flush = flush
+        delivery = DeliveryPolicy(outboxLimit: outboxLimit)
+        nextTick = now
+        self.now = now
+        self.wall = wall
+    }
+
+    /// Messages published (QoS 0 written, QoS ≥ 1 acknowledged).
+    package var published: Int { delivery.counters.published }
+    package var counters: Outbox.Counters { delivery.counters }
+    package var queuedCount: Int { delivery.queuedCount }
+
+    package var takesSourceEvents: Bool { false }
+
+    package var nextWake: MonotonicInstant {
+        guard let finishing else { return nextTick }
+        return min(finishing, now.adding(seconds: 0.05))
+    }
+
+    package mutating func takeActions() -> [AgentAction] {
+        defer { actions.removeAll(keepingCapacity: true) }
+        return actions
+    }
+
+    package mutating func tick<Session: BrokerSession>(at now: MonotonicInstant, wall: Timestamp, _ session: inout Session) {
+        set(now, wall)
+        if let finishing {
+            if delivery.isIdle || now >= finishing { termination = .clean }
+            return publishQueued(&session)
+        }
+        if now >= nextTick {
+            decide()
+            nextTick = max(nextTick.adding(seconds: tick), now.adding(seconds: tick / 10))
+        }
+        publishQueued(&session)
+    }
+
+    package mutating func handle<Session: BrokerSession>(
+        _ input: AgentInput, at now: MonotonicInstant, wall: Timestamp, _ session: inout Session
+    ) {
+        set(now, wall)
+        switch input {
+        case .mqtt(.connected(let generation)):
+            connectedGeneration = generation
+            for pattern in Locator.subscriptions(baseTopic: locator.baseTopic) { _ = session.subscribe(pattern, qos: 1) }
+            actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))
+        case .mqtt(.disconnected(let generation)):
+            guard generation == connectedGeneration else { break }
+            delivery.connectionLost()
+            connectedGeneration = nil
+        case .mqtt(.published(let generation, let mid)):
+            guard generation == connectedGeneration else { break }
+            delivery.published(mid: mid)
+        case .mqtt(.message(let topic, let payload, _)):
+            locator.handle(topic: topic, payload: String(decoding: payload, as: UTF8.self))
+        case .signal(.stop):
+            guard finishing == nil else { break }
+            decide()
+            finishing = now.adding(seconds: flush)
+        case .mqtt(.connectFailed), .mqtt(.subscribed), .signal(.reload), .source, .sourceFinished:
+            break
+        }
+        publishQueued(&session)
+    }
+
+    private mutating func set(_ now: MonotonicInstant, _ wall: Timestamp) {
+        self.now = max(now, self.now)
+        self.wall = wall
+    }
+
+    /// Decides the ticks due by the locator's clock.
+    private mutating func decide() {
+        let time: Timestamp?
+        switch clock {
+        case .wall: time = wall
+        case .messages: time = locator.newestReading
+        }
+        guard let time else { return }
+        var out: [OutboundMessage] = []
+        locator.advance(to: time, into: &out)
+        delivery.enqueue(out)
+    }
+
+    private mutating func publishQueued<Session: BrokerSession>(_ session: inout Session) {
+        for record in delivery.publishQueued(generation: connectedGeneration, to: &session) {
+            actions.append(.log(record))
+        }
+    }
+}

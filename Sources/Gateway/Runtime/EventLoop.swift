@@ -1,0 +1,26 @@
+import AgentCore
+import BeaconWire
+
+/// The thread shell's one loop, for the gateway (`Agent`) and the locator (`LocateService`): tick
+/// the core with both clocks, carry out its actions, wait on the queue until an input or the
+/// core's next deadline (monotonic), hand the input over, and again until the core terminates.
+enum EventLoop {
+    /// - Parameters:
+    ///   - perform: carries out the core's actions (it may feed the core again, e.g. a reload).
+    ///   - turned: after every turn (systemd's watchdog, published counts).
+    static func run<Core: AgentMachine>(
+        _ core: inout Core, queue: AgentEventQueue, session: inout MosquittoSession,
+        perform: (inout Core, [AgentAction]) -> Void, turned: (Core) -> Void = { _ in }
+    ) -> AgentTermination {
+        while true {
+            core.tick(at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
+            perform(&core, core.takeActions())
+            if let termination = core.termination { return termination }
+            if let input = queue.take(includeSource: core.takesSourceEvents, until: core.nextWake) {
+                core.handle(input, at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
+                perform(&core, core.takeActions())
+            }
+            turned(core)
+        }
+    }
+}

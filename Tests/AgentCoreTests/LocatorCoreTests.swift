@@ -1,0 +1,91 @@
+import AgentCore
+import BeaconCore
+import BeaconWire
+import Testing
+
+/// `locate` on the agent's shape: its output goes through the acknowledged, bounded outbox.
+@Suite struct LocatorCoreTests {
+    static let beacon = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1"
+    var core = LocatorCore(
+        locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 100,
+        now: MonotonicInstant(nanoseconds: 0), wall: Timestamp(microseconds: 0))
+    var broker = FakeBroker()
+    var now = MonotonicInstant(nanoseconds: 0)
+    let wall = Timestamp(microseconds: 0)
+
+    mutating func handle(_ input: AgentInput) { core.handle(input, at: now, wall: wall, &broker) }
+
+    mutating func tick(after seconds: Double) {
+        now = now.adding(seconds: seconds)
+        core.tick(at: now, wall: wall, &broker)
+    }
+
+    /// Gateway A's readings of the beacon, one a second from 12:00:00, 1.5 m away.
+    mutating func feed(seconds: ClosedRange<Int>) {
+        for s in seconds {
+            let payload =
+                #"{"accuracy":1.5,"floor":"1","room":"hall","timestamp":"2024-05-01T12:00:\#(s < 10 ? "0" : "")\#(s).000Z"}"#
+            handle(.mqtt(.message(topic: "\(Self.beacon)/A/proximity", payload: Array(payload.utf8), retained: false)))
+        }
+    }
+
+    @Test mutating func connectingSubscribesToEveryGatewayAndTheRetainedLocations() {
+        handle(.mqtt(.connected(generation: 1)))
+        #expect(
+            broker.subscribed == [
+                "beacons/+/+/+/+/proximity", "beacons/+/+/+/+/event", "beacons/gateways/+/status",
+                "beacons/+/+/+/location",
+            ])
+        #expect(core.takeActions() == [.log(LogRecord(.info, "locator subscribed", ["base_topic": "beacons"]))])
+    }
+
+    @Test mutating func aLocationIsHeldUntilAcknowledgedAndResentAfterALostConnection() {
+        handle(.mqtt(.connected(generation: 1)))
+        feed(seconds: 0...5)
+        tick(after: 0.2)
+        let sent = broker.published.map(\.topic)
+        #expect(sent == ["\(Self.beacon)/location", "\(Self.beacon)/event"])
+        #expect(core.published == 0)
+        handle(.mqtt(.published(generation: 1, mid: broker.published[1].mid)))
+        #expect(core.published == 1)
+        handle(.mqtt(.disconnected(generation: 1)))
+        #expect(core.counters.requeued == 1)
+        broker.published = []
+        handle(.mqtt(.connected(generation: 2)))
+        #expect(broker.published.map(\.topic) == ["\(Self.beacon)/location"])
+        #expect(broker.published.allSatisfy { $0.generation == 2 })
+    }
+
+    @Test mutating func withoutABrokerTheOutputStaysWithinTheLimit() {
+        core = LocatorCore(
+            locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 4, now: now, wall: wall)
+        for round in 0..<10 {
+            feed(seconds: (round * 5)...(round * 5 + 4))
+            tick(after: 0.2)
+        }
+        #expect(core.queuedCount <= 4)
+        #expect(broker.published.isEmpty)
+    }
+
+    @Test mutating func aStopDecidesOnceMoreAndEndsWhenTheOutboxIsAcknowledged() {
+        handle(.mqtt(.connected(generation: 1)))
+        feed(seconds: 0...5)
+        handle(.signal(.stop(name: "stop")))
+        #expect(broker.published.count == 2)  // decided at the stop, not at a tick
+        tick(after: 0.01)
+        #expect(core.termination == nil)
+        for p in broker.published { handle(.mqtt(.published(generation: 1, mid: p.mid))) }
+        tick(after: 0.01)
+        guard case .clean? = core.termination else { return #expect(Bool(false), "no clean end") }
+    }
+
+    @Test mutating func anUnacknowledgedStopEndsAtTheFlushDeadline() {
+        handle(.mqtt(.connected(generation: 1)))
+        feed(seconds: 0...5)
+        handle(.signal(.stop(name: "stop")))
+        tick(after: 1.99)
+        #expect(core.termination == nil)
+        tick(after: 0.01)
+        #expect(core.termination != nil)
+    }
+}
