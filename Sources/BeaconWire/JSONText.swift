@@ -45,12 +45,45 @@ extension JSONReader {
 
     /// A number's value (nil for anything but a number token's text; huge exponents give ±infinity).
     package func number(_ text: JSONText) -> Double? {
-        Double(raw(text))
+        fastNumber(text) ?? Double(raw(text))
     }
+
+    /// Clinger's fast path: up to 15 significant digits and no exponent, so the digits and the power
+    /// of ten are exact doubles and one division rounds correctly — what the payloads' `-59`, `1.01`
+    /// are. Anything else goes to `Double(String)`.
+    private func fastNumber(_ text: JSONText) -> Double? {
+        guard text.range.count <= 17 else { return nil }
+        var at = text.range.lowerBound
+        let negative = bytes[at] == UInt8(ascii: "-")
+        if negative { at += 1 }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var decimals = 0
+        var point = false
+        while at < text.range.upperBound {
+            let byte = bytes[at]
+            at += 1
+            if byte == UInt8(ascii: ".") {
+                point = true
+                continue
+            }
+            let digit = byte &- UInt8(ascii: "0")
+            guard digit < 10 else { return nil }  // an exponent
+            mantissa = mantissa * 10 + UInt64(digit)
+            digits += 1
+            if point { decimals += 1 }
+        }
+        guard digits <= 15 else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[decimals]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...15).map { Double("1e\($0)")! }
 
     /// Whether a string's value is `value`, without building a `String` when it has no escapes.
     package func matches(_ text: JSONText, _ value: String) -> Bool {
         guard !text.escaped else { return string(text) == value }
+        guard text.range.count == value.utf8.count else { return false }
         var value = value
         return value.withUTF8 { wanted in
             bytes.withUnsafeBufferPointer { b in

@@ -92,6 +92,28 @@ import Testing
         for notNumbers in [".5", "+1", "NaN", "Infinity", "0x10"] { #expect(Self.error(notNumbers) != nil, "\(notNumbers)") }
     }
 
+    /// The short-decimal fast path must round exactly as `Double(String)` does.
+    @Test func numbersConvertLikeTheStandardLibrary() throws {
+        var rng = RobustnessTests.SplitMix64(state: 5)
+        var samples = ["0.1", "0.3", "-59", "1.01", "10.47", "999999999999999", "0.000000000000001", "123456789.123456"]
+        for _ in 0..<20_000 {
+            let digits = (0..<Int.random(in: 1...17, using: &rng)).map { _ in String(Int.random(in: 0...9, using: &rng)) }
+            var text = digits.joined()
+            while text.count > 1, text.hasPrefix("0") { text.removeFirst() }
+            let point = Int.random(in: 0...text.count, using: &rng)
+            if point > 0, point < text.count { text.insert(".", at: text.index(text.startIndex, offsetBy: point)) }
+            samples.append(Bool.random(using: &rng) ? "-" + text : text)
+        }
+        for sample in samples {
+            var reader = JSONReader(sample)
+            guard case .number(let text)? = try reader.next() else {
+                Issue.record("\(sample)")
+                continue
+            }
+            #expect(reader.number(text)?.bitPattern == Double(sample)?.bitPattern, "\(sample)")
+        }
+    }
+
     @Test func errorsNameTheReasonAndTheOffset() {
         let cases: [(String, JSONError.Reason, Int)] = [
             ("", .unexpectedEnd, 0),
