@@ -32,8 +32,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private var everConnected = false
     /// The first connection attempt succeeded or failed.
     private var firstAttemptDone = false
-    /// Why the source is degraded (published as status `degraded`), nil while healthy.
-    private var degradedReason: String?
+    /// The source's health (status `degraded` and the stats' reason while not healthy).
+    private var health = SourceHealth.healthy
     private var failure: (any SourceFailure)?
     /// The newest packet's time and when it was taken: a capture's clock.
     private var anchor: (packet: Timestamp, at: MonotonicInstant)?
@@ -91,7 +91,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// systemd's one-line `STATUS=` that `systemctl status` shows.
     package var serviceStatus: String {
-        let health = degradedReason.map { "degraded: \($0)" } ?? "scanning"
+        let health = self.health.degradedReason.map { "degraded: \($0)" } ?? "scanning"
         let broker = connectedGeneration == nil ? "broker not connected" : "broker connected"
         return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(delivery.queuedCount) queued"
     }
@@ -169,7 +169,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         switch input {
         case .source(.packet(let packet)): ingest([packet], &session)
         case .source(.packets(let batch)): ingest(batch[...], &session)
-        case .source(.health(let reason)): healthChanged(reason)
+        case .source(.health(let health)): healthChanged(health)
         case .source(.end): break
         case .sourceFinished(let failure): sourceFinished(failure)
         case .signal(.reload): actions += [.notify(.reloading), .readConfiguration]
@@ -188,10 +188,13 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         return false
     }
 
-    private mutating func healthChanged(_ reason: String?) {
-        guard reason != degradedReason else { return }
-        if let reason { log(.warning, "source degraded", ["reason": reason]) } else { log(.info, "source healthy again") }
-        degradedReason = reason
+    private mutating func healthChanged(_ health: SourceHealth) {
+        guard health != self.health else { return }
+        switch health {
+        case .degraded(let reason): log(.warning, "source degraded", ["reason": reason])
+        case .healthy: log(.info, "source healthy again")
+        }
+        self.health = health
         publishStatus()
         actions.append(.notify(.status(serviceStatus)))
     }
@@ -223,7 +226,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             }
             everConnected = true
             // The client announced `online` on connect; a degraded source overrides it.
-            if degradedReason != nil { publishStatus() }
+            if health != .healthy { publishStatus() }
             if phase == .restoring, !restore.subscribe(generation: generation, on: &session) { finishRestore(&session) }
             announceToHomeAssistant(&session)
         case .disconnected(let generation):
@@ -360,14 +363,14 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private mutating func publishStatus() {
         delivery.enqueue(
             OutboundMessage(
-                topic: statusTopic, payload: .text(degradedReason == nil ? "online" : "degraded"), qos: statusQoS,
+                topic: statusTopic, payload: .text(health == .healthy ? "online" : "degraded"), qos: statusQoS,
                 retain: true, kind: .status))
     }
 
     private mutating func publishStats() {
         let payload = statistics.payload(
             at: now, wall: payloadTime, pipeline: pipeline.statistics, published: delivery.counters.published,
-            queued: delivery.queuedCount, dropped: dropped, degraded: degradedReason)
+            queued: delivery.queuedCount, dropped: dropped, degraded: health.degradedReason)
         delivery.enqueue(
             OutboundMessage(
                 topic: TopicTree(configuration).gatewayStats, payload: .json(payload), qos: 0, retain: true,

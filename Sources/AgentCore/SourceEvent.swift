@@ -5,8 +5,8 @@ public enum SourceEvent: Sendable {
     case packet(CapturedPacket)
     /// Several packets in order, handed over at once (one queue hand-over and wake-up for all).
     case packets([CapturedPacket])
-    /// The source's health changed: nil reason means healthy (`online`), otherwise `degraded`.
-    case health(degradedReason: String?)
+    /// The source's health changed.
+    case health(SourceHealth)
     /// The source has no more packets (end of a capture or simulation).
     case end
 

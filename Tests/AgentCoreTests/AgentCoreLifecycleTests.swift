@@ -87,9 +87,9 @@ import Testing
     @Test func aDegradedSourceIsPublishedOnTheStatusTopicOnce() {
         var h = CoreHarness()
         h.connectAndRestore()
-        h.handle(.source(.health(degradedReason: "adapter hci0 is down")))
-        h.handle(.source(.health(degradedReason: "adapter hci0 is down")))
-        h.handle(.source(.health(degradedReason: nil)))
+        h.handle(.source(.health(.degraded(reason: "adapter hci0 is down"))))
+        h.handle(.source(.health(.degraded(reason: "adapter hci0 is down"))))
+        h.handle(.source(.health(.healthy)))
         #expect(h.broker.topics == [CoreHarness.statusTopic, CoreHarness.statusTopic])
         #expect(
             h.logs == [

@@ -24,7 +24,7 @@ final class SourceRecorder: Sendable {
 
     var logs: [String] { lines.withLock { $0 } }
     var healths: [String?] {
-        events.withLock { $0.compactMap { if case .health(let r) = $0 { return .some(r) } else { return nil } } }
+        events.withLock { $0.compactMap { if case .health(let h) = $0 { return .some(h.degradedReason) } else { return nil } } }
     }
     func packets(incoming: Bool) -> [[UInt8]] {
         events.withLock {

@@ -8,7 +8,7 @@ import Synchronization
 /// HCI packet (events in, commands out) stamped with the wall clock.
 ///
 /// Faults it survives without returning: the adapter absent, unplugged, powered off or silent. It
-/// reports `.health(degradedReason:)`, logs the loss once, backs off (1 s doubling to 30 s),
+/// reports `.health(.degraded(reason:))`, logs the loss once, backs off (1 s doubling to 30 s),
 /// reopens through `opener` (which resolves the adapter again, so by address after an index
 /// change), sets the scan up again and carries on. Only missing Bluetooth support and missing
 /// privilege end `run` with an `HCIError`.
@@ -241,6 +241,6 @@ private struct HealthReporter {
     mutating func report(_ reason: String?) {
         if case .some(let previous) = last, previous == reason { return }
         last = .some(reason)
-        deliver(.health(degradedReason: reason))
+        deliver(.health(reason.map { .degraded(reason: $0) } ?? .healthy))
     }
 }

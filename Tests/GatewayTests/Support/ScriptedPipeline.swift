@@ -102,7 +102,7 @@ final class ScriptedSource: PacketSource {
     func stop() { stopped.set() }
 
     func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
-        if let degradedReason { deliver(.health(degradedReason: degradedReason)) }
+        if let degradedReason { deliver(.health(.degraded(reason: degradedReason))) }
         for n in 1...count where !stopped.isSet {
             deliver(.packet(ScriptedPipeline.packet(UInt16(n), at: Timestamp(microseconds: Int64(n) * 100_000))))
             if interval > 0 { Thread.sleep(forTimeInterval: interval) }
