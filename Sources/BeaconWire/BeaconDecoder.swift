@@ -73,18 +73,18 @@ public enum BeaconDecoder {
         guard data.count >= 25, data[0] == 0x4C, data[1] == 0x00, data[2] == 0x02, data[3] == 0x15 else { return nil }
         return IBeacon(
             uuid: id128(data, at: 4),
-            major: UInt16(bigEndian: data.loadUnaligned(fromByteOffset: 20, as: UInt16.self)),
-            minor: UInt16(bigEndian: data.loadUnaligned(fromByteOffset: 22, as: UInt16.self)),
+            major: ByteReader.load(UInt16.self, data, at: 20, .bigEndian),
+            minor: ByteReader.load(UInt16.self, data, at: 22, .bigEndian),
             measuredPower: Int8(bitPattern: data[24]))
     }
 
     static func altBeacon(_ data: UnsafeRawBufferPointer) -> AltBeacon? {
         guard data.count >= 25, data[2] == 0xBE, data[3] == 0xAC else { return nil }
         return AltBeacon(
-            companyID: UInt16(littleEndian: data.loadUnaligned(fromByteOffset: 0, as: UInt16.self)),
+            companyID: ByteReader.load(UInt16.self, data, at: 0, .littleEndian),
             id1: id128(data, at: 4),
-            id2: UInt16(bigEndian: data.loadUnaligned(fromByteOffset: 20, as: UInt16.self)),
-            id3: UInt16(bigEndian: data.loadUnaligned(fromByteOffset: 22, as: UInt16.self)),
+            id2: ByteReader.load(UInt16.self, data, at: 20, .bigEndian),
+            id3: ByteReader.load(UInt16.self, data, at: 22, .bigEndian),
             referenceRSSI: Int8(bitPattern: data[24]),
             manufacturerReserved: data.count > 25 ? data[25] : nil)
     }
@@ -92,8 +92,8 @@ public enum BeaconDecoder {
     @inline(__always)
     static func id128(_ data: UnsafeRawBufferPointer, at offset: Int) -> BeaconID128 {
         BeaconID128(
-            high: UInt64(bigEndian: data.loadUnaligned(fromByteOffset: offset, as: UInt64.self)),
-            low: UInt64(bigEndian: data.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+            high: ByteReader.load(UInt64.self, data, at: offset, .bigEndian),
+            low: ByteReader.load(UInt64.self, data, at: offset + 8, .bigEndian))
     }
 
     // MARK: - Eddystone
@@ -117,18 +117,18 @@ public enum BeaconDecoder {
             if body.count >= 13, body[0] == 0x00 {
                 return .tlm(
                     EddystoneTLM(
-                        batteryMillivolts: UInt16(bigEndian: body.loadUnaligned(fromByteOffset: 1, as: UInt16.self)),
-                        temperature: Double(Int16(bigEndian: body.loadUnaligned(fromByteOffset: 3, as: Int16.self)))
+                        batteryMillivolts: ByteReader.load(UInt16.self, body, at: 1, .bigEndian),
+                        temperature: Double(ByteReader.load(Int16.self, body, at: 3, .bigEndian))
                             / 256,
-                        advertisingCount: UInt32(bigEndian: body.loadUnaligned(fromByteOffset: 5, as: UInt32.self)),
-                        uptimeDeciseconds: UInt32(bigEndian: body.loadUnaligned(fromByteOffset: 9, as: UInt32.self))))
+                        advertisingCount: ByteReader.load(UInt32.self, body, at: 5, .bigEndian),
+                        uptimeDeciseconds: ByteReader.load(UInt32.self, body, at: 9, .bigEndian)))
             }
         case EddystoneFrameType.eid:
             if body.count >= 9 {
                 return .eid(
                     EddystoneEID(
                         txPowerAt0m: Int8(bitPattern: body[0]),
-                        ephemeralID: UInt64(bigEndian: body.loadUnaligned(fromByteOffset: 1, as: UInt64.self))))
+                        ephemeralID: ByteReader.load(UInt64.self, body, at: 1, .bigEndian)))
             }
         default:
             break

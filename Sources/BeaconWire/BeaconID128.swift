@@ -60,11 +60,7 @@ public struct BeaconID128: Hashable, Sendable, Comparable {
     public init?(uuidString text: String) {
         let hex = text.filter { $0 != "-" }
         guard hex.count == 32, let b = Hex.bytes(hex), b.count == 16 else { return nil }
-        var h: UInt64 = 0
-        var l: UInt64 = 0
-        for i in 0..<8 { h = h << 8 | UInt64(b[i]) }
-        for i in 8..<16 { l = l << 8 | UInt64(b[i]) }
-        self.init(high: h, low: l)
+        self.init(high: ByteReader.uint64(b, at: 0, .bigEndian), low: ByteReader.uint64(b, at: 8, .bigEndian))
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {

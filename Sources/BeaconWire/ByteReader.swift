@@ -1,9 +1,16 @@
-/// Bounds-checked sequential reads over borrowed bytes. Every multi-byte read names its byte order,
-/// because HCI is little-endian while beacon payloads (iBeacon, Eddystone) and btsnoop are big-endian.
+/// The one byte reader: bounds-checked sequential reads over borrowed bytes, and positional reads
+/// (`load`, `uint16`, `uint32`, `uint64`) for callers that checked the length once up front. Every
+/// multi-byte read names its byte order, because HCI is little-endian while beacon payloads
+/// (iBeacon, Eddystone) and btsnoop are big-endian, and pcap/pcapng say theirs in the file.
 ///
 /// Errors report `context` and the absolute offset (`origin` + position), so a caller decoding a
 /// slice still points at the byte in the whole packet.
 public struct ByteReader {
+    /// Byte order of a multi-byte field.
+    public enum ByteOrder: Sendable, Equatable {
+        case littleEndian, bigEndian
+    }
+
     public let bytes: UnsafeRawBufferPointer
     /// Position of the next read, relative to `bytes`.
     public private(set) var position: Int = 0
@@ -56,37 +63,38 @@ public struct ByteReader {
     public mutating func readInt8() throws(DecodeError) -> Int8 { Int8(bitPattern: try readUInt8()) }
 
     @inline(__always)
-    public mutating func readUInt16LE() throws(DecodeError) -> UInt16 { UInt16(littleEndian: try load(UInt16.self)) }
+    public mutating func readUInt16LE() throws(DecodeError) -> UInt16 { try read(UInt16.self, .littleEndian) }
     @inline(__always)
-    public mutating func readUInt16BE() throws(DecodeError) -> UInt16 { UInt16(bigEndian: try load(UInt16.self)) }
+    public mutating func readUInt16BE() throws(DecodeError) -> UInt16 { try read(UInt16.self, .bigEndian) }
     @inline(__always)
-    public mutating func readInt16BE() throws(DecodeError) -> Int16 { Int16(bigEndian: try load(Int16.self)) }
+    public mutating func readInt16BE() throws(DecodeError) -> Int16 { try read(Int16.self, .bigEndian) }
     @inline(__always)
-    public mutating func readUInt32LE() throws(DecodeError) -> UInt32 { UInt32(littleEndian: try load(UInt32.self)) }
+    public mutating func readUInt32LE() throws(DecodeError) -> UInt32 { try read(UInt32.self, .littleEndian) }
     @inline(__always)
-    public mutating func readUInt32BE() throws(DecodeError) -> UInt32 { UInt32(bigEndian: try load(UInt32.self)) }
+    public mutating func readUInt32BE() throws(DecodeError) -> UInt32 { try read(UInt32.self, .bigEndian) }
     @inline(__always)
-    public mutating func readUInt64LE() throws(DecodeError) -> UInt64 { UInt64(littleEndian: try load(UInt64.self)) }
+    public mutating func readUInt64LE() throws(DecodeError) -> UInt64 { try read(UInt64.self, .littleEndian) }
     @inline(__always)
-    public mutating func readUInt64BE() throws(DecodeError) -> UInt64 { UInt64(bigEndian: try load(UInt64.self)) }
+    public mutating func readUInt64BE() throws(DecodeError) -> UInt64 { try read(UInt64.self, .bigEndian) }
     @inline(__always)
-    public mutating func readInt64BE() throws(DecodeError) -> Int64 { Int64(bigEndian: try load(Int64.self)) }
+    public mutating func readInt64BE() throws(DecodeError) -> Int64 { try read(Int64.self, .bigEndian) }
+
+    /// A field whose byte order is only known at run time (pcap files, pcapng sections).
+    @inline(__always)
+    public mutating func read<T: FixedWidthInteger>(_: T.Type, _ order: ByteOrder) throws(DecodeError) -> T {
+        try require(MemoryLayout<T>.size)
+        defer { position += MemoryLayout<T>.size }
+        return Self.load(T.self, bytes, at: position, order)
+    }
 
     /// A 48-bit Bluetooth address, little-endian on the HCI wire (Core Spec Vol 4, Part E, §5.2).
     @inline(__always)
     public mutating func readAddressLE() throws(DecodeError) -> BluetoothAddress {
         try require(6)
-        let low = UInt64(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: position, as: UInt32.self)))
-        let high = UInt64(UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: position + 4, as: UInt16.self)))
+        let low = UInt64(Self.load(UInt32.self, bytes, at: position, .littleEndian))
+        let high = UInt64(Self.load(UInt16.self, bytes, at: position + 4, .littleEndian))
         position += 6
         return BluetoothAddress(rawValue: high << 32 | low)
     }
 
-
-    @inline(__always)
-    private mutating func load<T: FixedWidthInteger>(_: T.Type) throws(DecodeError) -> T {
-        try require(MemoryLayout<T>.size)
-        defer { position += MemoryLayout<T>.size }
-        return bytes.loadUnaligned(fromByteOffset: position, as: T.self)
-    }
 }

@@ -185,6 +185,24 @@ import Testing
         #expect(_isPOD(ReportHeader.self))
     }
 
+    /// pcap and pcapng give their byte order in the file; beacon frames are read at fixed offsets.
+    @Test func byteReaderReadsARunTimeOrderAndAtAnOffset() throws {
+        let bytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
+        #expect(ByteReader.uint32(bytes, at: 0, .bigEndian) == 0x0102_0304)
+        #expect(ByteReader.uint32(bytes, at: 4, .littleEndian) == 0x0807_0605)
+        #expect(ByteReader.uint16(bytes, at: 6, .bigEndian) == 0x0708)
+        #expect(ByteReader.uint64(bytes, at: 0, .littleEndian) == 0x0807_0605_0403_0201)
+        try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in
+            #expect(ByteReader.load(Int16.self, raw, at: 2, .bigEndian) == 0x0304)
+            var reader = ByteReader(raw)
+            #expect(try reader.read(UInt32.self, .littleEndian) == 0x0403_0201)
+            #expect(try reader.read(UInt32.self, .bigEndian) == 0x0506_0708)
+            #expect(throws: DecodeError.truncated(what: .eventParameters, needed: 2, available: 0, offset: 8)) {
+                try reader.read(UInt16.self, .bigEndian)
+            }
+        }
+    }
+
     @Test func byteReaderNamesTheByteOrder() throws {
         let bytes: [UInt8] = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08]
         try bytes.withUnsafeBytes { (raw: UnsafeRawBufferPointer) throws -> Void in
