@@ -34,7 +34,8 @@ struct StatusCommand: Command {
     /// What arrived, shared with the client's network thread.
     private final class Collected: Sendable {
         let retained = Mutex<[String: String]>([:])
-        let lastChange = Mutex<WallTime?>(nil)
+        /// Monotonic, as every wait here is: a wall-clock step moves no deadline.
+        let lastChange = Mutex<ContinuousClock.Instant?>(nil)
         let subscribed = Mutex(false)
         let client = Mutex<MosquittoClient?>(nil)
     }
@@ -72,10 +73,10 @@ struct StatusCommand: Command {
                 _ = c?.subscribe(topics.anyGatewayStats, qos: 0)
             case .subscribed:
                 collected.subscribed.withLock { $0 = true }
-                collected.lastChange.withLock { $0 = WallTime() }
+                collected.lastChange.withLock { $0 = .now }
             case .message(let topic, let payload, _, true):
                 collected.retained.withLock { $0[topic] = String(decoding: payload, as: UTF8.self) }
-                collected.lastChange.withLock { $0 = WallTime() }
+                collected.lastChange.withLock { $0 = .now }
             default:
                 break
             }
@@ -88,10 +89,10 @@ struct StatusCommand: Command {
             return .unavailable
         }
         // Retained messages follow the SUBACKs at once; quiet for 300 ms means they are all here.
-        let deadline = WallTime().addingTimeInterval(Double(wait))
-        while WallTime() < deadline {
+        let deadline = ContinuousClock.now + .seconds(wait)
+        while ContinuousClock.now < deadline {
             if let last = collected.lastChange.withLock({ $0 }), collected.subscribed.withLock({ $0 }),
-                WallTime().timeIntervalSince(last) > 0.3
+                ContinuousClock.now - last > .milliseconds(300)
             {
                 break
             }
