@@ -1,7 +1,7 @@
 /// A mapping whose keys have been checked against `ConfigKeys`: unknown keys are errors with a
 /// did-you-mean suggestion, so a typo never silently leaves a default in place.
 package struct ConfigMapping {
-    package let at: ConfigValue
+    let at: ConfigValue
     private let values: [String: ConfigValue]
 
     init(pairs: [YAMLNode.Pair], at: ConfigValue) throws(ConfigError) {
@@ -51,7 +51,7 @@ package struct ConfigMapping {
     }
 
     /// Reads an optional setting: an empty value sets nil.
-    package func readOptional<T>(_ key: String, into target: inout T?, _ parse: (ConfigValue) throws(ConfigError) -> T) throws(ConfigError) {
+    func readOptional<T>(_ key: String, into target: inout T?, _ parse: (ConfigValue) throws(ConfigError) -> T) throws(ConfigError) {
         guard let value = self[key] else { return }
         target = value.isNull ? nil : try parse(value)
     }

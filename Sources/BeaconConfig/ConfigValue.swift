@@ -5,7 +5,7 @@ import BeaconWire
 package struct ConfigValue {
     let node: YAMLNode
     let path: ConfigPath
-    package let file: String
+    let file: String
     /// The keys its mappings accept.
     let schema: ConfigSchema
 
@@ -29,10 +29,6 @@ package struct ConfigValue {
         ConfigValue(node: node, path: path, file: file, schema: schema)
     }
 
-    /// 1-based position of the value in its file.
-    package var line: Int { node.line }
-    package var column: Int { node.column }
-
     package func error(_ message: String) -> ConfigError {
         ConfigError(file: file, line: node.line, column: node.column, key: path.description, message: message)
     }
@@ -41,7 +37,7 @@ package struct ConfigValue {
         ConfigWarning(file: file, line: node.line, column: node.column, key: path.description, message: message)
     }
 
-    package var isNull: Bool { node.isNull }
+    var isNull: Bool { node.isNull }
 
     /// Any scalar as written: numbers stay text (`floor: 2` is "2"), quotes are removed.
     package func text() throws(ConfigError) -> String {
@@ -66,7 +62,7 @@ package struct ConfigValue {
     }
 
     /// YAML 1.1 booleans: true/false, yes/no, on/off, in any case.
-    package func bool() throws(ConfigError) -> Bool {
+    func bool() throws(ConfigError) -> Bool {
         let text = try plain("true or false")
         switch text.lowercased() {
         case "true", "yes", "on": return true
@@ -85,7 +81,7 @@ package struct ConfigValue {
         return value
     }
 
-    package func integer(atLeast minimum: Int) throws(ConfigError) -> Int {
+    func integer(atLeast minimum: Int) throws(ConfigError) -> Int {
         let value = try integer(in: Int.min...Int.max)
         guard value >= minimum else { throw error("must be at least \(minimum), found \(value)") }
         return value
@@ -117,7 +113,7 @@ package struct ConfigValue {
     }
 
     /// A number strictly greater than zero.
-    package func positiveNumber() throws(ConfigError) -> Double {
+    func positiveNumber() throws(ConfigError) -> Double {
         let value = try number()
         guard value > 0 else { throw error("must be greater than 0, found \(Self.format(value))") }
         return value
