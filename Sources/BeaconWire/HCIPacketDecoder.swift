@@ -61,16 +61,18 @@ public enum HCIPacketDecoder {
                 start = 0
             }
         }
-        var header = ByteReader(UnsafeRawBufferPointer(rebasing: packet[start...]), origin: start, context: .eventHeader)
+        let header = ByteReader(UnsafeRawBufferPointer(rebasing: packet[start...]), origin: start, context: .eventHeader)
         try header.require(2)
-        let code = try header.readUInt8()
-        let declared = Int(try header.readUInt8())
-        let present = header.remaining
+        let code = header.bytes[0]
+        let declared = Int(header.bytes[1])
+        let present = header.remaining - 2
         if declared < present {
             throw .badParameterLength(declared: declared, available: present, offset: start + 1)
         }
         return .event(
-            EventFrame(code: code, parameters: try header.readBytes(present), origin: start + 2, declared: declared))
+            EventFrame(
+                code: code, parameters: UnsafeRawBufferPointer(rebasing: header.bytes[2...]), origin: start + 2,
+                declared: declared))
     }
 
     /// Zero-allocation path: calls `body` once per report with its header and its AD data
