@@ -106,9 +106,9 @@ extension ConfigDecoder {
                 throw m.error("instance", locatedAt: ["namespace"], "is required with namespace (a beacon is namespace and instance)")
             }
             let bytes = try namespace.hex(digits: 20, what: "an Eddystone namespace")
-            var high: UInt64 = 0
-            for byte in bytes[0..<8] { high = high << 8 | UInt64(byte) }
-            let low = (UInt64(bytes[8]) << 8 | UInt64(bytes[9])) << 48
+            // 10 bytes, big-endian, as the UID frame carries them: the top 80 bits of the 128-bit id.
+            let high = ByteReader.uint64(bytes, at: 0, .bigEndian)
+            let low = UInt64(ByteReader.uint16(bytes, at: 8, .bigEndian)) << 48
             return .eddystone(BeaconID128(high: high, low: low))
         case (_?, let namespace?):
             throw namespace.error("cannot be combined with uuid; an entry is either iBeacon/AltBeacon (uuid) or Eddystone (namespace)")
@@ -135,6 +135,7 @@ extension ConfigDecoder {
 
     /// The 48-bit Eddystone-UID instance (Eddystone protocol, UID frame: 6 bytes, big-endian).
     private static func instance(_ v: ConfigValue) throws(ConfigError) -> UInt64 {
-        try v.hex(digits: 12, what: "an Eddystone instance").reduce(0) { $0 << 8 | UInt64($1) }
+        let bytes = try v.hex(digits: 12, what: "an Eddystone instance")
+        return UInt64(ByteReader.uint16(bytes, at: 0, .bigEndian)) << 32 | UInt64(ByteReader.uint32(bytes, at: 2, .bigEndian))
     }
 }
