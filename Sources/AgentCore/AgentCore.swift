@@ -308,21 +308,10 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         if done { phase = .finishing(deadline: now.adding(seconds: options.endOfInputFlush)) }
     }
 
-    /// A capture can wait for a connected broker, a radio cannot: while a replay's messages fill half
-    /// the outbox, its packets wait in the bounded queue (and the replay thread with them), so a replay
-    /// at `--speed max` never makes the outbox drop an enter or exit. While the broker is away a replay
-    /// runs on like a live source, whose outbox keeps events and coalesces proximity first.
     private var acceptsSourceEvents: Bool {
-        guard phase != .restoring else { return false }
-        if case .capture = options.timing {
-            // Not before the first connection attempt has an outcome, so a replay cannot race ahead
-            // of a broker that is merely slow to accept.
-            guard firstAttemptDone else { return false }
-            if connectedGeneration != nil {
-                return delivery.heldCount == 0 && delivery.queuedCount < max(configuration.mqtt.outboxLimit / 2, 1)
-            }
-        }
-        return true
+        BackPressure.acceptsSourceEvents(
+            phase: phase, timing: options.timing, firstAttemptDone: firstAttemptDone,
+            connected: connectedGeneration != nil, delivery: delivery, outboxLimit: configuration.mqtt.outboxLimit)
     }
 
     // MARK: - Restore and Home Assistant
