@@ -1,7 +1,8 @@
 // swift-tools-version:6.2
 // beacon2mqtt — BLE beacons to MQTT, for Linux gateways.
-// Pure modules (BeaconWire, BeaconCore) never touch a socket, file, clock or logger;
-// I/O lives in Gateway. C libraries come from Debian through systemLibrary targets.
+// Pure modules (BeaconWire, BeaconCore, AgentCore) never touch a socket, file, clock or logger;
+// I/O lives in Platform, the transports and Gateway. C libraries come from Debian through
+// systemLibrary targets.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -34,21 +35,44 @@ let package = Package(
         .target(name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire"], swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
         .target(name: "BeaconConfig", dependencies: ["BeaconCore", "CYAML"], swiftSettings: strict),
-        // I/O edges and the command line: files, sockets, MQTT, HCI, signals, logging.
+        // POSIX glue: threads, locks, clocks, the one syscall helper and sleep, files, environment,
+        // logging, exit codes. Sees Glibc and the pure modules only (MonotonicInstant, LogLevel).
+        .target(name: "Platform", dependencies: ["AgentCore", "BeaconCore", "BeaconWire"], swiftSettings: strict),
+        // Transports: thin adapters over one C library each (or none). They see Platform and the pure
+        // modules, never each other, the runtime or the command line.
+        .target(
+            name: "HCITransport", dependencies: ["Platform", "AgentCore", "BeaconCore", "BeaconWire", "CBlueZ"],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "MQTTTransport", dependencies: ["Platform", "BeaconCore", "BeaconWire", "CMosquitto"],
+            swiftSettings: strict
+        ),
+        .target(name: "SystemdTransport", dependencies: ["CSystemd"], swiftSettings: strict),
+        .target(name: "CaptureTransport", dependencies: ["Platform", "AgentCore", "BeaconWire"], swiftSettings: strict),
+        // The simulator and floor plans, as a packet source (the file format lives with the commands).
+        .target(
+            name: "Simulation", dependencies: ["Platform", "AgentCore", "BeaconCore", "BeaconWire"],
+            swiftSettings: strict
+        ),
+        // The thread shell that runs the agent core, and the command line.
         .target(
             name: "Gateway",
-            dependencies: ["BeaconWire", "BeaconCore", "AgentCore", "BeaconConfig", "CMosquitto", "CBlueZ", "CSystemd"],
+            dependencies: [
+                "BeaconWire", "BeaconCore", "AgentCore", "BeaconConfig", "Platform",
+                "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
+            ],
             swiftSettings: strict
         ),
         // Release builds link the Swift runtime statically: the daemon then maps only the runtime
         // code it uses (docs/performance.md: RSS), and the binary runs without a toolchain.
         .executableTarget(
-            name: "beacon2mqtt", dependencies: ["Gateway"], swiftSettings: strict,
+            name: "beacon2mqtt", dependencies: ["Gateway", "Platform"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
         .executableTarget(
             name: "beacon2mqtt-bench",
-            dependencies: ["BeaconWire", "BeaconCore", "Gateway"],
+            dependencies: ["BeaconWire", "BeaconCore", "Simulation", "CMosquitto"],
             swiftSettings: strict
         ),
 
@@ -59,7 +83,10 @@ let package = Package(
         .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
-            dependencies: ["Gateway", "AgentCore", "BeaconCore", "BeaconWire", "BeaconConfig"],
+            dependencies: [
+                "Gateway", "AgentCore", "BeaconCore", "BeaconWire", "BeaconConfig", "Platform",
+                "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
+            ],
             swiftSettings: strict
         ),
     ]

@@ -1,3 +1,5 @@
+import Platform
+
 /// The TOPICS, SIGNALS, FILES and EXIT STATUS sections, row for row as docs/topics.md and
 /// docs/service.md have them (ManPageTests compares the tables, with their Markdown removed).
 extension ManPage {

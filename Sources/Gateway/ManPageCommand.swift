@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// `beacon2mqtt manpage`: prints beacon2mqtt(1) in roff, built from the CLI's own help text.
 /// scripts/build-deb.sh installs its output as /usr/share/man/man1/beacon2mqtt.1.gz.

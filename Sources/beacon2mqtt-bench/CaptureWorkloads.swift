@@ -1,5 +1,5 @@
 import BeaconWire
-import Gateway
+import Simulation
 
 /// Generated btsnoop captures for the sections that run the real agent.
 enum CaptureWorkloads {

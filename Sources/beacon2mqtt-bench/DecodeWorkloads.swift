@@ -1,5 +1,5 @@
 import BeaconWire
-import Gateway
+import Simulation
 
 /// The three decode streams of issue #5, each 4096 packets long: mixed (the real iBeacon and the
 /// real iPhone advert alternating), iBeacon only, and 4096 distinct iBeacons (distinct address,

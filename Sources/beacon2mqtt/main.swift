@@ -1,5 +1,6 @@
 import Glibc
 import Gateway
+import Platform
 
 // Everything lives in the Gateway module so tests can drive the same code in-process.
 signal(SIGPIPE, SIG_IGN)

@@ -2,6 +2,8 @@ import Foundation
 import Gateway
 import Testing
 
+@testable import Platform
+
 @Suite struct CheckConfigCommandTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()

@@ -3,6 +3,8 @@ import Gateway
 import Synchronization
 import Testing
 
+@testable import Platform
+
 /// Runs the CLI in-process and captures what it prints.
 struct CapturedRun {
     var code: ExitCode

@@ -2,6 +2,8 @@ import Foundation
 import Gateway
 import Testing
 
+@testable import Platform
+
 @Suite struct DecodeCommandTests {
     /// A real iBeacon LE Advertising Report (AirLocate UUID, major 100, minor 0, power −59, RSSI −77).
     static let iBeaconEvent = "043E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3"

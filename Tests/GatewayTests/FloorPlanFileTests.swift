@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import Simulation
 
 /// The floor-plan file read with the configuration's YAML reader: same values as before, errors
 /// at `file:line:column: key`, and `run` exits 78 for a bad plan as for a bad configuration.

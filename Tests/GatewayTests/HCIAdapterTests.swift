@@ -3,6 +3,8 @@ import Foundation
 import Testing
 
 @testable import Gateway
+@testable import HCITransport
+@testable import Platform
 
 @Suite struct HCIAdapterTests {
     static let usb = BluetoothAddress("00:1A:7D:DA:71:13")!

@@ -3,6 +3,7 @@ import CBlueZ
 import Testing
 
 @testable import Gateway
+@testable import HCITransport
 
 /// The socket filter against hand-computed masks and against libbluetooth's own filter helpers.
 @Suite struct HCIEventFilterTests {

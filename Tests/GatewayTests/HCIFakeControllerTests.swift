@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import HCITransport
 
 /// A scripted controller on the far end of a SOCK_SEQPACKET socketpair: the test reads the command
 /// bytes the source writes, and answers with event bytes. It can vanish (close its end: the host

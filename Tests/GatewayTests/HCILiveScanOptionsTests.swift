@@ -5,6 +5,8 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import HCITransport
+@testable import Platform
 
 /// `scan`/`record` settings: command line over configuration file over defaults.
 @Suite struct HCILiveScanOptionsTests {

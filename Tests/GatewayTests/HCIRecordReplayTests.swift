@@ -4,7 +4,9 @@ import BeaconWire
 import Foundation
 import Testing
 
+@testable import CaptureTransport
 @testable import Gateway
+@testable import Platform
 
 /// `record` writes what a live session delivered; reading the file back gives the same packets,
 /// and `replay` of the file prints the messages the live session produced.

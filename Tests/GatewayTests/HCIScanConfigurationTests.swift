@@ -3,6 +3,7 @@ import BeaconWire
 import Testing
 
 @testable import Gateway
+@testable import HCITransport
 
 @Suite struct HCIScanConfigurationTests {
     @Test func scannerSettingsCarryOverModeTimingAndWatchdog() {

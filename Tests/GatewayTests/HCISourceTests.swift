@@ -6,6 +6,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import HCITransport
 
 /// A monotonic clock the test moves by hand, so command timeouts and the watchdog fire on cue.
 final class ManualClock: Sendable {

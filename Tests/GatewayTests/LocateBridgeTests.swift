@@ -6,6 +6,10 @@ import Gateway
 import Synchronization
 import Testing
 
+@testable import MQTTTransport
+@testable import Platform
+@testable import Simulation
+
 /// The acceptance test on real brokers: a floor broker (running the example bridge
 /// configuration of etc/bridge/mosquitto-bridge.conf) bridged to a central broker; gateway A on
 /// floor 1 publishes to the floor broker, B and C on floor 2 to the central one; the locator runs on

@@ -4,6 +4,8 @@ import Foundation
 import Gateway
 import Testing
 
+@testable import MQTTTransport
+
 /// `beacon2mqtt locate` as a real process against a real mosquitto.
 @Suite(.serialized) struct LocateCommandTests {
     static let uuid = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"

@@ -6,6 +6,8 @@ import Gateway
 import Synchronization
 import Testing
 
+@testable import Simulation
+
 @Suite struct LocateFloorPlanTests {
     static let plan = try! FloorPlan.parse(FloorPlanExample.threeGateways)
     /// 2024-05-01T12:00:00Z.

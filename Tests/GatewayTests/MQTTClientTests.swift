@@ -4,6 +4,8 @@ import Foundation
 import Gateway
 import Testing
 
+@testable import MQTTTransport
+
 @Suite(.serialized) struct MQTTClientTests {
     @Test func publishesWithTheRequestedQoSAndRetainAsASubscriberSeesThem() throws {
         let broker = try MosquittoBroker()

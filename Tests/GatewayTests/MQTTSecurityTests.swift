@@ -4,6 +4,9 @@ import Foundation
 import Gateway
 import Testing
 
+@testable import MQTTTransport
+@testable import Platform
+
 /// TLS (with an openssl-made CA) and password authentication against a real mosquitto.
 @Suite(.serialized) struct MQTTSecurityTests {
     static func certificates() throws -> (TestCertificates, URL) {

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import Platform
 
 /// `beacon2mqtt status` in-process against a real mosquitto with a running agent.
 @Suite(.serialized) struct MQTTStatusCommandTests {

@@ -1,8 +1,9 @@
-@testable import BeaconConfig
 import Foundation
 import Testing
 
+@testable import BeaconConfig
 @testable import Gateway
+@testable import Platform
 
 @Suite struct ManPageTests {
     static let page = ManPage.render(date: "2026-01-02")

@@ -2,6 +2,8 @@ import Foundation
 import Gateway
 import Testing
 
+@testable import Platform
+
 /// Every shared capture, replayed through the whole pipeline, must reproduce the facts its
 /// independent expected-*.txt (Python analyser + tshark) states.
 @Suite struct ReplayCommandTests {

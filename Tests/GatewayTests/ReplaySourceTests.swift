@@ -6,6 +6,8 @@ import Glibc
 import Synchronization
 import Testing
 
+@testable import CaptureTransport
+
 /// `run --replay` streams its capture and hands packets over in batches.
 @Suite struct ReplaySourceTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -6,6 +6,10 @@ import Gateway
 import Synchronization
 import Testing
 
+@testable import MQTTTransport
+@testable import Platform
+@testable import Simulation
+
 /// The `run` loop in-process against a real mosquitto, with a scripted core so every message is
 /// numbered and its delivery can be checked exactly.
 @Suite(.serialized) struct RunAgentTests {

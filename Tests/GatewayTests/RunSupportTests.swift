@@ -5,6 +5,9 @@ import Foundation
 import Gateway
 import Testing
 
+@testable import Platform
+@testable import Simulation
+
 /// The pieces of `run` that need no broker: logging, the simulator's bytes, the event queue.
 @Suite struct RunSupportTests {
     @Test func logLinesCarryLevelMessageAndKeyValueMetadata() {

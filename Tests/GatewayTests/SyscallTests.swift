@@ -3,8 +3,9 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import Platform
 
-/// The one syscall helper and the one interruptible sleep (Sources/Gateway/System).
+/// The one syscall helper and the one interruptible sleep (Sources/Platform).
 @Suite struct SyscallTests {
     @Test func aFailedCallCarriesTheErrnoOfThatCall() {
         #expect(throws: SystemCallError("open", code: ENOENT)) {

@@ -5,8 +5,10 @@ import Synchronization
 import Testing
 
 @testable import Gateway
+@testable import MQTTTransport
+@testable import Platform
 
-/// The small Glibc-based stand-ins for Foundation in the Gateway module.
+/// The small Glibc-based stand-ins for Foundation in Platform.
 @Suite struct SystemSupportTests {
     @Test func statusRowsShowStatsFieldsAndUptime() {
         let rows = StatusCommand.rows(

@@ -3,6 +3,8 @@ import Gateway
 import Synchronization
 import Testing
 
+@testable import SystemdTransport
+
 /// sd_notify(3) against a real AF_UNIX datagram socket bound by the test, the way systemd's
 /// `NOTIFY_SOCKET` works. libsystemd reads `NOTIFY_SOCKET` and `WATCHDOG_*` from the process
 /// environment, so these tests set it and run one at a time.

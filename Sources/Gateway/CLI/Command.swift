@@ -1,3 +1,5 @@
+import Platform
+
 /// One `beacon2mqtt` subcommand. Parsing happens in `init`, so usage errors surface (exit 64)
 /// before any work starts.
 public protocol Command {

@@ -1,5 +1,4 @@
-import Glibc
-import Synchronization
+import Platform
 
 /// What a command may touch of the outside world: its output streams and environment.
 /// Tests run commands in-process with a context that captures the output.
@@ -30,33 +29,4 @@ public final class CommandContext: Sendable {
     public func out(_ text: String) { writeOut(text) }
     public func err(_ text: String) { writeErr(text) }
     public func flush() { flushOut() }
-}
-
-/// Buffered writes to a file descriptor through write(2), safe from any thread.
-final class FileDescriptorWriter: Sendable {
-    private let fd: Int32
-    private let bufferSize: Int
-    private let buffer = Mutex<[UInt8]>([])
-
-    init(fd: Int32, bufferSize: Int) {
-        self.fd = fd
-        self.bufferSize = bufferSize
-    }
-
-    deinit { flush() }
-
-    func write(_ text: String) {
-        buffer.withLock { pending in
-            pending.append(contentsOf: text.utf8)
-            if pending.count > bufferSize { drain(&pending) }
-        }
-    }
-
-    func flush() { buffer.withLock { drain(&$0) } }
-
-    private func drain(_ pending: inout [UInt8]) {
-        // EPIPE and friends: the reader went away; drop the output.
-        try? Syscall.writeAll(fd, pending) { code in SystemCallError("write", code: code) }
-        pending.removeAll(keepingCapacity: true)
-    }
 }

@@ -1,3 +1,5 @@
+import Platform
+
 /// `beacon2mqtt`: dispatches to subcommands, prints help and version, maps usage errors to 64.
 public enum CommandLineTool {
     /// Every subcommand, in the order `--help` lists them. Add new commands here.

@@ -1,4 +1,6 @@
 import BeaconWire
+import HCITransport
+import Platform
 
 /// `beacon2mqtt adapters`: the Bluetooth controllers this machine has, and what they can do.
 struct AdaptersCommand: Command {

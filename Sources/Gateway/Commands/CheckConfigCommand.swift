@@ -1,5 +1,6 @@
 import BeaconConfig
 import BeaconCore
+import Platform
 
 /// `beacon2mqtt check-config FILE`: the same validation `run` does at start and on SIGHUP.
 struct CheckConfigCommand: Command {

@@ -1,4 +1,5 @@
 import BeaconWire
+import Platform
 
 /// `beacon2mqtt decode HEX…`: decodes HCI event packets (or bare AD data with `--ad`) and prints
 /// one JSON object per advertising report, with its beacons.

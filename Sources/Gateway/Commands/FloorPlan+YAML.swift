@@ -1,5 +1,7 @@
 import BeaconConfig
 import BeaconWire
+import Platform
+import Simulation
 
 /// The floor-plan file (docs/locator.md, “Simulating a building”; etc/floor-plan.yaml) read with the
 /// configuration's YAML reader (libyaml through `ConfigValue`), so its mistakes print like the

@@ -1,5 +1,6 @@
 import BeaconConfig
 import BeaconCore
+import Simulation
 
 extension FloorPlanSource {
     /// For `run --simulate --floor-plan FILE --as-gateway ID`: loads the plan and makes the

@@ -3,6 +3,8 @@ import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Glibc
+import MQTTTransport
+import Platform
 
 /// `beacon2mqtt locate`: the locator as its own process. Subscribes to every gateway's proximity,
 /// exit events and status under `mqtt.base_topic` and publishes where each beacon is

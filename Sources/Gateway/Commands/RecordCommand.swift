@@ -1,6 +1,8 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import CaptureTransport
+import Platform
 import Synchronization
 
 /// `beacon2mqtt record FILE`: the live HCI traffic into a btsnoop file (Wireshark, `btmon -r`,

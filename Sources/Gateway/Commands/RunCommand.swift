@@ -2,7 +2,12 @@ import AgentCore
 import BeaconConfig
 import BeaconCore
 import BeaconWire
+import CaptureTransport
 import Glibc
+import HCITransport
+import MQTTTransport
+import Platform
+import Simulation
 
 /// `beacon2mqtt run`: the daemon. Reads beacons from a source and publishes the message contract
 /// to the broker until SIGTERM/SIGINT (or the end of a replay or simulation).

@@ -1,6 +1,8 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import HCITransport
+import Platform
 import Synchronization
 
 /// `beacon2mqtt scan`: a live, refreshing table of the beacons in range — what an operator runs

@@ -2,6 +2,8 @@ import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Glibc
+import MQTTTransport
+import Platform
 import Synchronization
 
 /// `beacon2mqtt status`: asks the broker what every gateway last announced: the retained `status`

@@ -2,6 +2,8 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Dispatch
+import MQTTTransport
+import Platform
 import Synchronization
 
 /// Runs a `Locator` against a broker on the agent's thread shell: `LocatorCore` on a loop thread

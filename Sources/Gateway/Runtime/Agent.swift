@@ -2,6 +2,9 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Glibc
+import MQTTTransport
+import Platform
+import SystemdTransport
 
 /// The `run` daemon's thread shell around `AgentCore`: the calling thread (the pipeline thread)
 /// owns the core and feeds it from one `AgentEventQueue`, which the source thread, the MQTT network

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import Glibc
+import Platform
 
 /// The pipeline thread's inbox, with two lanes. Packets are bounded: a fast source (a replay at
 /// `--speed max`) waits for the pipeline instead of growing memory. Control events (signals, MQTT,

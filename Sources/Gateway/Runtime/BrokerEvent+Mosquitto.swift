@@ -1,4 +1,5 @@
 import AgentCore
+import MQTTTransport
 
 extension BrokerEvent {
     /// The client's event as the agent core sees it (reasons stay with the client's own log lines).

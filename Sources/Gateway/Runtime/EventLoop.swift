@@ -1,5 +1,6 @@
 import AgentCore
 import BeaconWire
+import Platform
 
 /// The thread shell's one loop, for the gateway (`Agent`) and the locator (`LocateService`): tick
 /// the core with both clocks, carry out its actions, wait on the queue until an input or the

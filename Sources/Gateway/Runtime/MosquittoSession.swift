@@ -1,5 +1,6 @@
 import AgentCore
 import BeaconCore
+import MQTTTransport
 
 /// `MosquittoClient` as the agent core's `BrokerSession`: the core's calls, on the pipeline thread.
 struct MosquittoSession: BrokerSession {

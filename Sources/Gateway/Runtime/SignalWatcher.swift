@@ -1,5 +1,6 @@
 import AgentCore
 import Glibc
+import Platform
 
 /// Turns SIGINT, SIGTERM and SIGHUP into agent events on one thread with sigwait(3).
 ///

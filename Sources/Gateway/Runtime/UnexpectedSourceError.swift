@@ -1,4 +1,5 @@
 import AgentCore
+import Platform
 
 /// A source error that is not a `SourceFailure` (a bug): EX_SOFTWARE.
 struct UnexpectedSourceError: SourceFailure {

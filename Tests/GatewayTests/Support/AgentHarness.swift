@@ -5,6 +5,9 @@ import Foundation
 import Gateway
 import Synchronization
 
+@testable import MQTTTransport
+@testable import Platform
+
 /// Runs an `Agent` with a `ScriptedPipeline` on its own thread, as `run` does on the main thread.
 /// Signals are injected through the agent's queue (the harness runs no sigwait thread).
 final class AgentHarness: Sendable {

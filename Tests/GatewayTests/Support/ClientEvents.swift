@@ -4,6 +4,9 @@ import Foundation
 import Gateway
 import Synchronization
 
+@testable import MQTTTransport
+@testable import Platform
+
 /// Records a `MosquittoClient`'s events for assertions.
 final class ClientEvents: Sendable {
     private let events = Mutex<[MosquittoClient.Event]>([])

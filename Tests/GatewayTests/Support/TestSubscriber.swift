@@ -4,6 +4,9 @@ import Foundation
 import Gateway
 import Synchronization
 
+@testable import MQTTTransport
+@testable import Platform
+
 /// A subscriber for broker tests: a second `MosquittoClient` that records every message it sees.
 final class TestSubscriber: Sendable {
     struct Received: Sendable, Equatable {

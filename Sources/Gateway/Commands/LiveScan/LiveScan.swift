@@ -3,6 +3,8 @@ import BeaconCore
 import BeaconWire
 import Dispatch
 import Glibc
+import HCITransport
+import Platform
 import Synchronization
 
 /// Runs an `HCISource` on its own thread for an interactive command (`scan`, `record`) until

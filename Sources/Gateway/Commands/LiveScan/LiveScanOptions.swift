@@ -1,6 +1,8 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
+import HCITransport
+import Platform
 
 /// The options `scan` and `record` share: `--adapter`, `--mode`, `--config`, `--verbose`. The
 /// command line wins over the configuration file, which wins over the defaults.

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import HCITransport
 
 /// The configuration's `scanner:` section, mapped onto the HCI layer's types here, so the HCI layer
 /// never sees the configuration model.

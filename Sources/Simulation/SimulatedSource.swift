@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconWire
 import Glibc
+import Platform
 import Synchronization
 
 /// A few iBeacons that walk in and out of range, as real HCI bytes: each advertisement is an LE

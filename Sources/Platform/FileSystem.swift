@@ -1,35 +1,34 @@
-import CSystemd  // its shim includes <sys/stat.h>, so Swift attributes `struct stat`'s members to it
 import Glibc
 
 /// The few file-system questions the gateway asks, through open(2)/read(2)/stat(2).
-enum FileSystem {
+package enum FileSystem {
     /// A failed read, with errno's text (`No such file or directory`).
-    struct ReadError: Error, Sendable, CustomStringConvertible {
-        let code: Int32
-        var description: String { String(cString: strerror(code)) }
+    package struct ReadError: Error, Sendable, CustomStringConvertible {
+        package let code: Int32
+        package var description: String { String(cString: strerror(code)) }
     }
 
     /// True when `path` names an existing file or directory (symbolic links followed).
-    static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         access(path, F_OK) == 0
     }
 
     /// The permission bits of `path` (`0o644`), nil when it cannot be stat'ed.
-    static func permissions(_ path: String) -> mode_t? {
+    package static func permissions(_ path: String) -> mode_t? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return info.st_mode & 0o7777
     }
 
     /// The whole file at `path`.
-    static func contents(_ path: String) throws(ReadError) -> [UInt8] {
+    package static func contents(_ path: String) throws(ReadError) -> [UInt8] {
         let fd = try Syscall.retrying({ open(path, O_RDONLY | O_CLOEXEC) }, failure: ReadError.init(code:))
         defer { close(fd) }
         return try contents(fd)
     }
 
     /// Everything readable from `fd` until end of file.
-    static func contents(_ fd: Int32) throws(ReadError) -> [UInt8] {
+    package static func contents(_ fd: Int32) throws(ReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -40,7 +39,7 @@ enum FileSystem {
     }
 
     /// The file at `path` as UTF-8 text; invalid UTF-8 is an error (EILSEQ).
-    static func text(_ path: String) throws(ReadError) -> String {
+    package static func text(_ path: String) throws(ReadError) -> String {
         guard let text = String(validating: try contents(path), as: UTF8.self) else { throw ReadError(code: EILSEQ) }
         return text
     }

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Glibc
+import Platform
 import Synchronization
 
 /// One gateway's view of a floor plan, in real time, as HCI LE Advertising Report bytes (the same

@@ -1,5 +1,3 @@
-import AgentCore
-
 /// A thin transport adapter that produces HCI packets: the live HCI socket, a capture file,
 /// or the simulator. `run` blocks on the caller's thread until `stop()` or the end of input.
 public protocol PacketSource: AnyObject, Sendable {

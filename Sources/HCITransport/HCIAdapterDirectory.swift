@@ -1,6 +1,7 @@
 import BeaconWire
 import CBlueZ
 import Glibc
+import Platform
 
 /// The kernel's list of Bluetooth controllers, through the HCI device ioctls.
 public enum HCIAdapterDirectory {

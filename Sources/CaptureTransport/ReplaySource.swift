@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconWire
 import Glibc
+import Platform
 import Synchronization
 
 /// Replays a capture file (btsnoop, pcap/pcapng, hcidump text) as a packet source: at capture speed,

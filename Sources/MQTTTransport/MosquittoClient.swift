@@ -3,6 +3,7 @@ import BeaconWire
 import CMosquitto
 import Dispatch
 import Glibc
+import Platform
 import Synchronization
 
 /// One MQTT session to a broker through libmosquitto, with our own reconnect control.

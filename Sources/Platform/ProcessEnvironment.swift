@@ -1,9 +1,9 @@
 import Glibc
 
 /// The process's environment variables (what Foundation's `ProcessInfo.environment` gave).
-enum ProcessEnvironment {
+package enum ProcessEnvironment {
     /// Every `NAME=value` of `environ`; for a name set twice, the first wins (as getenv(3) does).
-    static func current() -> [String: String] {
+    package static func current() -> [String: String] {
         var variables: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {

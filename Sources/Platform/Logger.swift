@@ -1,6 +1,5 @@
 import AgentCore
 import BeaconCore
-import CSystemd
 import Glibc
 
 /// The agent's logger: one line per lifecycle event on stderr, `key=value` metadata, levels from
@@ -34,10 +33,9 @@ public struct Logger: Sendable {
     /// systemd.exec(5) advise.
     static func stderrIsJournal(_ environment: [String: String]) -> Bool {
         guard let value = environment["JOURNAL_STREAM"] else { return false }
-        var device: UInt64 = 0
-        var inode: UInt64 = 0
-        guard csystemd_fd_identity(2, &device, &inode) == 0 else { return false }
-        return value == "\(device):\(inode)"
+        var info = stat()
+        guard fstat(2, &info) == 0 else { return false }
+        return value == "\(info.st_dev):\(info.st_ino)"
     }
 
     /// Syslog priorities (RFC 5424 §6.2.1) as sd-daemon(3) lists them.

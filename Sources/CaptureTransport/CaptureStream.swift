@@ -1,5 +1,6 @@
 import BeaconWire
 import Glibc
+import Platform
 
 /// A capture file (or a pipe) read in bounded chunks through `CaptureReader`'s streaming mode, so
 /// `run --replay` holds a few chunks of the capture in memory rather than the whole file, and can

@@ -1,5 +1,6 @@
 import BeaconWire
 import Glibc
+import Platform
 
 /// Packet I/O on a datagram-style file descriptor (a raw HCI socket, or a SOCK_SEQPACKET socketpair
 /// in tests): one `write` per packet, `poll` + one `read` per packet. It owns and closes the fd.

@@ -5,7 +5,7 @@ import Glibc
 /// same calls: lock, wait, signal or broadcast, unlock. More than one condition can share the
 /// mutex (`init(conditions:)`), so a producer waiting for space is not woken by every event its
 /// consumer is sent.
-final class ConditionLock: @unchecked Sendable {
+package final class ConditionLock: @unchecked Sendable {
     // Invariant for @unchecked Sendable: `mutex` and `conditions` are initialised once, never move
     // (allocated, not stored inline) and are only used through the pthread calls, which are
     // thread-safe by contract.
@@ -13,7 +13,7 @@ final class ConditionLock: @unchecked Sendable {
     private let conditions: UnsafeMutablePointer<pthread_cond_t>
     private let conditionCount: Int
 
-    init(conditions count: Int = 1) {
+    package init(conditions count: Int = 1) {
         conditionCount = max(count, 1)
         conditions = .allocate(capacity: conditionCount)
         pthread_mutex_init(mutex, nil)
@@ -32,18 +32,18 @@ final class ConditionLock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func lock() { pthread_mutex_lock(mutex) }
-    func unlock() { pthread_mutex_unlock(mutex) }
+    package func lock() { pthread_mutex_lock(mutex) }
+    package func unlock() { pthread_mutex_unlock(mutex) }
 
     /// Waits for a signal on condition `c` (or a spurious wake-up); the caller holds the lock.
-    func wait(_ c: Int = 0) { pthread_cond_wait(conditions + c, mutex) }
+    package func wait(_ c: Int = 0) { pthread_cond_wait(conditions + c, mutex) }
 
     /// As `wait()`, but gives up at `deadline`: false when it passed without a signal.
-    func wait(until deadline: MonotonicInstant, _ c: Int = 0) -> Bool {
+    package func wait(until deadline: MonotonicInstant, _ c: Int = 0) -> Bool {
         var time = MonotonicClock.timespecValue(deadline)
         return pthread_cond_timedwait(conditions + c, mutex, &time) == 0
     }
 
-    func signal(_ c: Int = 0) { pthread_cond_signal(conditions + c) }
-    func broadcast(_ c: Int = 0) { pthread_cond_broadcast(conditions + c) }
+    package func signal(_ c: Int = 0) { pthread_cond_signal(conditions + c) }
+    package func broadcast(_ c: Int = 0) { pthread_cond_broadcast(conditions + c) }
 }

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Glibc
+import Platform
 import Synchronization
 
 /// The live adapter as a `PacketSource`: opens it, drives the `ScanController`, and delivers every

@@ -3,11 +3,11 @@ import Glibc
 /// The one way the gateway makes a system call: a call that signals failure with a negative result
 /// is retried while it fails with EINTR, and otherwise errno is read on the spot (before anything
 /// else can overwrite it) into a typed error.
-enum Syscall {
+package enum Syscall {
     /// Calls `body` until it does not fail with EINTR; a negative result otherwise becomes
     /// `failure(errno)`.
-    @inline(__always)
-    static func retrying<R: BinaryInteger, E: Error>(
+    @inlinable @inline(__always)
+    package static func retrying<R: BinaryInteger, E: Error>(
         _ body: () -> R, failure: (Int32) -> E
     ) throws(E) -> R {
         while true {
@@ -19,8 +19,8 @@ enum Syscall {
     }
 
     /// As `retrying(_:failure:)`, failing with a `SystemCallError` that names `operation`.
-    @inline(__always)
-    static func retrying<R: BinaryInteger>(
+    @inlinable @inline(__always)
+    package static func retrying<R: BinaryInteger>(
         _ operation: @autoclosure () -> String, _ body: () -> R
     ) throws(SystemCallError) -> R {
         try retrying(body) { code in SystemCallError(operation(), code: code) }
@@ -28,20 +28,20 @@ enum Syscall {
 
     /// Calls `body` once, for calls that must not be repeated: close(2) frees the descriptor even
     /// when it reports EINTR, so a retry could close one another thread just opened.
-    @inline(__always)
-    static func once<R: BinaryInteger, E: Error>(_ body: () -> R, failure: (Int32) -> E) throws(E) -> R {
+    @inlinable @inline(__always)
+    package static func once<R: BinaryInteger, E: Error>(_ body: () -> R, failure: (Int32) -> E) throws(E) -> R {
         let result = body()
         if result >= 0 { return result }
         throw failure(errno)
     }
 
     /// close(2), once; the error is what a caller that wrote through `fd` must report.
-    static func close(_ fd: Int32, _ operation: @autoclosure () -> String) throws(SystemCallError) {
+    package static func close(_ fd: Int32, _ operation: @autoclosure () -> String) throws(SystemCallError) {
         _ = try once({ Glibc.close(fd) }) { code in SystemCallError(operation(), code: code) }
     }
 
     /// Writes all of `bytes` to `fd`, resuming after short writes and EINTR.
-    static func writeAll<E: Error>(_ fd: Int32, _ bytes: [UInt8], failure: (Int32) -> E) throws(E) {
+    package static func writeAll<E: Error>(_ fd: Int32, _ bytes: [UInt8], failure: (Int32) -> E) throws(E) {
         var offset = 0
         while offset < bytes.count {
             offset += try retrying(
@@ -53,7 +53,7 @@ enum Syscall {
     /// poll(2) on one descriptor for up to `timeout` (rounded up to whole milliseconds, so it never
     /// returns early); EINTR resumes with what is left of it, measured on the monotonic clock. The
     /// returned events are empty when the time ran out.
-    static func poll<E: Error>(
+    package static func poll<E: Error>(
         _ fd: Int32, events: Int16 = Int16(POLLIN), timeout: Duration, failure: (Int32) -> E
     ) throws(E) -> Int16 {
         let clock = ContinuousClock()

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Glibc
+import Platform
 
 /// Everything a `MosquittoClient` needs to open a session, resolved from the `mqtt` configuration:
 /// the client id defaults to the gateway id, the password is read from `password_file`, and the

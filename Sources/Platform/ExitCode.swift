@@ -22,7 +22,7 @@ public enum ExitCode: Int32, Sendable {
 
 extension ExitCode {
     /// The exit code of the agent's end: 0, or the one its source's error carries.
-    init(_ termination: AgentTermination) {
+    package init(_ termination: AgentTermination) {
         switch termination {
         case .clean: self = .success
         case .sourceFailed(let failure): self = ExitCode(rawValue: failure.exitStatus) ?? .software

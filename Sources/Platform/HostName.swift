@@ -1,8 +1,8 @@
 import Glibc
 
 /// The default gateway id: the host name up to its first dot, made safe as one topic level.
-enum HostName {
-    static func gatewayID() -> String {
+package enum HostName {
+    package static func gatewayID() -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         guard gethostname(&buffer, buffer.count - 1) == 0 else { return "gateway" }
         let bytes = buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }

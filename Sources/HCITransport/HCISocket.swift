@@ -1,6 +1,7 @@
 import BeaconWire
 import CBlueZ
 import Glibc
+import Platform
 
 /// A raw HCI socket bound to one controller, with the scanner's event filter set.
 ///

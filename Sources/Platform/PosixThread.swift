@@ -3,7 +3,7 @@ import Glibc
 /// Detached POSIX threads and sleeping, for the gateway's long-running workers (MQTT network loop,
 /// HCI reader, tickers). Foundation's `Thread` would do, but importing Foundation maps ~10 MB of
 /// shared libraries (Foundation, ICU) into the daemon, which is most of its RSS.
-enum PosixThread {
+package enum PosixThread {
     /// Carries the closure through `pthread_create`'s `void *` argument.
     fileprivate final class Start {
         let name: String
@@ -16,7 +16,7 @@ enum PosixThread {
 
     /// Runs `body` on a new detached thread named `name` (the kernel keeps 15 bytes of it; `top -H`
     /// and gdb show it). The thread inherits the caller's signal mask.
-    static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let start = Unmanaged.passRetained(Start(name: name, body: body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, posixThreadMain, start)
@@ -27,7 +27,7 @@ enum PosixThread {
 
     /// Names the calling thread (what pthread_setname_np does; Glibc's Swift module leaves that GNU
     /// extension out). The kernel keeps the first 15 bytes.
-    static func nameCurrentThread(_ name: String) {
+    package static func nameCurrentThread(_ name: String) {
         // Best effort: an unnamed thread works the same.
         let failure = { (code: Int32) in SystemCallError("name thread", code: code) }
         guard let fd = try? Syscall.retrying({ open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC) }, failure: failure)
@@ -37,14 +37,14 @@ enum PosixThread {
     }
 
     /// Sleeps the calling thread for `seconds` (≤ 0: returns at once), resuming after signals.
-    static func sleep(seconds: Double) {
+    package static func sleep(seconds: Double) {
         guard seconds > 0, seconds.isFinite else { return }
         sleep(for: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
     }
 
     /// Sleeps the calling thread for `duration`. usleep(3) takes a plain integer, so no libc struct
     /// is involved (see `WallTime` for why that matters).
-    static func sleep(for duration: Duration) {
+    package static func sleep(for duration: Duration) {
         let deadline = ContinuousClock.now + duration
         while true {
             let left = deadline - ContinuousClock.now

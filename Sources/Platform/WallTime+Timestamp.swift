@@ -2,5 +2,5 @@ import BeaconWire
 
 extension WallTime {
     /// This moment as a payload timestamp (microseconds since the epoch).
-    var timestamp: Timestamp { Timestamp(microseconds: Int64(timeIntervalSince1970 * 1_000_000)) }
+    package var timestamp: Timestamp { Timestamp(microseconds: Int64(timeIntervalSince1970 * 1_000_000)) }
 }

@@ -5,12 +5,12 @@ import Synchronization
 /// sleeper at once and makes every later sleep return at once. It is a pipe whose read end becomes
 /// readable on stop (written once, never drained), so the wait is poll(2)'s: a relative timeout on
 /// the kernel's monotonic clock, which a wall-clock step does not move.
-final class StopSignal: Sendable {
+package final class StopSignal: Sendable {
     private let readEnd: Int32
     private let writeEnd: Int32
     private let stopped = Atomic<Bool>(false)
 
-    init() {
+    package init() {
         var ends: [Int32] = [-1, -1]
         // Only EMFILE/ENFILE are possible: the gateway cannot run out of descriptors and go on.
         let created = try? Syscall.once({ pipe(&ends) }) { code in SystemCallError("pipe", code: code) }
@@ -25,10 +25,10 @@ final class StopSignal: Sendable {
         _ = Glibc.close(writeEnd)
     }
 
-    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+    package var isStopped: Bool { stopped.load(ordering: .acquiring) }
 
     /// Wakes every sleeper; idempotent, safe from any thread.
-    func stop() {
+    package func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var byte: UInt8 = 1
         _ = try? Syscall.retrying("write stop pipe") { Glibc.write(writeEnd, &byte, 1) }
@@ -36,7 +36,7 @@ final class StopSignal: Sendable {
 
     /// Sleeps for `duration`, or until `stop()`. True when the whole time passed, false when stopped.
     @discardableResult
-    func sleep(for duration: Duration) -> Bool {
+    package func sleep(for duration: Duration) -> Bool {
         guard !isStopped else { return false }
         guard duration > .zero else { return true }
         // A failed poll on our own pipe cannot happen short of a bug; count it as a stop.
@@ -46,13 +46,13 @@ final class StopSignal: Sendable {
 
     /// Sleeps until `deadline` on the continuous (monotonic) clock, or until `stop()`.
     @discardableResult
-    func sleep(until deadline: ContinuousClock.Instant) -> Bool {
+    package func sleep(until deadline: ContinuousClock.Instant) -> Bool {
         sleep(for: deadline - .now)
     }
 
     /// As `sleep(for:)` with seconds (≤ 0 or not finite: returns at once).
     @discardableResult
-    func sleep(seconds: Double) -> Bool {
+    package func sleep(seconds: Double) -> Bool {
         guard seconds > 0, seconds.isFinite else { return !isStopped }
         return sleep(for: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
     }

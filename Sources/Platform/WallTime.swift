@@ -1,14 +1,10 @@
-import CBlueZ
-import CSystemd
 import Glibc
 
 /// A moment on the wall clock (CLOCK_REALTIME) in seconds since the Unix epoch, replacing
 /// Foundation's `Date` in the gateway (Foundation costs the daemon ~10 MB of RSS). It keeps the
 /// names of the few `Date` members the gateway used, so the two read the same.
 ///
-/// The clock is read in `SystemClock`. `timespecValue` builds a `struct timespec`: the CBlueZ and
-/// CSystemd shims include glibc headers as well, and Swift may attribute the struct to either of
-/// them (MemberImportVisibility), hence their imports.
+/// The clock is read in `SystemClock`.
 public struct WallTime: Comparable, Hashable, Sendable {
     public var timeIntervalSince1970: Double
 
