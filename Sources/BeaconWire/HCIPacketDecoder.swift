@@ -94,34 +94,38 @@ public enum HCIPacketDecoder {
         var reader = ByteReader(frame.parameters, origin: frame.origin, context: .leMetaSubevent)
         let subevent = try reader.readUInt8()
         result.leSubevent = subevent
-        guard let kind = AdvertisingReport.Kind(rawValue: subevent) else {
-            if frame.isTruncated { throw frame.truncation }
-            return result
-        }
-        reader.context = .reportCount
-        let count = Int(try reader.readUInt8())
-        switch kind {
-        case .legacy:
+        // The cases of `AdvertisingReport.Kind`, most common first, as plain byte compares: an
+        // exhaustive switch or one shared loop measured 1–9 % slower on `bench decode`.
+        if subevent == AdvertisingReport.Kind.legacy.rawValue {
+            let count = try reportCount(&reader)
             for index in 0..<count {
                 let (header, data) = try legacyReport(&reader, number: index + 1)
                 body(header, data)
                 result.reportCount += 1
             }
-        case .extended:
+        } else if subevent == AdvertisingReport.Kind.extended.rawValue {
+            let count = try reportCount(&reader)
             for index in 0..<count {
                 let (header, data) = try extendedReport(&reader, number: index + 1)
                 body(header, data)
                 result.reportCount += 1
             }
-        case .directed:
+        } else if subevent == AdvertisingReport.Kind.directed.rawValue {
+            let count = try reportCount(&reader)
             for index in 0..<count {
-                let header = try directedReport(&reader, number: index + 1)
-                body(header, UnsafeRawBufferPointer(start: nil, count: 0))
+                body(try directedReport(&reader, number: index + 1), UnsafeRawBufferPointer(start: nil, count: 0))
                 result.reportCount += 1
             }
         }
         if frame.isTruncated { throw frame.truncation }
         return result
+    }
+
+    /// Num_Reports, the byte after the subevent code.
+    @inline(__always)
+    private static func reportCount(_ reader: inout ByteReader) throws(DecodeError) -> Int {
+        reader.context = .reportCount
+        return Int(try reader.readUInt8())
     }
 
     /// Decodes `bytes` and appends its reports to `reports`; on error the reports before the
