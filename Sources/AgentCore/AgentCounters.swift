@@ -1,12 +1,12 @@
 import BeaconCore
 
 /// A snapshot of what the agent has counted, for stats and tests.
-public struct AgentCounters: Sendable, Equatable {
-    public var outbox: Outbox.Counters
+package struct AgentCounters: Sendable, Equatable {
+    package var outbox: Outbox.Counters
     /// Messages still held (queued or in flight).
-    public var queued: Int
-    public var pipeline: PipelineStatistics
-    public var reconnects: Int
+    package var queued: Int
+    package var pipeline: PipelineStatistics
+    package var reconnects: Int
     /// Messages libmosquitto refused (for example an invalid topic).
-    public var rejected: Int
+    package var rejected: Int
 }

@@ -1,7 +1,7 @@
 /// How the agent runs, beside the configuration: where time comes from and how long it waits.
 /// Durations are seconds of the monotonic clock.
-public struct AgentOptions: Sendable {
-    public enum Timing: Sendable, Equatable {
+package struct AgentOptions: Sendable {
+    package enum Timing: Sendable, Equatable {
         /// Live and simulated sources: packets carry wall-clock time; timers follow the wall clock.
         case wallClock
         /// A capture: time is the capture's. With a speed, timers run at that multiple of the
@@ -10,22 +10,22 @@ public struct AgentOptions: Sendable {
         case capture(speed: Double?)
     }
 
-    public var timing: Timing = .wallClock
+    package var timing: Timing = .wallClock
     /// Run a sigwait thread for SIGINT/SIGTERM/SIGHUP (the caller must have blocked them first).
-    public var handleSignals = true
+    package var handleSignals = true
     /// SIGTERM/SIGINT: how long to keep publishing what is queued before disconnecting.
-    public var shutdownFlush: Double = 5
+    package var shutdownFlush: Double = 5
     /// End of a capture or simulation: how long to wait for the outbox to drain (and the broker to
     /// come back) before exiting.
-    public var endOfInputFlush: Double = 30
+    package var endOfInputFlush: Double = 30
     /// At start, how long to wait for the broker and our retained `attributes` topics.
-    public var restoreTimeout: Double = 3
+    package var restoreTimeout: Double = 3
     /// … and how long after the last retained message the read-back counts as complete.
-    public var restoreQuiet: Double = 0.3
+    package var restoreQuiet: Double = 0.3
     /// At most this many QoS ≥ 1 messages unacknowledged at once.
-    public var inFlightWindow = 64
+    package var inFlightWindow = 64
     /// With `mqtt.require_broker_at_start`, how long the first connection may take.
-    public var brokerStartTimeout: Double = 10
+    package var brokerStartTimeout: Double = 10
 
-    public init(timing: Timing = .wallClock) { self.timing = timing }
+    package init(timing: Timing = .wallClock) { self.timing = timing }
 }

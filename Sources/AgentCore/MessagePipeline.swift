@@ -3,7 +3,7 @@ import BeaconWire
 
 /// What the agent's loop needs from the core: BeaconCore's `Pipeline` conforms (see
 /// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines.
-public protocol MessagePipeline {
+package protocol MessagePipeline {
     /// Decodes one HCI packet and runs monitoring and ranging up to its time.
     mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage])
     /// Runs the timers (exit timeouts, ranging ticks) up to `now`.
@@ -25,7 +25,7 @@ public protocol MessagePipeline {
 
 extension MessagePipeline {
     /// Pipelines without a clock of their own finish in one step.
-    public mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
+    package mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
         finish(into: &out)
         return true
     }

@@ -15,31 +15,31 @@ import BeaconCore
 /// Every coalesced or dropped message is counted.
 ///
 /// Pure and single-threaded: the agent's `DeliveryPolicy` owns two of them (see there).
-public struct Outbox: Sendable {
+package struct Outbox: Sendable {
     /// A message taken out for publishing: hand it back with `sent`, or `unsent` if it could not go.
-    public struct Pending: Sendable, Equatable {
+    package struct Pending: Sendable, Equatable {
         /// Enqueue order; re-queued messages keep their place.
-        public let sequence: UInt64
-        public let message: OutboundMessage
+        package let sequence: UInt64
+        package let message: OutboundMessage
     }
 
-    public struct Counters: Sendable, Equatable {
+    package struct Counters: Sendable, Equatable {
         /// Accepted by `enqueue`.
-        public var enqueued = 0
+        package var enqueued = 0
         /// Written (QoS 0) or acknowledged (QoS ≥ 1).
-        public var published = 0
+        package var published = 0
         /// Removed under pressure because a newer message on the same topic superseded it.
-        public var coalesced = 0
+        package var coalesced = 0
         /// Removed under pressure without a newer replacement (or refused on arrival).
-        public var dropped = 0
+        package var dropped = 0
         /// In-flight messages put back because the connection was lost.
-        public var requeued = 0
-        public init() {}
+        package var requeued = 0
+        package init() {}
     }
 
     /// Most messages held, queued plus in flight.
-    public let limit: Int
-    public private(set) var counters = Counters()
+    package let limit: Int
+    package private(set) var counters = Counters()
 
     private var slots: [Pending?] = []
     private var head = 0
@@ -56,17 +56,17 @@ public struct Outbox: Sendable {
     private var supersededRetained = FIFOQueue<UInt64>()
     private var expendable = FIFOQueue<UInt64>()
 
-    public init(limit: Int) { self.limit = max(limit, 1) }
+    package init(limit: Int) { self.limit = max(limit, 1) }
 
     /// Messages waiting to be sent.
-    public var queuedCount: Int { liveSlots + retry.count }
+    package var queuedCount: Int { liveSlots + retry.count }
     /// QoS ≥ 1 messages sent and not yet acknowledged.
-    public var inFlightCount: Int { inFlight.count }
-    public var count: Int { queuedCount + inFlightCount }
-    public var isEmpty: Bool { count == 0 }
+    package var inFlightCount: Int { inFlight.count }
+    package var count: Int { queuedCount + inFlightCount }
+    package var isEmpty: Bool { count == 0 }
 
     /// Adds a message, making room under pressure as described on the type.
-    public mutating func enqueue(_ message: OutboundMessage) {
+    package mutating func enqueue(_ message: OutboundMessage) {
         if count >= limit, !makeRoom(for: message) {
             counters.dropped += 1
             return
@@ -110,7 +110,7 @@ public struct Outbox: Sendable {
     }
 
     /// The oldest message to send, or nil when nothing is queued.
-    public mutating func next() -> Pending? {
+    package mutating func next() -> Pending? {
         if !retry.isEmpty { return retry.removeFirst() }
         while head < slots.count {
             let taken = slots[head]
@@ -130,7 +130,7 @@ public struct Outbox: Sendable {
     }
 
     /// The message went out with packet id `mid`: QoS 0 is done, QoS ≥ 1 waits for `acknowledged`.
-    public mutating func sent(_ pending: Pending, mid: Int32) {
+    package mutating func sent(_ pending: Pending, mid: Int32) {
         if pending.message.qos > 0 {
             inFlight[mid] = pending
         } else {
@@ -139,18 +139,18 @@ public struct Outbox: Sendable {
     }
 
     /// The message could not be sent (no connection); it keeps its place at the front.
-    public mutating func unsent(_ pending: Pending) {
+    package mutating func unsent(_ pending: Pending) {
         let index = retry.firstIndex { $0.sequence > pending.sequence } ?? retry.count
         retry.insert(pending, at: index)
     }
 
     /// The broker acknowledged packet `mid` (libmosquitto's on_publish).
-    public mutating func acknowledged(mid: Int32) {
+    package mutating func acknowledged(mid: Int32) {
         if inFlight.removeValue(forKey: mid) != nil { counters.published += 1 }
     }
 
     /// The connection dropped: every unacknowledged message goes back to the front, in order.
-    public mutating func connectionLost() {
+    package mutating func connectionLost() {
         guard !inFlight.isEmpty else { return }
         counters.requeued += inFlight.count
         retry = (retry + inFlight.values).sorted { $0.sequence < $1.sequence }

@@ -4,7 +4,7 @@ import BeaconWire
 /// BeaconCore's pipeline drives the agent: retained `attributes` read back from the broker are
 /// parsed here (`RetainedAttributes`), and the monitor drops those older than restore_max_age.
 extension Pipeline: MessagePipeline {
-    public mutating func restore(retained: [RetainedMessage], at now: Timestamp) {
+    package mutating func restore(retained: [RetainedMessage], at now: Timestamp) {
         let base = configuration.mqtt.baseTopic
         let gateway = configuration.gateway.id
         restore(
@@ -14,7 +14,7 @@ extension Pipeline: MessagePipeline {
             })
     }
 
-    public var statistics: PipelineStatistics {
+    package var statistics: PipelineStatistics {
         let c = counters
         return PipelineStatistics(reports: c.reports, beaconsTracked: c.monitor.tracked, malformed: c.malformed)
     }

@@ -1,8 +1,8 @@
 /// A retained message read back from the broker.
-public struct RetainedMessage: Sendable, Equatable {
-    public var topic: String
-    public var payload: String
-    public init(topic: String, payload: String) {
+package struct RetainedMessage: Sendable, Equatable {
+    package var topic: String
+    package var payload: String
+    package init(topic: String, payload: String) {
         self.topic = topic
         self.payload = payload
     }

@@ -12,12 +12,12 @@ import Synchronization
 /// (`Locator.subscriptions`), decides the due ticks several times a second and publishes through
 /// the gateway's `DeliveryPolicy`: bounded (`pendingLimit`), QoS ≥ 1 held until acknowledged and
 /// requeued after a lost connection.
-public final class LocateService: Sendable {
-    public typealias Clock = LocatorClock
+package final class LocateService: Sendable {
+    package typealias Clock = LocatorClock
 
-    public let clock: Clock
+    package let clock: Clock
     /// Most messages held while the broker is unreachable (queued plus unacknowledged).
-    public static let pendingLimit = 10_000
+    package static let pendingLimit = 10_000
     private let queue = AgentEventQueue()
     private let client: MosquittoClient
     private let logger: Logger
@@ -27,7 +27,7 @@ public final class LocateService: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
 
-    public init(
+    package init(
         locator: Locator, connection: MQTTConnectionOptions, clock: Clock = .wall, logger: Logger,
         tick: Duration = .milliseconds(200)
     ) {
@@ -44,7 +44,7 @@ public final class LocateService: Sendable {
     /// A locator for `configuration`'s broker and base topic, on its own session beside a gateway's:
     /// client id `<client_id>-locator`, status `<base>/locators/<gateway.id>/status`. This is what
     /// `locate` runs, and what `run` starts when `locator.enabled` is true.
-    public convenience init(
+    package convenience init(
         configuration c: Configuration, settings: LocatorSettings, connection: MQTTConnectionOptions,
         clock: Clock = .wall, logger: Logger
     ) {
@@ -57,10 +57,10 @@ public final class LocateService: Sendable {
     }
 
     /// Messages published so far (locations, events, mqtt_room): written, or acknowledged at QoS ≥ 1.
-    public var published: Int { publishedCount.load(ordering: .relaxed) }
+    package var published: Int { publishedCount.load(ordering: .relaxed) }
 
     /// Connects and starts the loop thread; returns at once.
-    public func start() {
+    package func start() {
         guard let initial = waiting.withLock({ $0.take() }) else { return }
         client.start()
         PosixThread.start(name: "locate") { [self] in
@@ -79,7 +79,7 @@ public final class LocateService: Sendable {
 
     /// Decides once more, publishes what is due (waiting up to 2 s for acknowledgements), then
     /// disconnects (the client leaves `offline` on its status topic).
-    public func stop() {
+    package func stop() {
         guard waiting.withLock({ $0 == nil }), !stopped.exchange(true, ordering: .relaxed) else { return }
         queue.post(.signal(.stop(name: "stop")))
         finished.wait()

@@ -11,8 +11,8 @@ import SystemdTransport
 /// thread and the signal thread post to; it carries out the core's actions (logs, systemd, stopping
 /// the source, reading the configuration) and adapts `MosquittoClient` as its `BrokerSession`.
 /// Timers are deadlines of the queue wait on the monotonic clock. See README, "Threading model".
-public final class Agent<Pipeline: MessagePipeline> {
-    public let queue = AgentEventQueue()
+package final class Agent<Pipeline: MessagePipeline> {
+    package let queue = AgentEventQueue()
     private var core: AgentCore<Pipeline>
     private let source: any PacketSource
     private let options: AgentOptions
@@ -25,7 +25,7 @@ public final class Agent<Pipeline: MessagePipeline> {
     private lazy var watchdog = PipelineWatchdog(notifier: systemd)
 
     /// - Parameter reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
-    public init(
+    package init(
         configuration: Configuration, connection: MQTTConnectionOptions, pipeline: Pipeline, source: any PacketSource,
         options: AgentOptions, logger: Logger, reload: @escaping () throws -> Configuration
     ) {
@@ -41,13 +41,13 @@ public final class Agent<Pipeline: MessagePipeline> {
         client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt(BrokerEvent($0))) }
     }
 
-    public var configuration: Configuration { core.configuration }
+    package var configuration: Configuration { core.configuration }
 
     /// What the outbox and the pipeline have counted so far.
-    public var counters: AgentCounters { core.counters }
+    package var counters: AgentCounters { core.counters }
 
     /// Runs until SIGTERM/SIGINT or the end of the source; returns the process exit code.
-    public func run() -> ExitCode {
+    package func run() -> ExitCode {
         logger.info(
             "starting",
             ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])

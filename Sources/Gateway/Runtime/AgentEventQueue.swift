@@ -13,7 +13,7 @@ import Platform
 /// and the taker and a source waiting for room wait on conditions of their own, so the stream of
 /// acknowledgements the MQTT thread posts does not wake a blocked source each time (at
 /// `--speed max` that was thousands of futile wake-ups a second).
-public final class AgentEventQueue: @unchecked Sendable {
+package final class AgentEventQueue: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is read and written only while
     // `condition` is locked.
     private let condition = ConditionLock(conditions: 2)
@@ -30,9 +30,9 @@ public final class AgentEventQueue: @unchecked Sendable {
     private var takers = 0
     private var blockedSources = 0
     /// Packets the source lane holds before `postFromSource` waits (a batch may overshoot it once).
-    public let packetCapacity: Int
+    package let packetCapacity: Int
 
-    public init(packetCapacity: Int = 1024) { self.packetCapacity = max(packetCapacity, 1) }
+    package init(packetCapacity: Int = 1024) { self.packetCapacity = max(packetCapacity, 1) }
 
     /// Queues a control event; never blocks.
     package func post(_ event: AgentInput) {
@@ -69,7 +69,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     }
 
     /// Stops accepting source events and releases a waiting source.
-    public func close() {
+    package func close() {
         condition.lock()
         closed = true
         source.removeAll()
@@ -80,7 +80,7 @@ public final class AgentEventQueue: @unchecked Sendable {
     }
 
     /// Events held in the source lane's storage, taken or not (for tests of the bound).
-    public var storedSourceEvents: Int {
+    package var storedSourceEvents: Int {
         condition.lock()
         defer { condition.unlock() }
         return source.storedCount

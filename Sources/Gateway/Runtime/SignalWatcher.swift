@@ -7,17 +7,17 @@ import Platform
 /// `blockSignals()` must run before any other thread starts (the mosquitto network thread, the
 /// source, Dispatch workers): threads inherit the mask, so the signals then stay pending until
 /// this thread takes them, instead of killing the process or interrupting a random thread.
-public enum SignalWatcher {
-    public static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+package enum SignalWatcher {
+    package static let handled: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Blocks the handled signals in the calling thread (and every thread it creates after).
-    public static func blockSignals() {
+    package static func blockSignals() {
         var set = signalSet()
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
     /// Starts the waiting thread; each signal is posted to `queue`.
-    public static func start(posting queue: AgentEventQueue) {
+    package static func start(posting queue: AgentEventQueue) {
         PosixThread.start(name: "signals") {
             var set = signalSet()
             while true {
