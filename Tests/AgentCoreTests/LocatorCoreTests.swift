@@ -57,13 +57,20 @@ import Testing
     }
 
     @Test mutating func withoutABrokerTheOutputStaysWithinTheLimit() {
-        core = LocatorCore(
-            locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 4, now: now, wall: wall)
-        for round in 0..<10 {
-            feed(seconds: (round * 5)...(round * 5 + 4))
-            tick(after: 0.2)
+        core = LocatorCore(locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 4, now: now, wall: wall)
+        // Twelve beacons, each located once: twelve locations and twelve events for an outbox of 4.
+        for minor in 1...12 {
+            for s in 0...5 {
+                let payload = #"{"accuracy":1.5,"floor":"1","room":"hall","timestamp":"2024-05-01T12:00:0\#(s).000Z"}"#
+                let topic = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/\(minor)/A/proximity"
+                handle(.mqtt(.message(topic: topic, payload: Array(payload.utf8), retained: false)))
+            }
         }
-        #expect(core.queuedCount <= 4)
+        tick(after: 0.2)
+        #expect(core.counters.enqueued == 24)
+        // Locations and events are must-deliver: their lane is the limit less a quarter, 3.
+        #expect(core.queuedCount == 3)
+        #expect(core.counters.dropped + core.counters.coalesced == 21)
         #expect(broker.published.isEmpty)
     }
 
