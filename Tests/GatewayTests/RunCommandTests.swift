@@ -130,6 +130,22 @@ import Testing
         #expect(workspace.logText.contains("beacon2mqtt.yaml:2:"))
     }
 
+    /// The exit code comes from the source's error: a damaged capture is EX_DATAERR, after what
+    /// came before the damage was handled.
+    @Test func aDamagedReplayExits65() throws {
+        let source = ReplayCommandTests.fixtures.appendingPathComponent(
+            "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log")
+        let bytes = try Data(contentsOf: source)
+        let path = NSTemporaryDirectory() + "b2m-run-truncated-\(UUID().uuidString).log"
+        try bytes.prefix(bytes.count / 5).write(to: URL(fileURLWithPath: path))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let workspace = try Workspace(port: try MosquittoBroker.freePort())
+        let agent = try workspace.start(["--replay", path, "--speed", "max"])
+        #expect(agent.wait(timeout: 20) == 65)
+        #expect(workspace.logText.contains("error: source failed; stopping"))
+        #expect(workspace.logText.contains("offset"))
+    }
+
     /// True when this kernel has no Bluetooth at all (containers, CI): the live source must fail.
     static let kernelLacksBluetooth: Bool = {
         let fd = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue), 1 /* BTPROTO_HCI */)
