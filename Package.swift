@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 // beacon2mqtt — BLE beacons to MQTT, for Linux gateways.
 // Pure modules (BeaconWire, BeaconCore, AgentCore) never touch a socket, file, clock or logger;
-// I/O lives in Platform, the transports and Gateway. C libraries come from Debian through
+// I/O lives in Platform, the transports, Runtime and CLI. C libraries come from Debian through
 // systemLibrary targets.
 import PackageDescription
 
@@ -55,19 +55,28 @@ let package = Package(
             name: "Simulation", dependencies: ["Platform", "AgentCore", "BeaconCore", "BeaconWire"],
             swiftSettings: strict
         ),
-        // The thread shell that runs the agent core, and the command line.
+        // The thread shell that runs the agent core (run and locate): event queue, signals, the
+        // source thread. Sources come in as `any PacketSource`, so it names no HCI, capture or simulator.
         .target(
-            name: "Gateway",
+            name: "Runtime",
             dependencies: [
-                "BeaconWire", "BeaconCore", "AgentCore", "BeaconConfig", "Platform",
-                "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
+                "AgentCore", "BeaconCore", "BeaconWire", "Platform", "MQTTTransport", "SystemdTransport",
+            ],
+            swiftSettings: strict
+        ),
+        // The command line: argument parsing, the commands (which wire sources to the runtime), the man page.
+        .target(
+            name: "CLI",
+            dependencies: [
+                "BeaconWire", "BeaconCore", "AgentCore", "BeaconConfig", "Platform", "Runtime",
+                "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation",
             ],
             swiftSettings: strict
         ),
         // Release builds link the Swift runtime statically: the daemon then maps only the runtime
         // code it uses (docs/performance.md: RSS), and the binary runs without a toolchain.
         .executableTarget(
-            name: "beacon2mqtt", dependencies: ["Gateway", "Platform"], swiftSettings: strict,
+            name: "beacon2mqtt", dependencies: ["CLI", "Platform"], swiftSettings: strict,
             linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
         ),
         .executableTarget(
@@ -84,7 +93,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Gateway", "AgentCore", "BeaconCore", "BeaconWire", "BeaconConfig", "Platform",
+                "CLI", "Runtime", "AgentCore", "BeaconCore", "BeaconWire", "BeaconConfig", "Platform",
                 "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
             ],
             swiftSettings: strict

@@ -13,7 +13,7 @@ mkdir -p .build
 exec 8>.build/deb.lock
 flock 8
 
-upstream=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/Gateway/CLI/Version.swift)
+upstream=$(sed -n 's/.*static let string = "\(.*\)".*/\1/p' Sources/Runtime/Version.swift)
 debian_revision=$(sed -n '1s/^beacon2mqtt (\(.*\)).*/\1/p' packaging/debian/changelog)
 [ "${debian_revision%-*}" = "$upstream" ] ||
     { echo "build-deb: packaging/debian/changelog ($debian_revision) does not match Version.swift ($upstream)" >&2; exit 1; }

@@ -1,8 +1,8 @@
+import CLI
 import Glibc
-import Gateway
 import Platform
 
-// Everything lives in the Gateway module so tests can drive the same code in-process.
+// Everything lives in the CLI module and below, so tests can drive the same code in-process.
 signal(SIGPIPE, SIG_IGN)
 let context = CommandContext.process()
 let code = CommandLineTool.main(Array(CommandLine.arguments.dropFirst()), context: context)

@@ -1,9 +1,10 @@
+import CLI
 import Foundation
-import Gateway
 import Synchronization
 import Testing
 
 @testable import Platform
+@testable import Runtime
 
 /// Runs the CLI in-process and captures what it prints.
 struct CapturedRun {

@@ -3,7 +3,7 @@ import BeaconWire
 import Foundation
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import Simulation
 
 /// The floor-plan file read with the configuration's YAML reader: same values as before, errors

@@ -2,7 +2,7 @@ import BeaconWire
 import Foundation
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import HCITransport
 @testable import Platform
 

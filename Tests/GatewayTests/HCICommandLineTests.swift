@@ -2,7 +2,7 @@ import BeaconWire
 import Foundation
 import Testing
 
-@testable import Gateway
+@testable import CLI
 
 /// The built binary on this machine's kernel, which has no AF_BLUETOOTH: every HCI command must
 /// fail cleanly (a message, no stack trace, no hang) with exit 69.

@@ -2,7 +2,7 @@ import BeaconWire
 import CBlueZ
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import HCITransport
 
 /// The socket filter against hand-computed masks and against libbluetooth's own filter helpers.

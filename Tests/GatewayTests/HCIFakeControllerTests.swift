@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import HCITransport
 
 /// A scripted controller on the far end of a SOCK_SEQPACKET socketpair: the test reads the command

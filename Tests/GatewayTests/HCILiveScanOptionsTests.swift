@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import HCITransport
 @testable import Platform
 

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 @testable import CaptureTransport
-@testable import Gateway
+@testable import CLI
 @testable import Platform
 
 /// `record` writes what a live session delivered; reading the file back gives the same packets,

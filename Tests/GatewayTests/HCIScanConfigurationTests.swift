@@ -2,7 +2,7 @@ import BeaconCore
 import BeaconWire
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import HCITransport
 
 @Suite struct HCIScanConfigurationTests {

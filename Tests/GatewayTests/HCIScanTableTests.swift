@@ -3,7 +3,7 @@ import BeaconWire
 import Foundation
 import Testing
 
-@testable import Gateway
+@testable import CLI
 
 @Suite struct HCIScanTableTests {
     static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!

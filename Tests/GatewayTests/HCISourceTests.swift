@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import HCITransport
 
 /// A monotonic clock the test moves by hand, so command timeouts and the watchdog fire on cue.

@@ -1,13 +1,14 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import CLI
 import Foundation
-import Gateway
 import Synchronization
 import Testing
 
 @testable import MQTTTransport
 @testable import Platform
+@testable import Runtime
 @testable import Simulation
 
 /// The acceptance test on real brokers: a floor broker (running the example bridge

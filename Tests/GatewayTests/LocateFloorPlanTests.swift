@@ -2,7 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Foundation
-import Gateway
+import CLI
 import Synchronization
 import Testing
 

@@ -4,7 +4,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import Platform
 
 /// `beacon2mqtt status` in-process against a real mosquitto with a running agent.

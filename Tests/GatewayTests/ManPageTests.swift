@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BeaconConfig
-@testable import Gateway
+@testable import CLI
 @testable import Platform
+@testable import Runtime
 
 @Suite struct ManPageTests {
     static let page = ManPage.render(date: "2026-01-02")

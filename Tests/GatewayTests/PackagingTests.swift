@@ -1,6 +1,8 @@
+import CLI
 import Foundation
-import Gateway
 import Testing
+
+@testable import Runtime
 
 /// The systemd unit, the Debian metadata and maintainer scripts, and an install into a fresh
 /// Debian root (Tests/packaging/install-test.sh).

@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import CLI
 import Testing
 
 @testable import Platform

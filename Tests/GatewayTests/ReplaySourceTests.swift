@@ -1,7 +1,7 @@
 import AgentCore
 import BeaconWire
 import Foundation
-import Gateway
+import CLI
 import Glibc
 import Synchronization
 import Testing

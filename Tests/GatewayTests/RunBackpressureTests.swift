@@ -1,6 +1,6 @@
 import BeaconWire
 import Foundation
-import Gateway
+import CLI
 import Testing
 
 /// A replay at `--speed max` outruns any broker; the agent must slow the replay down rather than

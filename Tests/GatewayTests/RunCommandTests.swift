@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
-import Gateway
+import CLI
 import Testing
 
 /// `beacon2mqtt run` as a real process (the `swift build` product) against a real mosquitto:

@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import CLI
 import Testing
 
 /// `run` with `homeassistant.discovery: true`: retained discovery for the configured beacons and

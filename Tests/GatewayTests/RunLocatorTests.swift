@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import CLI
 import Testing
 
 /// `run` with `locator.enabled: true` starts the embedded locator on its own MQTT session: it comes

@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
-import Gateway
+import CLI
 import Testing
 
 /// `run --replay FILE --speed max` publishes, through a real broker, exactly the messages that

@@ -1,11 +1,12 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import CLI
 import Foundation
-import Gateway
 import Testing
 
 @testable import Platform
+@testable import Runtime
 @testable import Simulation
 
 /// The pieces of `run` that need no broker: logging, the simulator's bytes, the event queue.

@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import Platform
 
 /// The one syscall helper and the one interruptible sleep (Sources/Platform).

@@ -4,7 +4,7 @@ import Glibc
 import Synchronization
 import Testing
 
-@testable import Gateway
+@testable import CLI
 @testable import MQTTTransport
 @testable import Platform
 

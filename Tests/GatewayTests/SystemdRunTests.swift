@@ -1,5 +1,5 @@
 import Foundation
-import Gateway
+import CLI
 import Testing
 
 /// `beacon2mqtt run` as a real child process under a fake service manager: `NOTIFY_SOCKET` is a

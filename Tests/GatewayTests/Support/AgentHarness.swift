@@ -1,12 +1,13 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import CLI
 import Foundation
-import Gateway
 import Synchronization
 
 @testable import MQTTTransport
 @testable import Platform
+@testable import Runtime
 
 /// Runs an `Agent` with a `ScriptedPipeline` on its own thread, as `run` does on the main thread.
 /// Signals are injected through the agent's queue (the harness runs no sigwait thread).

@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
-import Gateway
+import CLI
 import Synchronization
 
 @testable import MQTTTransport

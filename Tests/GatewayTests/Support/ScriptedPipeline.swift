@@ -2,7 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Foundation
-import Gateway
+import CLI
 import Synchronization
 
 /// A stand-in core for runtime tests: every packet whose first payload byte after the H4 event

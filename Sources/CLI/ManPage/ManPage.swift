@@ -1,3 +1,5 @@
+import Runtime
+
 /// beacon2mqtt(1) in man(7) roff. The commands come from the same `CommandHelp` the CLI prints, so
 /// the page in the .deb never drifts from `--help`; CONFIGURATION, TOPICS, SIGNALS, FILES and EXIT
 /// STATUS follow docs/ (ManPageTests compares them).

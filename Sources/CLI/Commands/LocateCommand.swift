@@ -5,6 +5,7 @@ import BeaconWire
 import Glibc
 import MQTTTransport
 import Platform
+import Runtime
 
 /// `beacon2mqtt locate`: the locator as its own process. Subscribes to every gateway's proximity,
 /// exit events and status under `mqtt.base_topic` and publishes where each beacon is

@@ -1,5 +1,5 @@
 /// The subcommands `beacon2mqtt` knows, in the order help lists them.
-/// Each command lives in Sources/Gateway/Commands/<Name>Command.swift; register it with one line here.
+/// Each command lives in Sources/CLI/Commands/<Name>Command.swift; register it with one line here.
 enum CommandRegistry {
     static let all: [any Command.Type] = [
         DecodeCommand.self,

@@ -1,4 +1,5 @@
 import Platform
+import Runtime
 
 /// `beacon2mqtt`: dispatches to subcommands, prints help and version, maps usage errors to 64.
 public enum CommandLineTool {

@@ -7,6 +7,7 @@ import Glibc
 import HCITransport
 import MQTTTransport
 import Platform
+import Runtime
 import Simulation
 
 /// `beacon2mqtt run`: the daemon. Reads beacons from a source and publishes the message contract
