@@ -1,6 +1,6 @@
 // swift-tools-version:6.2
 // beacon2mqtt — BLE beacons to MQTT, for Linux gateways.
-// Pure modules (BeaconWire, BeaconCore, AgentCore) never touch a socket, file, clock or logger;
+// Pure modules (BeaconWire, BeaconCore, MessageContract, AgentCore) never touch a socket, file, clock or logger;
 // I/O lives in Platform, the transports, Runtime and CLI. C libraries come from Debian through
 // systemLibrary targets.
 import PackageDescription
@@ -25,14 +25,19 @@ let package = Package(
 
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
         .target(name: "BeaconWire", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
-        // PURE: configuration model, regions, filters, distance, monitoring, ranging, messages.
+        // PURE: configuration model, regions, filters, distance, monitoring and ranging (domain
+        // events), the locator's rule.
         .target(
             name: "BeaconCore", dependencies: ["BeaconWire"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m")]
         ),
+        // PURE: the message contract: the topic tree, events → MQTT messages, restore parsing, Home
+        // Assistant, the locator's messages, and the pipeline (decode → monitor → contract).
+        .target(name: "MessageContract", dependencies: ["BeaconWire", "BeaconCore"], swiftSettings: strict),
         // PURE: the agent's core — delivery policy (outbox lanes, held queue, windows), restore,
         // back-pressure, phases and timers on injected monotonic instants. Tested without a broker.
-        .target(name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire"], swiftSettings: strict),
+        .target(
+            name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire", "MessageContract"], swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
         .target(name: "BeaconConfig", dependencies: ["BeaconCore", "CYAML"], swiftSettings: strict),
         // POSIX glue: threads, locks, clocks, the one syscall helper and sleep, files, environment,
@@ -45,14 +50,15 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(
-            name: "MQTTTransport", dependencies: ["Platform", "BeaconCore", "BeaconWire", "CMosquitto"],
+            name: "MQTTTransport",
+            dependencies: ["Platform", "BeaconCore", "BeaconWire", "MessageContract", "CMosquitto"],
             swiftSettings: strict
         ),
         .target(name: "SystemdTransport", dependencies: ["CSystemd"], swiftSettings: strict),
         .target(name: "CaptureTransport", dependencies: ["Platform", "AgentCore", "BeaconWire"], swiftSettings: strict),
         // The simulator and floor plans, as a packet source (the file format lives with the commands).
         .target(
-            name: "Simulation", dependencies: ["Platform", "AgentCore", "BeaconCore", "BeaconWire"],
+            name: "Simulation", dependencies: ["Platform", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract"],
             swiftSettings: strict
         ),
         // The thread shell that runs the agent core (run and locate): event queue, signals, the
@@ -60,7 +66,8 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "AgentCore", "BeaconCore", "BeaconWire", "Platform", "MQTTTransport", "SystemdTransport",
+                "AgentCore", "BeaconCore", "BeaconWire", "MessageContract", "Platform", "MQTTTransport",
+                "SystemdTransport",
             ],
             swiftSettings: strict
         ),
@@ -68,7 +75,7 @@ let package = Package(
         .target(
             name: "CLI",
             dependencies: [
-                "BeaconWire", "BeaconCore", "AgentCore", "BeaconConfig", "Platform", "Runtime",
+                "BeaconWire", "BeaconCore", "MessageContract", "AgentCore", "BeaconConfig", "Platform", "Runtime",
                 "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation",
             ],
             swiftSettings: strict
@@ -81,19 +88,22 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacon2mqtt-bench",
-            dependencies: ["BeaconWire", "BeaconCore", "Simulation", "CMosquitto"],
+            dependencies: ["BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto"],
             swiftSettings: strict
         ),
 
         .testTarget(name: "BeaconWireTests", dependencies: ["BeaconWire"], swiftSettings: strict),
-        .testTarget(name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire"], swiftSettings: strict),
         .testTarget(
-            name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "BeaconWire"], swiftSettings: strict),
+            name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire", "MessageContract"], swiftSettings: strict
+        ),
+        .testTarget(
+            name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],
+            swiftSettings: strict),
         .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "CLI", "Runtime", "AgentCore", "BeaconCore", "BeaconWire", "BeaconConfig", "Platform",
+                "CLI", "Runtime", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
                 "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
             ],
             swiftSettings: strict

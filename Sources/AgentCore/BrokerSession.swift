@@ -1,4 +1,5 @@
 import BeaconCore
+import MessageContract
 
 /// What the agent core asks of its MQTT session, answered on the spot: the shell adapts
 /// `MosquittoClient` (whose `publish` only queues bytes for its network thread), tests a fake that

@@ -1,4 +1,5 @@
 import BeaconCore
+import MessageContract
 
 /// How messages travel from the pipeline to the broker: two outbox lanes, a held queue, and the
 /// windows that keep libmosquitto's own queue short.

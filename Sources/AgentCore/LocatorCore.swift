@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 
 /// `locate`'s state machine on the agent's shape: feeds what the broker sends to a `Locator`,
 /// decides the due ticks every `tick` seconds (monotonic) and publishes through the same

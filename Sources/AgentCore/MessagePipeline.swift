@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 
 /// What the agent's loop needs from the core: BeaconCore's `Pipeline` conforms (see
 /// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines.

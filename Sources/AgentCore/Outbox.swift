@@ -1,4 +1,5 @@
 import BeaconCore
+import MessageContract
 
 /// The agent's bounded store of messages on their way to the broker; the MQTT session that outlives
 /// connections. It holds messages while the broker is unreachable, drains them in order once

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 
 /// BeaconCore's pipeline drives the agent: retained `attributes` read back from the broker are
 /// parsed here (`RetainedAttributes`), and the monitor drops those older than restore_max_age.

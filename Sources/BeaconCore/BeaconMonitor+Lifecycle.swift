@@ -14,9 +14,9 @@ extension BeaconMonitor {
     /// anyway. Per-beacon states are restored only with monitoring.per_beacon on, and only for
     /// identities that match a configured region (or any identity when there are none).
     public mutating func restore(_ states: [RestoredState]) {
-        let maxAge = configuration.monitoring.restoreMaxAge
+        let maxAge = settings.monitoring.restoreMaxAge
         var regionByName: [String: Int] = [:]
-        for (i, r) in configuration.regions.enumerated() { regionByName[r.name] = i }
+        for (i, r) in settings.regions.enumerated() { regionByName[r.name] = i }
         for s in states {
             guard s.state != .unknown, let reference = s.lastSeen ?? s.since, start - reference <= maxAge else {
                 continue
@@ -29,7 +29,7 @@ extension BeaconMonitor {
                 if s.state == .inside {
                     regions[r].state = .inside
                     regions[r].lastSeen = lastSeen
-                    regions[r].attributesDue = start + configuration.monitoring.attributesRefresh
+                    regions[r].attributesDue = start + settings.monitoring.attributesRefresh
                     insideCount += 1
                     // The armed determination deadline re-pushes itself to lastSeen + exit timeout.
                 } else {
@@ -37,8 +37,8 @@ extension BeaconMonitor {
                     regions[r].lastSeen = s.lastSeen
                 }
             case .beacon(let id):
-                guard s.state == .inside, configuration.monitoring.perBeacon, table.find(id) == nil,
-                    table.count < max(1, configuration.monitoring.maxTracked)
+                guard s.state == .inside, settings.monitoring.perBeacon, table.find(id) == nil,
+                    table.count < max(1, settings.monitoring.maxTracked)
                 else { continue }
                 let matchList = regionIndex.matchList(for: id)
                 guard regionIndex.isEmpty || matchList != RegionIndex.none else { continue }
@@ -46,7 +46,7 @@ extension BeaconMonitor {
                     id, kind: id.scheme == .eddystone ? .eddystoneUID : .iBeacon, matchList: matchList, at: lastSeen)
                 slot.state = .inside
                 slot.since = s.since
-                slot.attributesDue = start + configuration.monitoring.attributesRefresh
+                slot.attributesDue = start + settings.monitoring.attributesRefresh
                 slot.exitArmed = true
                 let i = table.insert(slot)
                 insideCount += 1
@@ -64,25 +64,22 @@ extension BeaconMonitor {
     /// Applies a reloaded configuration at `time`, after advancing to it.
     ///
     /// A region with the same name and the same identifiers keeps its state; a new or changed one
-    /// starts `unknown` (determined after its exit timeout); a removed one is forgotten and its
-    /// retained state and attributes are cleared with empty retained messages. Tracked beacons that
-    /// no longer match any region are dropped (their retained per-beacon topics cleared); beacons
-    /// beyond a smaller monitoring.max_tracked are evicted. Turning monitoring.per_beacon off
-    /// forgets per-beacon states without messages. Topic settings (base topic, gateway id) apply to
-    /// later messages only: retained messages already published under the old names stay.
-    public mutating func reconfigure(_ config: Configuration, at time: Timestamp, into out: inout [OutboundMessage]) {
+    /// starts `unknown` (determined after its exit timeout); a removed one is forgotten
+    /// (`didStopMonitoringRegion`). Tracked beacons that no longer match any region are dropped
+    /// (`didStopMonitoringBeacon` when per-beacon monitoring had a state for them); beacons beyond a
+    /// smaller monitoring.max_tracked are evicted. Turning monitoring.per_beacon off forgets
+    /// per-beacon states without events.
+    public mutating func reconfigure(
+        _ config: MonitorSettings, at time: Timestamp, into out: inout [MonitoringEvent]
+    ) {
         advance(to: time, into: &out)
         let t = now
-        let oldConfig = configuration
+        let oldConfig = settings
         let oldRegions = regions
-        let oldComposer = composer
         var oldByName: [String: Int] = [:]
         for (i, r) in oldConfig.regions.enumerated() { oldByName[r.name] = i }
 
-        configuration = config
-        composer = MessageComposer(config)
-        identityTexts = []
-        roomFeed = HomeAssistantRoomFeed(configuration: config, settings: config.homeAssistant)
+        settings = config
         regionIndex = RegionIndex(config.regions)
         applyDerivedSettings()
 
@@ -102,8 +99,7 @@ extension BeaconMonitor {
             }
         }
         for r in oldConfig.regions where !newNames.contains(r.name) {
-            emit(oldComposer.clearRetained(oldComposer.topics.region(r.name, .state)), into: &out)
-            emit(oldComposer.clearRetained(oldComposer.topics.region(r.name, .attributes)), into: &out)
+            emit(.didStopMonitoringRegion(r.name), into: &out)
         }
         rangeLists = Array(repeating: [], count: regions.count)
 
@@ -114,8 +110,7 @@ extension BeaconMonitor {
             if !regionIndex.isEmpty && matchList == RegionIndex.none {
                 let old = table.remove(i)
                 if oldConfig.monitoring.perBeacon && old.state != .unknown {
-                    emit(oldComposer.clearRetained(oldComposer.topics.beacon(id, .state)), into: &out)
-                    emit(oldComposer.clearRetained(oldComposer.topics.beacon(id, .attributes)), into: &out)
+                    emit(.didStopMonitoringBeacon(id), into: &out)
                 }
                 continue
             }
@@ -172,12 +167,12 @@ extension BeaconMonitor {
 
     // MARK: Snapshots
 
-    /// Every retained message that describes the current state (state + attributes of each region
-    /// and, with per-beacon monitoring, each tracked beacon that is not `unknown`): republish after a
-    /// reconnect with a clean session, or after the broker lost its retained store.
-    public mutating func republishRetained(into out: inout [OutboundMessage]) {
+    /// Every state that retained messages describe (each region's and, with per-beacon monitoring,
+    /// each tracked beacon's that is not `unknown`): republish after a reconnect with a clean
+    /// session, or after the broker lost its retained store.
+    public mutating func republishRetained(into out: inout [MonitoringEvent]) {
         for r in regions.indices where regions[r].state != .unknown { publishRegionState(r, into: &out) }
-        guard configuration.monitoring.perBeacon else { return }
+        guard settings.monitoring.perBeacon else { return }
         for i in table.recencyOrder where table[i].state != .unknown { publishBeaconState(table[i], into: &out) }
     }
 
@@ -186,7 +181,7 @@ extension BeaconMonitor {
         table.recencyOrder.map { i in
             let s = table[i]
             return TrackedBeacon(
-                identity: s.identity, kind: s.kind, name: name(of: s), address: s.address, rssi: composer.rssi(s.rssi),
+                identity: s.identity, kind: s.kind, name: name(of: s), address: s.address, rssi: settings.rssi(s.rssi),
                 filteredRSSI: s.filteredRSSI, measuredPower: measuredPower(of: s), accuracy: s.accuracy,
                 proximity: s.proximity, state: s.state, seenCount: s.seenCount, firstSeen: s.firstSeen,
                 lastSeen: s.lastSeen)
@@ -195,6 +190,6 @@ extension BeaconMonitor {
 
     /// Each configured region's current state, in configuration order.
     public var regionStates: [(name: String, state: RegionState)] {
-        regions.indices.map { (configuration.regions[$0].name, regions[$0].state) }
+        regions.indices.map { (settings.regions[$0].name, regions[$0].state) }
     }
 }

@@ -5,14 +5,14 @@ extension BeaconMonitor {
     /// distance.default_measured_power. A frame value ≥ 0 dBm is treated as absent (room-assistant,
     /// Theengs: "−59 when the beacon's field is 0").
     func measuredPower(of slot: BeaconSlot) -> Int {
-        if slot.override >= 0, let p = configuration.beacons[Int(slot.override)].measuredPower { return p }
+        if slot.override >= 0, let p = settings.beacons[Int(slot.override)].measuredPower { return p }
         if let p = slot.frameMeasuredPower, p < 0 { return Int(p) }
-        return configuration.ranging.distance.defaultMeasuredPower
+        return settings.ranging.distance.defaultMeasuredPower
     }
 
     /// The configured filter's RSSI at `t` (without the gateway offset); nil without usable samples.
     mutating func filteredRSSI(_ i: Int32, at t: Timestamp) -> Double? {
-        let f = configuration.ranging.filter
+        let f = settings.ranging.filter
         switch f.kind {
         case .none:
             return table.lastSample(i).map(Double.init)
@@ -27,21 +27,21 @@ extension BeaconMonitor {
         }
     }
 
-    /// Updates slot `i`'s ranging result at `t` and publishes its proximity if the policy says so:
+    /// Updates slot `i`'s ranging result at `t` and reports it (`didRangeBeacon`) if the policy says so:
     /// first time in range, proximity class changed, accuracy moved by more than the deadband, or
     /// the heartbeat is due.
-    mutating func range(_ i: Int32, at t: Timestamp, into out: inout [OutboundMessage]) {
-        let filtered = filteredRSSI(i, at: t).map { $0 + composer.rssiOffset }
+    mutating func range(_ i: Int32, at t: Timestamp, into out: inout [MonitoringEvent]) {
+        let filtered = filteredRSSI(i, at: t).map { $0 + settings.rssiOffset }
         let power = measuredPower(of: table[i])
         let accuracy = DistanceEstimator.accuracy(
-            rssi: filtered, measuredPower: Double(power), settings: configuration.ranging.distance)
-        let proximity = Proximity(accuracy: accuracy, thresholds: configuration.ranging.proximity)
+            rssi: filtered, measuredPower: Double(power), settings: settings.ranging.distance)
+        let proximity = Proximity(accuracy: accuracy, thresholds: settings.ranging.proximity)
         table[i].filteredRSSI = filtered
         table[i].measuredPower = power
         table[i].accuracy = accuracy
         table[i].proximity = proximity
 
-        let p = configuration.ranging.publish
+        let p = settings.ranging.publish
         let slot = table[i]
         let due: Bool
         if let last = slot.publishedAt {
@@ -57,49 +57,25 @@ extension BeaconMonitor {
         table[i].publishedAt = t
         table[i].publishedAccuracy = accuracy
         table[i].publishedProximity = proximity
-        let ranged = rangedBeacon(slot)
-        emit(composer.proximity(ranged, at: t), into: &out)
-        if let feed = roomFeed, ranged.accuracy >= 0,
-            let room = feed.message(identity: ranged.identity, name: ranged.name, distance: ranged.accuracy)
-        {
-            out.append(room)
-        }
+        emit(.didRangeBeacon(rangedBeacon(i), at: t), into: &out)
     }
 
-    func rangedBeacon(_ s: BeaconSlot) -> MessageComposer.RangedBeacon {
-        .init(
+    /// Slot `i` as ranging reports it.
+    func rangedBeacon(_ i: Int32) -> RangedBeacon {
+        let s = table[i]
+        return RangedBeacon(
             identity: s.identity, name: name(of: s), address: s.address, rssi: s.rssi, filteredRSSI: s.filteredRSSI,
-            measuredPower: s.measuredPower, accuracy: s.accuracy, proximity: s.proximity, lastSeen: s.lastSeen)
-    }
-
-    /// `rangedBeacon` with its identity text, from the per-slot cache (built on first use).
-    mutating func rangedBeaconWithText(_ i: Int32) -> MessageComposer.RangedBeacon {
-        let slot = table[i]
-        var ranged = rangedBeacon(slot)
-        let n = Int(i)
-        if n >= identityTexts.count {
-            identityTexts.append(
-                contentsOf: repeatElement(
-                    RangedIdentityText(generation: 0, address: BluetoothAddress(rawValue: 0), members: []),
-                    count: n + 1 - identityTexts.count))
-        }
-        if identityTexts[n].members.isEmpty || identityTexts[n].generation != slot.generation
-            || identityTexts[n].address != slot.address
-        {
-            identityTexts[n] = RangedIdentityText(
-                generation: slot.generation, address: slot.address, members: composer.identityMembers(of: ranged))
-        }
-        ranged.identityMembers = identityTexts[n].members
-        return ranged
+            measuredPower: s.measuredPower, accuracy: s.accuracy, proximity: s.proximity, lastSeen: s.lastSeen,
+            slot: i, generation: s.generation)
     }
 
     /// One ranging tick: ranges every beacon seen within `stale_after` (walking the recency list
-    /// only as far as that, or the longest exit timeout for attribute refreshes), publishes their
-    /// proximity per policy, each region's list nearest first (unknown accuracy last, ties by
+    /// only as far as that, or the longest exit timeout for attribute refreshes), reports each per
+    /// policy, each region's list nearest first (unknown accuracy last, ties by
     /// identity, so the order is deterministic), and due attribute refreshes.
-    mutating func tick(at t: Timestamp, into out: inout [OutboundMessage]) {
-        let staleAfter = configuration.ranging.staleAfter
-        let refresh = configuration.monitoring.attributesRefresh
+    mutating func tick(at t: Timestamp, into out: inout [MonitoringEvent]) {
+        let staleAfter = settings.ranging.staleAfter
+        let refresh = settings.monitoring.attributesRefresh
         for r in rangeLists.indices { rangeLists[r].removeAll(keepingCapacity: true) }
         var inRange = 0
         var i = table.head
@@ -129,7 +105,7 @@ extension BeaconMonitor {
                     publishRegionState(r, into: &out)
                 }
             }
-            guard configuration.ranging.publish.rangingList else { continue }
+            guard settings.ranging.publish.rangingList else { continue }
             if !rangeLists[r].isEmpty {
                 // Sort keys gathered once: comparisons then never reach back into the table.
                 sortKeys.removeAll(keepingCapacity: true)
@@ -138,13 +114,13 @@ extension BeaconMonitor {
                     sortKeys.append((a < 0 ? .infinity : a, table[i].identity, i))
                 }
                 sortKeys.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
-                var list: [MessageComposer.RangedBeacon] = []
+                var list: [RangedBeacon] = []
                 list.reserveCapacity(sortKeys.count)
-                for k in sortKeys.indices { list.append(rangedBeaconWithText(sortKeys[k].2)) }
-                emit(composer.ranging(configuration.regions[r].name, list), into: &out)
+                for k in sortKeys.indices { list.append(rangedBeacon(sortKeys[k].2)) }
+                emit(.didRange(settings.regions[r].name, list), into: &out)
                 regions[r].rangingNonEmpty = true
             } else if regions[r].rangingNonEmpty {
-                emit(composer.ranging(configuration.regions[r].name, []), into: &out)
+                emit(.didRange(settings.regions[r].name, []), into: &out)
                 regions[r].rangingNonEmpty = false
             }
         }

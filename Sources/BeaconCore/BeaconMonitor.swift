@@ -1,6 +1,6 @@
 import BeaconWire
 
-/// The pure monitoring and ranging engine: sightings and time in, MQTT messages out.
+/// The pure monitoring and ranging engine: sightings and time in, `MonitoringEvent`s out.
 ///
 /// Region monitoring follows CoreLocation (one enter when the first matching beacon is seen, one exit
 /// when the last has been silent for the exit timeout, `didDetermineState`-like `outside` at start);
@@ -11,13 +11,10 @@ import BeaconWire
 /// Nothing here reads a clock: `observe` and `advance` carry the time, and every deadline fires at
 /// exactly the instant it is due (an exit at `lastSeen + exitTimeout`), whenever `advance` reaches it.
 /// Per sighting the work is O(1) (plus O(log n) when an exit deadline is first armed), and nothing
-/// is allocated unless a message results.
+/// is allocated unless an event results. Topics and payloads are the message contract's.
 public struct BeaconMonitor: Sendable {
-    public internal(set) var configuration: Configuration
+    public internal(set) var settings: MonitorSettings
     var countersStorage = MonitorCounters()
-    var composer: MessageComposer
-    /// Home Assistant `mqtt_room` feed, when `homeassistant.room_topic` is set.
-    var roomFeed: HomeAssistantRoomFeed?
     var regionIndex: RegionIndex
     var regions: [MonitoredRegion] = []
     var overrides: [BeaconIdentity: Int32] = [:]
@@ -36,24 +33,20 @@ public struct BeaconMonitor: Sendable {
     var horizon: TimeSpan = .zero
     var scratch: [Double] = []
     var rangeLists: [[Int32]] = []
-    /// Per table slot: cached ranging-list identity text (see `RangedIdentityText`).
-    var identityTexts: [RangedIdentityText] = []
     /// A tick's sort keys for one region's list: (accuracy, unknown = ∞; identity; slot).
     var sortKeys: [(Double, BeaconIdentity, Int32)] = []
 
     /// Starts monitoring at `start`: every region is `unknown` until a matching sighting, or until its
     /// exit timeout passes without one (then `outside`, without an event).
-    public init(configuration: Configuration, start: Timestamp) {
-        self.configuration = configuration
+    public init(settings: MonitorSettings, start: Timestamp) {
+        self.settings = settings
         self.start = start
         self.now = start
-        composer = MessageComposer(configuration)
-        roomFeed = HomeAssistantRoomFeed(configuration: configuration, settings: configuration.homeAssistant)
-        regionIndex = RegionIndex(configuration.regions)
+        regionIndex = RegionIndex(settings.regions)
         scratch.reserveCapacity(BeaconTable.ringCapacity)
         applyDerivedSettings()
-        for r in configuration.regions {
-            regions.append(MonitoredRegion(exitTimeout: r.exitTimeout ?? configuration.monitoring.exitTimeout))
+        for r in settings.regions {
+            regions.append(MonitoredRegion(exitTimeout: r.exitTimeout ?? settings.monitoring.exitTimeout))
         }
         rangeLists = Array(repeating: [], count: regions.count)
         for r in regions.indices { arm(region: r, due: start + regions[r].exitTimeout) }
@@ -70,26 +63,26 @@ public struct BeaconMonitor: Sendable {
 
     mutating func applyDerivedSettings() {
         overrides = [:]
-        for (i, o) in configuration.beacons.enumerated() { overrides[o.identity] = Int32(i) }
-        var longest = configuration.monitoring.exitTimeout
-        for r in configuration.regions { longest = max(longest, r.exitTimeout ?? .zero) }
-        for o in configuration.beacons { longest = max(longest, o.exitTimeout ?? .zero) }
-        horizon = max(longest, configuration.ranging.staleAfter)
+        for (i, o) in settings.beacons.enumerated() { overrides[o.identity] = Int32(i) }
+        var longest = settings.monitoring.exitTimeout
+        for r in settings.regions { longest = max(longest, r.exitTimeout ?? .zero) }
+        for o in settings.beacons { longest = max(longest, o.exitTimeout ?? .zero) }
+        horizon = max(longest, settings.ranging.staleAfter)
     }
 
     /// Per-beacon exit timeout: the beacon override's, else the longest of its matching regions',
     /// else monitoring.exit_timeout.
     func exitTimeout(matchList: Int32, override: Int32) -> TimeSpan {
-        if override >= 0, let t = configuration.beacons[Int(override)].exitTimeout { return t }
+        if override >= 0, let t = settings.beacons[Int(override)].exitTimeout { return t }
         var longest: TimeSpan?
         for p in regionIndex.positions(matchList) {
             longest = max(longest ?? .zero, regions[Int(regionIndex.region(at: p))].exitTimeout)
         }
-        return longest ?? configuration.monitoring.exitTimeout
+        return longest ?? settings.monitoring.exitTimeout
     }
 
     func name(of slot: BeaconSlot) -> String? {
-        slot.override >= 0 ? configuration.beacons[Int(slot.override)].name : nil
+        slot.override >= 0 ? settings.beacons[Int(slot.override)].name : nil
     }
 
     /// Per-beacon events are gated by the flags of the regions the beacon matches (any allowing
@@ -97,7 +90,7 @@ public struct BeaconMonitor: Sendable {
     func perBeaconNotify(_ slot: BeaconSlot, entry: Bool) -> Bool {
         if regionIndex.isEmpty { return true }
         for p in regionIndex.positions(slot.matchList) {
-            let region = configuration.regions[Int(regionIndex.region(at: p))]
+            let region = settings.regions[Int(regionIndex.region(at: p))]
             if entry ? region.notifyEntry : region.notifyExit { return true }
         }
         return false
@@ -107,14 +100,14 @@ public struct BeaconMonitor: Sendable {
 
     /// Records one sighting (after advancing to its timestamp): enters what it makes inside, feeds
     /// the RSSI filter, and re-arms exit timers. Sightings older than `now` count as `now`.
-    public mutating func observe(_ s: BeaconSighting, into out: inout [OutboundMessage]) {
+    public mutating func observe(_ s: BeaconSighting, into out: inout [MonitoringEvent]) {
         advance(to: s.timestamp, into: &out)
         let t = now
         countersStorage.sightings += 1
         let i: Int32
         if let found = table.find(s.identity) {
             i = found
-            if t - table[i].lastSeen >= configuration.ranging.staleAfter {
+            if t - table[i].lastSeen >= settings.ranging.staleAfter {
                 // Back after dropping out of ranging: start filtering and publishing afresh.
                 table[i].kalman.reset()
                 table[i].publishedAt = nil
@@ -125,12 +118,12 @@ public struct BeaconMonitor: Sendable {
                 countersStorage.ignored += 1
                 return
             }
-            while table.count >= max(1, configuration.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
+            while table.count >= max(1, settings.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
             i = table.insert(newSlot(s.identity, kind: s.kind, matchList: matchList, at: t))
         }
         table.record(i, s, at: t)
-        if s.rssi != 127 && configuration.ranging.filter.kind == .kalman { table[i].kalman.update(Double(s.rssi)) }
-        if configuration.monitoring.perBeacon {
+        if s.rssi != 127 && settings.ranging.filter.kind == .kalman { table[i].kalman.update(Double(s.rssi)) }
+        if settings.monitoring.perBeacon {
             if table[i].state != .inside { enterBeacon(i, at: t, into: &out) }
             if !table[i].exitArmed {
                 table[i].exitArmed = true
@@ -153,7 +146,7 @@ public struct BeaconMonitor: Sendable {
     /// Fires everything due at or before `time`, in time order: exit deadlines, initial-state
     /// determination, ranging ticks (with proximity heartbeats and attribute refreshes). Each
     /// message is stamped with the instant it was due.
-    public mutating func advance(to time: Timestamp, into out: inout [OutboundMessage]) {
+    public mutating func advance(to time: Timestamp, into out: inout [MonitoringEvent]) {
         let limit = max(time, now).microseconds
         let interval = tickInterval
         while true {
@@ -173,7 +166,7 @@ public struct BeaconMonitor: Sendable {
     // MARK: Internals
 
     /// ranging.interval in µs; below 10 ms it is taken as 10 ms, so a bad value cannot spin `advance`.
-    var tickInterval: Int64 { max(10_000, configuration.ranging.interval.microseconds) }
+    var tickInterval: Int64 { max(10_000, settings.ranging.interval.microseconds) }
 
     func newSlot(_ id: BeaconIdentity, kind: BeaconSighting.Kind, matchList: Int32, at t: Timestamp) -> BeaconSlot {
         let override = overrides[id] ?? -1
@@ -183,9 +176,9 @@ public struct BeaconMonitor: Sendable {
             exitTimeout: exitTimeout(matchList: matchList, override: override),
             attributesDue: t,
             kalman: KalmanFilter(
-                processNoise: configuration.ranging.filter.processNoise,
-                measurementNoise: configuration.ranging.filter.measurementNoise),
-            measuredPower: configuration.ranging.distance.defaultMeasuredPower)
+                processNoise: settings.ranging.filter.processNoise,
+                measurementNoise: settings.ranging.filter.measurementNoise),
+            measuredPower: settings.ranging.distance.defaultMeasuredPower)
     }
 
     /// Ticks are aligned to multiples of the ranging interval; resuming from idle picks the next one.
@@ -204,32 +197,27 @@ public struct BeaconMonitor: Sendable {
         heap.push(.init(due: due.microseconds, subject: .region, index: Int32(r), generation: regions[r].generation))
     }
 
-    mutating func emit(_ m: OutboundMessage, into out: inout [OutboundMessage]) {
-        countersStorage.count(m)
-        out.append(m)
-    }
-
-    mutating func emitEvent(
-        enter: Bool, region: String?, beacon: MessageComposer.EventBeacon, at t: Timestamp, reason: String? = nil,
-        into out: inout [OutboundMessage]
-    ) {
-        let topic: String
-        if let region {
-            topic = composer.topics.region(region, .event)
-        } else if let id = beacon.identity {
-            topic = composer.topics.beacon(id, .event)
-        } else {
-            return
+    /// Appends `e` and counts the messages the contract makes of it (`MonitorCounters`). Inlined so
+    /// each call site's switch folds away and the event is built once, in place.
+    @inline(__always)
+    mutating func emit(_ e: MonitoringEvent, into out: inout [MonitoringEvent]) {
+        switch e {
+        case .didEnterRegion, .beaconDidEnter:
+            countersStorage.eventMessages += 1
+            countersStorage.enterEvents += 1
+        case .didExitRegion, .beaconDidExit:
+            countersStorage.eventMessages += 1
+            countersStorage.exitEvents += 1
+        case .didDetermineState, .beaconDidDetermineState, .didStopMonitoringRegion, .didStopMonitoringBeacon:
+            countersStorage.stateMessages += 2  // state and attributes
+        case .didRangeBeacon: countersStorage.proximityMessages += 1
+        case .didRange: countersStorage.rangingMessages += 1
         }
-        emit(
-            composer.event(
-                enter ? "enter" : "exit", topic: topic, region: region, beacon: beacon, at: t, reason: reason),
-            into: &out)
-        if enter { countersStorage.enterEvents += 1 } else { countersStorage.exitEvents += 1 }
+        out.append(e)
     }
 
     /// A restored beacon that was never seen since start has no address or RSSI to report.
-    func eventBeacon(_ slot: BeaconSlot) -> MessageComposer.EventBeacon {
+    func eventBeacon(_ slot: BeaconSlot) -> TransitionBeacon {
         .init(
             identity: slot.identity, name: name(of: slot), address: slot.seenCount > 0 ? slot.address : nil,
             rssi: slot.rssi, lastSeen: slot.lastSeen)
@@ -237,30 +225,32 @@ public struct BeaconMonitor: Sendable {
 
     /// The beacon a region event names: the last matching sighting (none for a restored region
     /// that exits before any sighting; then only the region's `last_seen` is known).
-    func regionEventBeacon(_ r: Int) -> MessageComposer.EventBeacon {
+    func regionEventBeacon(_ r: Int) -> TransitionBeacon {
         guard let s = regions[r].lastSighting else {
             return .init(identity: nil, name: nil, address: nil, rssi: 127, lastSeen: regions[r].lastSeen)
         }
-        let name = overrides[s.identity].flatMap { configuration.beacons[Int($0)].name }
+        let name = overrides[s.identity].flatMap { settings.beacons[Int($0)].name }
         return .init(identity: s.identity, name: name, address: s.address, rssi: s.rssi, lastSeen: regions[r].lastSeen)
     }
 
-    mutating func enterBeacon(_ i: Int32, at t: Timestamp, into out: inout [OutboundMessage]) {
+    mutating func enterBeacon(_ i: Int32, at t: Timestamp, into out: inout [MonitoringEvent]) {
         table[i].state = .inside
         table[i].since = t
-        table[i].attributesDue = t + configuration.monitoring.attributesRefresh
+        table[i].attributesDue = t + settings.monitoring.attributesRefresh
         insideCount += 1
         let slot = table[i]
         if perBeaconNotify(slot, entry: true) {
-            emitEvent(enter: true, region: nil, beacon: eventBeacon(slot), at: t, into: &out)
+            emit(.beaconDidEnter(eventBeacon(slot), at: t), into: &out)
         }
         publishBeaconState(slot, into: &out)
     }
 
-    mutating func exitBeacon(_ slot: BeaconSlot, at t: Timestamp, reason: String?, into out: inout [OutboundMessage]) {
+    mutating func exitBeacon(
+        _ slot: BeaconSlot, at t: Timestamp, reason: MonitoringEvent.ExitReason?, into out: inout [MonitoringEvent]
+    ) {
         insideCount -= 1
         if perBeaconNotify(slot, entry: false) {
-            emitEvent(enter: false, region: nil, beacon: eventBeacon(slot), at: t, reason: reason, into: &out)
+            emit(.beaconDidExit(eventBeacon(slot), at: t, reason: reason), into: &out)
         }
         var outside = slot
         outside.state = .outside
@@ -268,43 +258,43 @@ public struct BeaconMonitor: Sendable {
         publishBeaconState(outside, into: &out)
     }
 
-    mutating func publishBeaconState(_ slot: BeaconSlot, into out: inout [OutboundMessage]) {
-        emit(composer.state(composer.topics.beacon(slot.identity, .state), slot.state), into: &out)
+    mutating func publishBeaconState(_ slot: BeaconSlot, into out: inout [MonitoringEvent]) {
         emit(
-            composer.beaconAttributes(
-                slot.identity, state: slot.state, since: slot.since, lastSeen: slot.lastSeen, name: name(of: slot)),
+            .beaconDidDetermineState(
+                slot.identity, name: name(of: slot),
+                RegionStatus(state: slot.state, since: slot.since, lastSeen: slot.lastSeen)),
             into: &out)
     }
 
-    mutating func enterRegion(_ r: Int, at t: Timestamp, into out: inout [OutboundMessage]) {
+    mutating func enterRegion(_ r: Int, at t: Timestamp, into out: inout [MonitoringEvent]) {
         regions[r].state = .inside
         regions[r].since = t
-        regions[r].attributesDue = t + configuration.monitoring.attributesRefresh
+        regions[r].attributesDue = t + settings.monitoring.attributesRefresh
         regions[r].beaconsInRange = max(1, regions[r].beaconsInRange)
         insideCount += 1
-        let region = configuration.regions[r]
+        let region = settings.regions[r]
         if region.notifyEntry {
-            emitEvent(enter: true, region: region.name, beacon: regionEventBeacon(r), at: t, into: &out)
+            emit(.didEnterRegion(region.name, by: regionEventBeacon(r), at: t), into: &out)
         }
         publishRegionState(r, into: &out)
     }
 
-    mutating func publishRegionState(_ r: Int, into out: inout [OutboundMessage]) {
-        let name = configuration.regions[r].name
+    mutating func publishRegionState(_ r: Int, into out: inout [MonitoringEvent]) {
+        let name = settings.regions[r].name
         let m = regions[r]
-        emit(composer.state(composer.topics.region(name, .state), m.state), into: &out)
         emit(
-            composer.regionAttributes(
-                name, state: m.state, since: m.since, lastSeen: m.lastSeen, beaconsInRange: m.beaconsInRange),
+            .didDetermineState(
+                name, RegionStatus(state: m.state, since: m.since, lastSeen: m.lastSeen),
+                beaconsInRange: m.beaconsInRange),
             into: &out)
     }
 
     /// Drops the least recently seen beacon; an `inside` one exits with `"reason":"evicted"`.
-    mutating func evictLeastRecent(at t: Timestamp, into out: inout [OutboundMessage]) {
+    mutating func evictLeastRecent(at t: Timestamp, into out: inout [MonitoringEvent]) {
         guard table.tail >= 0 else { return }
         let slot = table.remove(table.tail)
         countersStorage.evicted += 1
-        if slot.state == .inside { exitBeacon(slot, at: t, reason: "evicted", into: &out) }
+        if slot.state == .inside { exitBeacon(slot, at: t, reason: .evicted, into: &out) }
         // Each eviction may strand one heap entry until its due time; under a flood of new
         // identities compact instead of letting the heap grow with the flood rate.
         if heap.count > 2 * (table.count + regions.count) + 64 { rebuildDeadlines() }
@@ -312,7 +302,7 @@ public struct BeaconMonitor: Sendable {
 
     /// A deadline popped: exit (or determine `outside`) unless a later sighting moved it, in which
     /// case the later deadline is pushed instead.
-    mutating func fire(_ e: DeadlineHeap.Entry, into out: inout [OutboundMessage]) {
+    mutating func fire(_ e: DeadlineHeap.Entry, into out: inout [MonitoringEvent]) {
         let due = Timestamp(microseconds: e.due)
         switch e.subject {
         case .beacon:
@@ -346,9 +336,9 @@ public struct BeaconMonitor: Sendable {
                 regions[r].since = due
                 regions[r].beaconsInRange = 0
                 insideCount -= 1
-                let region = configuration.regions[r]
+                let region = settings.regions[r]
                 if region.notifyExit {
-                    emitEvent(enter: false, region: region.name, beacon: regionEventBeacon(r), at: due, into: &out)
+                    emit(.didExitRegion(region.name, by: regionEventBeacon(r), at: due), into: &out)
                 }
                 publishRegionState(r, into: &out)
             case .unknown:

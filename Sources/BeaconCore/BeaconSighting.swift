@@ -21,6 +21,8 @@ public struct BeaconSighting: Sendable, Equatable {
     public var measuredPower: Int8?
     public var timestamp: Timestamp
 
+    // Inlinable: the pipeline (MessageContract) makes one per report.
+    @inlinable
     public init(
         identity: BeaconIdentity, kind: Kind, address: BluetoothAddress, rssi: Int8, measuredPower: Int8?,
         timestamp: Timestamp
@@ -34,6 +36,7 @@ public struct BeaconSighting: Sendable, Equatable {
     }
 
     /// The sighting for a decoded frame; nil for frames without an identity (Eddystone URL, TLM, EID).
+    @inlinable
     public init?(beacon: Beacon, address: BluetoothAddress, rssi: Int8, timestamp: Timestamp) {
         guard let identity = beacon.identity else { return nil }
         let kind: Kind

@@ -4,13 +4,20 @@ import BeaconWire
 ///
 /// Every decision is taken at a tick T from the readings stamped at or before T, so it depends on
 /// the messages and their timestamps only, never on arrival order or on which locator takes it.
-struct LocatorTrack: Sendable {
-    struct Sample: Sendable, Equatable {
-        var timestamp: Timestamp
+package struct LocatorTrack: Sendable {
+    package struct Sample: Sendable, Equatable {
+        package var timestamp: Timestamp
         /// Metres, rssi_offset applied.
-        var distance: Double
-        var floor: String?
-        var room: String?
+        package var distance: Double
+        package var floor: String?
+        package var room: String?
+
+        package init(timestamp: Timestamp, distance: Double, floor: String?, room: String?) {
+            self.timestamp = timestamp
+            self.distance = distance
+            self.floor = floor
+            self.room = room
+        }
     }
 
     /// A gateway whose readings count at a tick.
@@ -25,22 +32,22 @@ struct LocatorTrack: Sendable {
     /// being decided.
     static let capacity = 16
 
-    var name: String?
-    private(set) var samples: [String: [Sample]] = [:]
+    package var name: String?
+    package private(set) var samples: [String: [Sample]] = [:]
     /// Gateway → when it reported the beacon gone (its exit event); its older readings stop counting.
     private var lostAt: [String: Timestamp] = [:]
-    private(set) var location: LocatorLocation?
+    package private(set) var location: LocatorLocation?
     /// Newest reading stamped at or before the last decided tick.
     private var seen: Timestamp?
     /// Set by a restore; the first tick after it starts the grace a restored owner has to report.
     private var restoredPending = false
     private var restoredTick: Timestamp?
     /// Timestamp of the owner's reading last fed to mqtt_room.
-    var lastFed: Timestamp?
+    package var lastFed: Timestamp?
 
-    init() {}
+    package init() {}
 
-    mutating func insert(_ s: Sample, gateway: String) {
+    package mutating func insert(_ s: Sample, gateway: String) {
         var list = samples[gateway] ?? []
         if let i = list.lastIndex(where: { $0.timestamp <= s.timestamp }) {
             if list[i].timestamp == s.timestamp { list[i] = s } else { list.insert(s, at: i + 1) }
@@ -51,12 +58,12 @@ struct LocatorTrack: Sendable {
         samples[gateway] = list
     }
 
-    mutating func lose(gateway: String, at t: Timestamp) {
+    package mutating func lose(gateway: String, at t: Timestamp) {
         if let old = lostAt[gateway], old >= t { return }
         lostAt[gateway] = t
     }
 
-    mutating func restore(_ l: LocatorLocation) {
+    package mutating func restore(_ l: LocatorLocation) {
         guard location == nil else { return }
         location = l
         restoredPending = true
@@ -78,7 +85,7 @@ struct LocatorTrack: Sendable {
     }
 
     /// Decides tick `t`; returns the previous and the new location when it changed.
-    mutating func decide(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>)
+    package mutating func decide(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>)
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         if restoredPending {

@@ -10,24 +10,15 @@ public struct MonitorCounters: Sendable, Equatable {
     public var tracked = 0
     /// Beacons dropped from the full table, least recently seen first.
     public var evicted = 0
-    /// Enter / exit event messages emitted (region and per-beacon; gated ones are not counted).
+    /// Enter / exit events emitted (region and per-beacon; gated ones are not counted).
     public var enterEvents = 0
     public var exitEvents = 0
-    /// Messages emitted, by kind: retained state and attributes, events, proximity, ranging lists.
+    /// Messages the events make, by kind: retained state and attributes (two per state), events,
+    /// proximity, ranging lists. Home Assistant's room feed is not counted.
     public var stateMessages = 0
     public var eventMessages = 0
     public var proximityMessages = 0
     public var rangingMessages = 0
 
     public init() {}
-
-    mutating func count(_ m: OutboundMessage) {
-        switch m.kind {
-        case .state: stateMessages += 1
-        case .event: eventMessages += 1
-        case .proximity: proximityMessages += 1
-        case .ranging: rangingMessages += 1
-        case .status, .stats, .location, .discovery: break
-        }
-    }
 }

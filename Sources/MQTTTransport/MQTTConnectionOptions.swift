@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Glibc
+import MessageContract
 import Platform
 
 /// Everything a `MosquittoClient` needs to open a session, resolved from the `mqtt` configuration:

@@ -3,6 +3,7 @@ import BeaconWire
 import CMosquitto
 import Dispatch
 import Glibc
+import MessageContract
 import Platform
 import Synchronization
 

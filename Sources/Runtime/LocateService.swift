@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Dispatch
 import MQTTTransport
+import MessageContract
 import Platform
 import Synchronization
 

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import MQTTTransport
+import MessageContract
 
 /// `MosquittoClient` as the agent core's `BrokerSession`: the core's calls, on the pipeline thread.
 struct MosquittoSession: BrokerSession {

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 
 /// One gateway of a floor plan, end to end in virtual time: the simulator's sightings go through
 /// the real monitoring and ranging engine, configured as that gateway (id, floor, room), and come
@@ -8,7 +9,7 @@ import BeaconWire
 public struct FloorPlanGateway: Sendable {
     public let simulator: FloorPlanSimulator
     public let start: Timestamp
-    private var monitor: BeaconMonitor
+    private var pipeline: Pipeline
     /// Seconds after `start` generated so far.
     public private(set) var offset: Double = 0
 
@@ -22,17 +23,17 @@ public struct FloorPlanGateway: Sendable {
         c.gateway.floor = simulator.gateway.floor
         c.gateway.room = simulator.gateway.room
         self.start = start
-        monitor = BeaconMonitor(configuration: c, start: start)
+        pipeline = Pipeline(configuration: c, start: start)
     }
 
     /// Runs the scenario up to `until` seconds after the start; appends what the gateway publishes.
     public mutating func run(until: Double, into out: inout [OutboundMessage]) {
         guard until > offset else { return }
         for s in simulator.sightings(from: offset, to: until, start: start) {
-            monitor.observe(s, into: &out)
-            monitor.advance(to: s.timestamp, into: &out)
+            pipeline.observe(s, into: &out)
+            pipeline.advance(to: s.timestamp, into: &out)
         }
-        monitor.advance(to: start + TimeSpan(microseconds: Int64((until * 1_000_000).rounded())), into: &out)
+        pipeline.advance(to: start + TimeSpan(microseconds: Int64((until * 1_000_000).rounded())), into: &out)
         offset = until
     }
 }

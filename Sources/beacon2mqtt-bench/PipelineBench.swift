@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 
 /// Section `pipeline`: the whole pure core on one core, with simulated time, at several report
 /// rates and population sizes.

@@ -1,5 +1,6 @@
 import AgentCore
 import BeaconCore
+import MessageContract
 
 /// A `BrokerSession` that records every call and answers as told: mids count up from 1.
 struct FakeBroker: BrokerSession {

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 /// `locate` on the agent's shape: its output goes through the acknowledged, bounded outbox.

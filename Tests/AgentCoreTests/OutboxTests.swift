@@ -1,5 +1,6 @@
 import AgentCore
 import BeaconCore
+import MessageContract
 import Testing
 
 @Suite struct OutboxTests {

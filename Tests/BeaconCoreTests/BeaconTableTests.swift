@@ -1,4 +1,5 @@
 import BeaconWire
+import MessageContract
 import Testing
 
 @testable import BeaconCore
@@ -66,8 +67,8 @@ import Testing
     @Test func deadlineHeapStaysBoundedUnderAFloodOfPerBeaconIdentities() {
         var c = Configuration()
         c.monitoring.maxTracked = 100
-        var m = BeaconMonitor(configuration: c, start: Fixtures.t0)
-        var out: [OutboundMessage] = []
+        var m = BeaconMonitor(settings: MonitorSettings(c), start: Fixtures.t0)
+        var out: [MonitoringEvent] = []
         var largest = 0
         for n in 0..<3_000 {
             let id = BeaconIdentity.uuid(Fixtures.uuidB, major: UInt16(n >> 16), minor: UInt16(n & 0xFFFF))

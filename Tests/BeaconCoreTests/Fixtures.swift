@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 
 /// Shared test vocabulary: a manual clock is just `Timestamp` values passed in.
 enum Fixtures {
@@ -46,18 +47,20 @@ extension Array where Element == OutboundMessage {
     var eventPayloads: [String] { of(.event).map(\.payload.text) }
 }
 
-/// Drives a monitor while collecting its output.
+/// Drives a monitor through the message contract while collecting its output.
 struct Harness {
-    var monitor: BeaconMonitor
+    var pipeline: Pipeline
     var out: [OutboundMessage] = []
 
-    init(_ c: Configuration, start: Timestamp = Fixtures.t0) { monitor = BeaconMonitor(configuration: c, start: start) }
+    init(_ c: Configuration, start: Timestamp = Fixtures.t0) { pipeline = Pipeline(configuration: c, start: start) }
+
+    var monitor: BeaconMonitor { pipeline.monitor! }
 
     /// Observes and returns only the messages this call produced.
     @discardableResult
     mutating func see(_ s: BeaconSighting) -> [OutboundMessage] {
         var o: [OutboundMessage] = []
-        monitor.observe(s, into: &o)
+        pipeline.observe(s, into: &o)
         out += o
         return o
     }
@@ -70,7 +73,7 @@ struct Harness {
     @discardableResult
     mutating func advance(to t: Timestamp) -> [OutboundMessage] {
         var o: [OutboundMessage] = []
-        monitor.advance(to: t, into: &o)
+        pipeline.advance(to: t, into: &o)
         out += o
         return o
     }

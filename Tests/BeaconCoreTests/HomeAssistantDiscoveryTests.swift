@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
+import MessageContract
 import Testing
 
 /// Discovery payloads checked against Home Assistant's MQTT documentation (home-assistant.io,
@@ -132,7 +133,7 @@ import Testing
     @Test func everyStateTopicIsOneTheMonitorActuallyPublishes() throws {
         var c = Self.configuration()
         c.ranging.publish.rangingList = true
-        var monitor = BeaconMonitor(configuration: c, start: Fixtures.t0)
+        var monitor = Pipeline(configuration: c, start: Fixtures.t0)
         var published: [OutboundMessage] = []
         monitor.observe(Fixtures.sighting(Fixtures.beacon(1), at: 0.2), into: &published)
         monitor.advance(to: Fixtures.at(1), into: &published)

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
+import MessageContract
 import Testing
 
 /// The `mqtt_room` feed (home-assistant.io, "MQTT Room Presence"): the sensor subscribes to

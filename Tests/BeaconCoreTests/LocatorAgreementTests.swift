@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 /// Several locators, one answer: decisions depend only on the readings and their timestamps.

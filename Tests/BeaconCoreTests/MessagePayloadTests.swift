@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 /// Golden payloads, written by hand from the contract in README, “Messages, monitoring and ranging”.

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 @Suite struct PerBeaconMonitoringTests {
@@ -81,8 +82,8 @@ import Testing
         var c = Configuration()
         c.monitoring.perBeacon = false
         c.monitoring.maxTracked = 1000
-        var m = BeaconMonitor(configuration: c, start: Fixtures.t0)
-        var out: [OutboundMessage] = []
+        var m = BeaconMonitor(settings: MonitorSettings(c), start: Fixtures.t0)
+        var out: [MonitoringEvent] = []
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         var maxTracked = 0
         for n in 0..<100_000 {

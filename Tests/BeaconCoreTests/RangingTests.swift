@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 @Suite struct RangingTests {
@@ -51,7 +52,7 @@ import Testing
         h.see(Fixtures.sighting(a2, at: 3.1))
         c.beacons = [BeaconOverride(identity: a2, name: "door")]
         var o: [OutboundMessage] = []
-        h.monitor.reconfigure(c, at: Fixtures.at(3.2), into: &o)
+        h.pipeline.reconfigure(c, at: Fixtures.at(3.2), into: &o)
         let renamed = h.advance(4).of(.ranging).first?.payload.text ?? ""
         #expect(first.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:01""#))
         #expect(moved.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:02""#))

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 @Suite struct RegionMonitoringTests {

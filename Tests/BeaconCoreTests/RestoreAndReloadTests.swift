@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 @Suite struct RestoreAndReloadTests {
@@ -7,7 +8,7 @@ import Testing
 
     @Test func restoredInsideRegionSuppressesTheEnter() {
         var h = Harness(Fixtures.regionConfig())
-        h.monitor.restore([
+        h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
         ])
@@ -20,7 +21,7 @@ import Testing
 
     @Test func restoredInsideRegionExitsAtStartPlusTimeoutWhenNeverSeen() {
         var h = Harness(Fixtures.regionConfig())
-        h.monitor.restore([
+        h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
         ])
@@ -35,7 +36,7 @@ import Testing
 
     @Test func staleRestoredStateIsIgnored() {
         var h = Harness(Fixtures.regionConfig())
-        h.monitor.restore([
+        h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .inside, since: Fixtures.at(-7200), lastSeen: Fixtures.at(-901))
         ])
@@ -44,7 +45,7 @@ import Testing
 
     @Test func restoredOutsideRegionEntersOnSightingAndSkipsDetermination() {
         var h = Harness(Fixtures.regionConfig())
-        h.monitor.restore([
+        h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .outside, since: Fixtures.at(-100), lastSeen: Fixtures.at(-200))
         ])
@@ -56,7 +57,7 @@ import Testing
         var c = Configuration()
         c.gateway.id = "gw1"
         var h = Harness(c)
-        h.monitor.restore([
+        h.pipeline.restore([
             RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))
         ])
         #expect(h.see(Fixtures.sighting(a1, at: 1)).of(.event).isEmpty)
@@ -67,7 +68,7 @@ import Testing
         var c = Configuration()
         c.gateway.id = "gw1"
         var h = Harness(c)
-        h.monitor.restore([
+        h.pipeline.restore([
             RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))
         ])
         #expect(h.advance(9.999).of(.event).isEmpty)
@@ -85,7 +86,7 @@ import Testing
         var c = Fixtures.regionConfig()
         c.regions.append(BeaconRegion(name: "lab", uuid: Fixtures.uuidB))
         var o: [OutboundMessage] = []
-        h.monitor.reconfigure(c, at: Fixtures.at(5), into: &o)
+        h.pipeline.reconfigure(c, at: Fixtures.at(5), into: &o)
         #expect(o.filter { $0.kind != .proximity }.isEmpty)
         // "office" stays inside (no second enter) and exits on its original schedule.
         #expect(h.see(Fixtures.sighting(Fixtures.beacon(2), at: 6)).of(.event).isEmpty)
@@ -101,7 +102,7 @@ import Testing
         var c = Fixtures.regionConfig()
         c.regions = [BeaconRegion(name: "lab", uuid: Fixtures.uuidB)]
         var o: [OutboundMessage] = []
-        h.monitor.reconfigure(c, at: Fixtures.at(2), into: &o)
+        h.pipeline.reconfigure(c, at: Fixtures.at(2), into: &o)
         let cleared = o.of(.state)
         #expect(cleared.map(\.topic) == ["beacons/regions/office/gw1/state", "beacons/regions/office/gw1/attributes"])
         #expect(cleared.allSatisfy { $0.retain && $0.payload == .text("") })
@@ -113,7 +114,7 @@ import Testing
         var h = Harness(Fixtures.regionConfig())
         h.see(Fixtures.sighting(a1, at: 1))
         var o: [OutboundMessage] = []
-        h.monitor.republishRetained(into: &o)
+        h.pipeline.republishRetained(into: &o)
         #expect(o.map(\.topic) == ["beacons/regions/office/gw1/state", "beacons/regions/office/gw1/attributes"])
         #expect(o.first?.payload == .text("inside"))
     }
@@ -139,7 +140,7 @@ import Testing
         var c = Fixtures.regionConfig()
         c.regions[0].major = 1
         var o: [OutboundMessage] = []
-        h.monitor.reconfigure(c, at: Fixtures.at(2), into: &o)
+        h.pipeline.reconfigure(c, at: Fixtures.at(2), into: &o)
         #expect(h.monitor.regionStates.map(\.state) == [.unknown])
         // Seen again: a fresh enter, as for a new region.
         #expect(h.see(Fixtures.sighting(a1, at: 3)).eventPayloads.count == 1)

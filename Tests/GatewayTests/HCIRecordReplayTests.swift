@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Foundation
+import MessageContract
 import Testing
 
 @testable import CaptureTransport

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
+import MessageContract
 import Testing
 
 @testable import CLI

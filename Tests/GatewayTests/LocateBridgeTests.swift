@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import CLI
 import Foundation
+import MessageContract
 import Synchronization
 import Testing
 

@@ -1,8 +1,9 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
+import MessageContract
 import Synchronization
 import Testing
 

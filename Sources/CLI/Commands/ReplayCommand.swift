@@ -2,6 +2,7 @@ import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Glibc
+import MessageContract
 import Platform
 
 /// `beacon2mqtt replay FILE`: feeds a capture through the whole pipeline on the capture's own clock,

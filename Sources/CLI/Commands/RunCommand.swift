@@ -6,6 +6,7 @@ import CaptureTransport
 import Glibc
 import HCITransport
 import MQTTTransport
+import MessageContract
 import Platform
 import Runtime
 import Simulation

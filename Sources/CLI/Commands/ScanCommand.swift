@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import HCITransport
+import MessageContract
 import Platform
 import Synchronization
 

@@ -1,8 +1,9 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
+import MessageContract
 import Synchronization
 
 /// A stand-in core for runtime tests: every packet whose first payload byte after the H4 event

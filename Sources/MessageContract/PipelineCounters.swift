@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// What the pipeline has seen, for the replay summary and the stats topic.
 public struct PipelineCounters: Sendable, Equatable {
     /// Every packet handed in, including outgoing commands.

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// One gateway's distance estimate for one beacon: a `proximity` message as the locator reads it.

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// Topics and payloads the locator publishes (README, “Locating beacons floor by floor”).

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// The feed Home Assistant's built-in `mqtt_room` sensor reads (HA docs, "MQTT Room Presence"):

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// Reads back our own retained `attributes` messages at start, for `BeaconMonitor.restore`.

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// The one place topic strings are built and parsed (README, “Messages, monitoring and ranging”,

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// Home Assistant MQTT discovery for the configured beacons and regions (HA docs, "MQTT Discovery").

@@ -1,28 +1,46 @@
+import BeaconCore
 import BeaconWire
 
 /// The whole pure path: HCI packet bytes → advertising reports → beacon frames → monitoring and
-/// ranging → MQTT messages. Every source (live HCI, capture replay, simulator) feeds this one type,
-/// so they all produce the same messages for the same packets.
+/// ranging (`MonitoringEvent`s) → MQTT messages (`MessageComposer`). Every source (live HCI,
+/// capture replay, simulator) feeds this one type, so they all produce the same messages for the
+/// same packets.
 ///
 /// Monitoring starts at the first packet's (or `advance`'s) timestamp, so a replay's clock is the
 /// capture's own. Undecodable bytes are counted (`counters.malformed`) and skipped, never fatal.
 public struct Pipeline: Sendable {
     public private(set) var configuration: Configuration
-    public private(set) var monitor: BeaconMonitor?
+    /// The monitor, once monitoring began.
+    public var monitor: BeaconMonitor? { started ? engine : nil }
+    /// Not an optional: across the module boundary every `monitor!` cost an outlined tag check per
+    /// report. A placeholder until `begin`.
+    private var engine: BeaconMonitor
+    private var started = false
     var countersStorage = PipelineCounters()
     /// The last decoding error, for a debug log line.
     public private(set) var lastError: DecodeError?
+    private var composer: MessageComposer
+    /// The monitor's events of one call, reused so the per-report path allocates nothing.
+    private var events: [MonitoringEvent] = []
     private var pendingRestore: [RestoredState] = []
     /// Where `finish` stops the clock, fixed at its first step.
     private var drainHorizon: Timestamp?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
+        composer = MessageComposer(configuration)
+        engine = BeaconMonitor(settings: MonitorSettings(), start: Timestamp(microseconds: 0))
+    }
+
+    /// A pipeline whose monitoring starts at `start` rather than at the first packet.
+    public init(configuration: Configuration, start: Timestamp) {
+        self.init(configuration: configuration)
+        begin(at: start)
     }
 
     public var counters: PipelineCounters {
         var c = countersStorage
-        c.monitor = monitor?.counters ?? MonitorCounters()
+        c.monitor = started ? engine.counters : MonitorCounters()
         return c
     }
 
@@ -30,8 +48,9 @@ public struct Pipeline: Sendable {
     public mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage]) {
         countersStorage.packets += 1
         guard packet.incoming else { return }
-        if monitor == nil { begin(at: packet.timestamp) }
+        if !started { begin(at: packet.timestamp) }
         let time = packet.timestamp
+        defer { composeEvents(into: &out) }
         let outcome: Result<PacketClass, DecodeError> = packet.bytes.withUnsafeBytes { raw in
             do throws(DecodeError) {
                 return .success(
@@ -42,7 +61,7 @@ public struct Pipeline: Sendable {
                                 beacon: beacon, address: header.address, rssi: header.rssi, timestamp: time)
                         else { return }
                         countersStorage.beacons += 1
-                        monitor!.observe(sighting, into: &out)
+                        engine.observe(sighting, into: &events)
                     })
             } catch {
                 return .failure(error)
@@ -59,13 +78,21 @@ public struct Pipeline: Sendable {
             countersStorage.malformed += 1
             lastError = error
         }
-        monitor!.advance(to: time, into: &out)
+        engine.advance(to: time, into: &events)
+    }
+
+    /// Monitors one sighting that comes without a packet (the floor-plan simulator's).
+    public mutating func observe(_ sighting: BeaconSighting, into out: inout [OutboundMessage]) {
+        if !started { begin(at: sighting.timestamp) }
+        engine.observe(sighting, into: &events)
+        composeEvents(into: &out)
     }
 
     /// Lets time pass without packets: exits, initial states and ranging ticks that are due fire.
     public mutating func advance(to time: Timestamp, into out: inout [OutboundMessage]) {
-        if monitor == nil { begin(at: time) }
-        monitor!.advance(to: time, into: &out)
+        if !started { begin(at: time) }
+        engine.advance(to: time, into: &events)
+        composeEvents(into: &out)
     }
 
     /// The end of a finite source (a capture, a simulation): lets enough time pass for every pending
@@ -77,7 +104,8 @@ public struct Pipeline: Sendable {
     /// `finish` in steps of at most `step` of capture time, so a caller that must not outrun its
     /// consumer (a replay into a bounded outbox) can publish between steps. True when finished.
     public mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
-        guard let now = monitor?.now else { return true }
+        guard started else { return true }
+        let now = engine.now
         if drainHorizon == nil {
             var longest = max(configuration.monitoring.exitTimeout, configuration.ranging.staleAfter)
             for r in configuration.regions { longest = max(longest, r.exitTimeout ?? .zero) }
@@ -86,41 +114,67 @@ public struct Pipeline: Sendable {
         }
         let horizon = drainHorizon!
         let next = horizon - now > step ? now + step : horizon
-        monitor!.advance(to: next, into: &out)
+        advance(to: next, into: &out)
         return next >= horizon
     }
 
     /// Applies a reloaded configuration; unchanged regions and beacons keep their state.
     public mutating func reconfigure(_ config: Configuration, at time: Timestamp, into out: inout [OutboundMessage]) {
         configuration = config
-        if monitor == nil {
-            begin(at: time)
-        } else {
-            monitor!.reconfigure(config, at: time, into: &out)
+        guard started else {
+            composer = MessageComposer(config)
+            return begin(at: time)
         }
+        // What is due before the reload is published as configured before it.
+        advance(to: time, into: &out)
+        engine.reconfigure(MonitorSettings(config), at: time, into: &events)
+        // Withdrawals go to the topics the old names made; everything after, to the new ones.
+        var old = composer
+        composer = MessageComposer(config)
+        for e in events {
+            switch e {
+            case .didStopMonitoringRegion, .didStopMonitoringBeacon: old.compose(e, into: &out)
+            default: composer.compose(e, into: &out)
+            }
+        }
+        events.removeAll(keepingCapacity: true)
     }
 
     /// States read back from the broker at start; applied when monitoring begins (or at once).
     public mutating func restore(_ states: [RestoredState]) {
-        if monitor == nil {
+        if !started {
             pendingRestore += states
         } else {
-            monitor!.restore(states)
+            engine.restore(states)
         }
     }
 
     /// Every retained message (state and attributes), to republish after a reconnect.
     public mutating func republishRetained(into out: inout [OutboundMessage]) {
-        monitor?.republishRetained(into: &out)
+        guard started else { return }
+        engine.republishRetained(into: &events)
+        composeEvents(into: &out)
     }
 
-    public var trackedBeacons: [TrackedBeacon] { monitor?.trackedBeacons ?? [] }
+    public var trackedBeacons: [TrackedBeacon] { started ? engine.trackedBeacons : [] }
 
     private mutating func begin(at time: Timestamp) {
-        monitor = BeaconMonitor(configuration: configuration, start: time)
+        engine = BeaconMonitor(settings: MonitorSettings(configuration), start: time)
+        started = true
         if !pendingRestore.isEmpty {
-            monitor!.restore(pendingRestore)
+            engine.restore(pendingRestore)
             pendingRestore = []
         }
+    }
+
+    /// Turns the monitor's events of one call into messages; most reports make none.
+    private mutating func composeEvents(into out: inout [OutboundMessage]) {
+        guard !events.isEmpty else { return }
+        // Borrowed in place: copying each event out of the array (it is as large as its largest
+        // case) cost more than composing a state message.
+        events.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices { composer.compose(buffer[i], into: &out) }
+        }
+        events.removeAll(keepingCapacity: true)
     }
 }

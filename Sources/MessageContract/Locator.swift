@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// Places every beacon at one gateway (floor, room) from all gateways' `proximity` messages, with

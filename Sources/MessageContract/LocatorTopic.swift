@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// Payload reading for the locator: single fields of the flat JSON objects the gateways publish

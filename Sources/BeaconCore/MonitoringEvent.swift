@@ -1,0 +1,72 @@
+import BeaconWire
+
+/// What monitoring and ranging found, named after CoreLocation's delegate callbacks
+/// (`didEnterRegion`, `didExitRegion`, `didDetermineState`, `didRange`) and, per beacon, after the
+/// AltBeacon library's. `BeaconMonitor` emits them in the order they happen; the message contract
+/// turns each into MQTT messages, so everything a payload prints is here.
+public enum MonitoringEvent: Sendable, Equatable {
+    /// A region's first matching beacon was seen (its `notify_entry` is on).
+    case didEnterRegion(String, by: TransitionBeacon, at: Timestamp)
+    /// A region's last matching beacon was silent for the exit timeout (its `notify_exit` is on).
+    case didExitRegion(String, by: TransitionBeacon, at: Timestamp)
+    /// A region's state and what its retained attributes record: after every change, at initial
+    /// determination (`outside`, no enter or exit), at attribute refreshes, and on republish.
+    case didDetermineState(String, RegionStatus, beaconsInRange: Int)
+    /// Per-beacon monitoring: a beacon entered on its own.
+    case beaconDidEnter(TransitionBeacon, at: Timestamp)
+    /// Per-beacon monitoring: a beacon exited on its own, or was evicted from a full table.
+    case beaconDidExit(TransitionBeacon, at: Timestamp, reason: ExitReason?)
+    /// Per-beacon monitoring: a beacon's state and retained attributes, as for a region.
+    case beaconDidDetermineState(BeaconIdentity, name: String?, RegionStatus)
+    /// One beacon's ranging result is due for publishing: first in range, proximity changed,
+    /// accuracy moved beyond the deadband, or the heartbeat.
+    case didRangeBeacon(RangedBeacon, at: Timestamp)
+    /// A region's ranged beacons at a tick, nearest first (unknown accuracy last); empty once when
+    /// the region's last beacon drops out of ranging.
+    case didRange(String, [RangedBeacon])
+    /// A reload removed the region: what was published for it is withdrawn.
+    case didStopMonitoringRegion(String)
+    /// A reload left the beacon matching no region: what was published for it is withdrawn.
+    case didStopMonitoringBeacon(BeaconIdentity)
+
+    /// Why a beacon exited before its exit timeout.
+    public enum ExitReason: String, Sendable, Equatable {
+        /// The tracking table was full and this beacon was the least recently seen.
+        case evicted
+    }
+}
+
+/// A region's or a beacon's state with the times its retained attributes carry.
+public struct RegionStatus: Sendable, Equatable {
+    public var state: RegionState
+    public var since: Timestamp?
+    public var lastSeen: Timestamp?
+
+    public init(state: RegionState, since: Timestamp?, lastSeen: Timestamp?) {
+        self.state = state
+        self.since = since
+        self.lastSeen = lastSeen
+    }
+}
+
+/// What an enter or exit says about the beacon that caused it.
+public struct TransitionBeacon: Sendable, Equatable {
+    /// nil only for a restored region that exits before any sighting.
+    public var identity: BeaconIdentity?
+    public var name: String?
+    /// nil when the beacon was restored and not heard since start.
+    public var address: BluetoothAddress?
+    /// The last raw RSSI (127 = not available); the gateway offset is not applied.
+    public var rssi: Int8
+    public var lastSeen: Timestamp?
+
+    public init(
+        identity: BeaconIdentity?, name: String?, address: BluetoothAddress?, rssi: Int8, lastSeen: Timestamp?
+    ) {
+        self.identity = identity
+        self.name = name
+        self.address = address
+        self.rssi = rssi
+        self.lastSeen = lastSeen
+    }
+}

@@ -1,0 +1,46 @@
+import BeaconCore
+import BeaconWire
+
+/// A location as the locator publishes it and reads it back.
+extension LocatorLocation {
+    /// `{"gateway","floor","room","accuracy","since","confidence","state","last_seen"}`; the first six
+    /// are the documented location, `state` is `home` or `not_home`, `last_seen` lets a late locator
+    /// time the away timeout.
+    public var json: String {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("gateway", gateway)
+        w.field("floor", floor)
+        w.field("room", room)
+        w.field("accuracy", accuracy, decimals: 2)
+        w.field("since", since.rfc3339)
+        w.field("confidence", confidence, decimals: 2)
+        w.field("state", isHome ? "home" : "not_home")
+        w.field("last_seen", lastSeen?.rfc3339)
+        w.endObject()
+        return w.text
+    }
+
+    /// Reads a retained `location` message back: the beacon and its location, or nil when the topic
+    /// or payload is not a locator's (an empty payload clears the topic).
+    public static func retained(topic: String, payload: String, baseTopic: String) -> (BeaconIdentity, Self)? {
+        guard case .location(let beacon)? = TopicTree(base: baseTopic).parse(topic),
+            let location = retained(payload: payload)
+        else { return nil }
+        return (beacon, location)
+    }
+
+    /// A retained `location` payload; nil when it is not a locator's.
+    static func retained(payload: String) -> Self? {
+        guard let since = LocatorTopic.string("since", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)),
+            let state = LocatorTopic.string("state", in: payload), state == "home" || state == "not_home"
+        else { return nil }
+        let gateway = state == "home" ? LocatorTopic.string("gateway", in: payload) : nil
+        if state == "home", gateway == nil { return nil }
+        return Self(
+            gateway: gateway, floor: LocatorTopic.string("floor", in: payload),
+            room: LocatorTopic.string("room", in: payload), accuracy: LocatorTopic.number("accuracy", in: payload),
+            since: since, confidence: LocatorTopic.number("confidence", in: payload),
+            lastSeen: LocatorTopic.string("last_seen", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)))
+    }
+}

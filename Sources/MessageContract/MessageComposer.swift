@@ -1,0 +1,245 @@
+import BeaconCore
+import BeaconWire
+
+/// Turns monitoring events into the topics and payloads of the message contract (README,
+/// “Messages, monitoring and ranging”).
+///
+/// Key order is part of the contract and fixed here. Accuracy prints with 2 decimals, RSSI values
+/// with 1; an RSSI of 127 ("not available") prints as null. Times are RFC 3339 UTC with milliseconds.
+struct MessageComposer: Sendable {
+    /// Where every message goes.
+    var topics: TopicTree
+    var floor: String?
+    var room: String?
+    var qos: Int
+    /// gateway.rssi_offset, added to every RSSI this gateway reports.
+    var rssiOffset: Double
+    /// Home Assistant `mqtt_room` feed, when `homeassistant.room_topic` is set.
+    var roomFeed: HomeAssistantRoomFeed?
+    /// Per monitor table slot: cached ranging-list identity text (see `RangedIdentityText`).
+    var identityTexts: [RangedIdentityText] = []
+
+    init(_ c: Configuration) {
+        topics = TopicTree(c)
+        floor = c.gateway.floor
+        room = c.gateway.room
+        qos = c.mqtt.qos
+        rssiOffset = c.gateway.rssiOffset
+        roomFeed = HomeAssistantRoomFeed(configuration: c, settings: c.homeAssistant)
+    }
+
+    /// Appends the messages `e` makes, in the order they are published.
+    mutating func compose(_ e: MonitoringEvent, into out: inout [OutboundMessage]) {
+        switch e {
+        case .didEnterRegion(let region, let b, let t):
+            out.append(event("enter", topic: topics.region(region, .event), region: region, beacon: b, at: t))
+        case .didExitRegion(let region, let b, let t):
+            out.append(event("exit", topic: topics.region(region, .event), region: region, beacon: b, at: t))
+        case .didDetermineState(let region, let s, let inRange):
+            out.append(state(topics.region(region, .state), s.state))
+            out.append(regionAttributes(region, s, beaconsInRange: inRange))
+        case .beaconDidEnter(let b, let t):
+            guard let id = b.identity else { return }
+            out.append(event("enter", topic: topics.beacon(id, .event), region: nil, beacon: b, at: t))
+        case .beaconDidExit(let b, let t, let reason):
+            guard let id = b.identity else { return }
+            out.append(
+                event("exit", topic: topics.beacon(id, .event), region: nil, beacon: b, at: t, reason: reason?.rawValue))
+        case .beaconDidDetermineState(let id, let name, let s):
+            out.append(state(topics.beacon(id, .state), s.state))
+            out.append(beaconAttributes(id, s, name: name))
+        case .didRangeBeacon(let b, let t):
+            out.append(proximity(b, at: t))
+            if let feed = roomFeed, b.accuracy >= 0,
+                let room = feed.message(identity: b.identity, name: b.name, distance: b.accuracy)
+            {
+                out.append(room)
+            }
+        case .didRange(let region, let beacons):
+            out.append(ranging(region, beacons))
+        case .didStopMonitoringRegion(let region):
+            out.append(clearRetained(topics.region(region, .state)))
+            out.append(clearRetained(topics.region(region, .attributes)))
+        case .didStopMonitoringBeacon(let id):
+            out.append(clearRetained(topics.beacon(id, .state)))
+            out.append(clearRetained(topics.beacon(id, .attributes)))
+        }
+    }
+
+    /// A measured RSSI with the gateway offset applied; nil for 127 ("not available").
+    func rssi(_ raw: Int8) -> Double? { raw == 127 ? nil : Double(raw) + rssiOffset }
+
+    func state(_ topic: String, _ state: RegionState) -> OutboundMessage {
+        OutboundMessage(topic: topic, payload: .text(state.rawValue), qos: qos, retain: true, kind: .state)
+    }
+
+    /// An empty retained message: removes the retained value from the broker.
+    func clearRetained(_ topic: String) -> OutboundMessage {
+        OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .state)
+    }
+
+    static func writeIdentity(_ w: inout JSONWriter, _ id: BeaconIdentity) {
+        switch id.scheme {
+        case .uuid:
+            w.field("uuid", plain: id.id.appendUUID)
+            w.field("major", Int(id.major))
+            w.field("minor", Int(id.minor))
+        case .eddystone:
+            w.field("namespace", id.eddystoneNamespace)
+            w.field("instance", id.eddystoneInstance)
+        }
+    }
+
+    /// An RFC 3339 time, or null.
+    private static func writeTime(_ w: inout JSONWriter, _ name: String, _ t: Timestamp?) {
+        if let t { w.field(name, plain: t.appendRFC3339) } else { w.field(name, nil as String?) }
+    }
+
+    private func attributes(
+        _ topic: String, state: RegionState, since: Timestamp?, lastSeen: Timestamp?, extra: (inout JSONWriter) -> Void
+    ) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("state", state.rawValue)
+        Self.writeTime(&w, "since", since)
+        Self.writeTime(&w, "last_seen", lastSeen)
+        extra(&w)
+        w.endObject()
+        return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .state)
+    }
+
+    /// `{"state","since","last_seen","name"}`, retained.
+    func beaconAttributes(_ id: BeaconIdentity, _ s: RegionStatus, name: String?) -> OutboundMessage {
+        attributes(topics.beacon(id, .attributes), state: s.state, since: s.since, lastSeen: s.lastSeen) {
+            $0.field("name", name)
+        }
+    }
+
+    /// `{"state","since","last_seen","beacons_in_range"}`, retained.
+    func regionAttributes(_ region: String, _ s: RegionStatus, beaconsInRange: Int) -> OutboundMessage {
+        attributes(topics.region(region, .attributes), state: s.state, since: s.since, lastSeen: s.lastSeen) {
+            $0.field("beacons_in_range", beaconsInRange)
+        }
+    }
+
+    /// Event payload. Beacon topic: `{"event",<identity>,"name","gateway","floor","room","address",
+    /// "rssi","timestamp","last_seen"[,"reason"]}`; region topic: the same with `"region"` after `"event"`.
+    func event(
+        _ kind: String, topic: String, region: String?, beacon b: TransitionBeacon, at t: Timestamp,
+        reason: String? = nil
+    ) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("event", kind)
+        if let region { w.field("region", region) }
+        if let id = b.identity { Self.writeIdentity(&w, id) }
+        w.field("name", b.name)
+        w.field("gateway", topics.gateway)
+        w.field("floor", floor)
+        w.field("room", room)
+        if let address = b.address {
+            w.field("address", plain: address.appendText)
+        } else {
+            w.field("address", nil as String?)
+        }
+        w.field("rssi", rssi(b.rssi), decimals: 1)
+        w.field("timestamp", plain: t.appendRFC3339)
+        Self.writeTime(&w, "last_seen", b.lastSeen)
+        if let reason { w.field("reason", reason) }
+        w.endObject()
+        return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: false, kind: .event)
+    }
+
+    /// A ranging-list entry's leading members: `"uuid","major","minor","name","address"`; with
+    /// `gatewayFields`, a proximity payload's: `"gateway","floor","room"` before `"address"`.
+    func identityMembers(of b: RangedBeacon, gatewayFields: Bool = false) -> [UInt8] {
+        var w = JSONWriter(capacity: 160)
+        w.beginObject()
+        writeIdentityMembers(&w, b, gatewayFields: gatewayFields)
+        return Array(w.innerBytes)
+    }
+
+    private func writeIdentityMembers(_ w: inout JSONWriter, _ b: RangedBeacon, gatewayFields: Bool) {
+        Self.writeIdentity(&w, b.identity)
+        w.field("name", b.name)
+        if gatewayFields {
+            w.field("gateway", topics.gateway)
+            w.field("floor", floor)
+            w.field("room", room)
+        }
+        w.field("address", plain: b.address.appendText)
+    }
+
+    /// The cache entry for `b`'s slot, reset when the slot now holds another beacon or address.
+    private mutating func cacheSlot(of b: RangedBeacon) -> Int {
+        let n = Int(b.slot)
+        if n >= identityTexts.count {
+            identityTexts.append(contentsOf: repeatElement(.empty, count: n + 1 - identityTexts.count))
+        }
+        if !identityTexts[n].holds(b) {
+            identityTexts[n] = RangedIdentityText(generation: b.generation, address: b.address)
+        }
+        return n
+    }
+
+    /// `identityMembers(of:)` of `b`, from the per-slot cache.
+    mutating func cachedIdentityMembers(of b: RangedBeacon) -> [UInt8] {
+        let n = cacheSlot(of: b)
+        if identityTexts[n].members.isEmpty { identityTexts[n].members = identityMembers(of: b) }
+        return identityTexts[n].members
+    }
+
+    private func writeMeasurement(_ w: inout JSONWriter, _ b: RangedBeacon) {
+        w.field("rssi", rssi(b.rssi), decimals: 1)
+        w.field("rssi_filtered", b.filteredRSSI, decimals: 1)
+        w.field("measured_power", b.measuredPower)
+        w.field("accuracy", b.accuracy, decimals: 2)
+        w.field("proximity", b.proximity.rawValue)
+    }
+
+    /// `{<identity>,"name","gateway","floor","room","address","rssi","rssi_filtered","measured_power",
+    /// "accuracy","proximity","timestamp"}`, QoS 0, not retained.
+    mutating func proximity(_ b: RangedBeacon, at t: Timestamp) -> OutboundMessage {
+        var w = JSONWriter()
+        w.beginObject()
+        let topic: String
+        if b.slot >= 0 {
+            let n = cacheSlot(of: b)
+            if identityTexts[n].proximityMembers.isEmpty {
+                identityTexts[n].proximityMembers = identityMembers(of: b, gatewayFields: true)
+                identityTexts[n].proximityTopic = topics.beacon(b.identity, .proximity)
+            }
+            w.members(identityTexts[n].proximityMembers)
+            topic = identityTexts[n].proximityTopic
+        } else {
+            writeIdentityMembers(&w, b, gatewayFields: true)
+            topic = topics.beacon(b.identity, .proximity)
+        }
+        writeMeasurement(&w, b)
+        w.field("timestamp", plain: t.appendRFC3339)
+        w.endObject()
+        return OutboundMessage(topic: topic, payload: .json(w.text), qos: 0, retain: false, kind: .proximity)
+    }
+
+    /// A JSON array, nearest first, of `{<identity>,"name","address","rssi","rssi_filtered",
+    /// "measured_power","accuracy","proximity","last_seen"}`; QoS 0, not retained.
+    mutating func ranging(_ region: String, _ beacons: [RangedBeacon]) -> OutboundMessage {
+        var w = JSONWriter(capacity: 2 + 240 * beacons.count)
+        var times = RFC3339Formatter()
+        w.beginArray()
+        for b in beacons {
+            w.beginObject()
+            if b.slot >= 0 {
+                w.members(cachedIdentityMembers(of: b))
+            } else {
+                writeIdentityMembers(&w, b, gatewayFields: false)
+            }
+            writeMeasurement(&w, b)
+            w.field("last_seen", plain: { times.append(b.lastSeen, to: &$0) })
+            w.endObject()
+        }
+        w.endArray()
+        return OutboundMessage(
+            topic: topics.region(region, .ranging), payload: .json(w.text), qos: 0, retain: false, kind: .ranging)
+    }
+}
