@@ -1,7 +1,6 @@
 import BeaconCore
 import BeaconWire
 import CMosquitto
-import Dispatch
 import Glibc
 import MessageContract
 import Platform
@@ -44,8 +43,8 @@ public final class MosquittoClient: Sendable {
     private let logger: Logger
     private let deliver: @Sendable (Event) -> Void
     private let handleSlot = Mutex<HandleSlot>(HandleSlot())
-    private let state = Mutex<SessionState>(SessionState())
-    private let finished = DispatchSemaphore(value: 0)
+    /// Waitable: `waitForFirstAttempt` and `stop` wait for what the network thread sets in it.
+    private let state = WaitableState(SessionState())
     /// Wakes the network thread's reconnect back-off at once when `stop` begins.
     private let stopSignal = StopSignal()
 
@@ -62,6 +61,8 @@ public final class MosquittoClient: Sendable {
         var everConnected = false
         var stopping = false
         var started = false
+        /// The network thread has returned.
+        var finished = false
         var reconnects = 0
         var lastFailure: String? = nil
         var lastLoggedFailure: String? = nil
@@ -91,14 +92,12 @@ public final class MosquittoClient: Sendable {
 
     /// Waits until connected (true), or until the first attempt fails or `timeout` passes (false).
     public func waitForFirstAttempt(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            let (connected, failure) = state.withLock { ($0.connected, $0.lastFailure) }
-            if connected { return true }
-            if failure != nil { return false }
-            PosixThread.sleep(seconds: 0.01)
+        var connected = false
+        _ = state.wait(for: timeout) { s in
+            connected = s.connected
+            return s.connected || s.lastFailure != nil
         }
-        return isConnected
+        return connected
     }
 
     // MARK: - Lifecycle
@@ -115,7 +114,7 @@ public final class MosquittoClient: Sendable {
         }
         PosixThread.start(name: "mqtt") { [self] in
             networkLoop()
-            finished.signal()
+            state.withLock { $0.finished = true }
         }
     }
 
@@ -135,9 +134,8 @@ public final class MosquittoClient: Sendable {
                 if let handle = slot.handle { _ = mosquitto_disconnect(handle) }
             }
         }
-        let remaining = deadline - ContinuousClock.now
-        let waitSeconds = max(remaining / .milliseconds(1), 100) / 1000
-        _ = finished.wait(timeout: .now() + waitSeconds)
+        // The network thread gets at least 100 ms to finish, even after a slow offline.
+        _ = state.wait(for: max(deadline - .now, .milliseconds(100))) { $0.finished }
     }
 
     private func publishOfflineAndWait(until deadline: ContinuousClock.Instant) {
@@ -146,11 +144,7 @@ public final class MosquittoClient: Sendable {
         let result = publish(
             topic: options.statusTopic, payload: Array("offline".utf8), qos: options.statusQoS, retain: true)
         guard case .sent(let mid) = result else { return }
-        while ContinuousClock.now < deadline,
-            !state.withLock({ $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected })
-        {
-            PosixThread.sleep(seconds: 0.005)
-        }
+        _ = state.wait(for: deadline - .now) { $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected }
     }
 
     // MARK: - Publishing

@@ -8,6 +8,13 @@ package enum MonotonicClock {
         MonotonicInstant(nanoseconds: SystemClock.nanoseconds(CLOCK_MONOTONIC))
     }
 
+    /// `duration` from now: negative counts as zero, and over 10⁹ s (31 years) as 10⁹ s.
+    package static func deadline(after duration: Duration) -> MonotonicInstant {
+        let (seconds, attoseconds) = max(duration, .zero).components
+        let span = min(seconds, 1_000_000_000) * 1_000_000_000 + attoseconds / 1_000_000_000
+        return MonotonicInstant(nanoseconds: now().nanoseconds + span)
+    }
+
     /// `instant` as an absolute CLOCK_MONOTONIC `timespec`.
     static func timespecValue(_ instant: MonotonicInstant) -> timespec {
         SystemClock.timespecValue(nanoseconds: instant.nanoseconds)

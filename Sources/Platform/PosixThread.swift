@@ -1,6 +1,6 @@
 import Glibc
 
-/// Detached POSIX threads and sleeping, for the gateway's long-running workers (MQTT network loop,
+/// Detached POSIX threads, for the gateway's long-running workers (MQTT network loop,
 /// HCI reader, tickers). Foundation's `Thread` would do, but importing Foundation maps ~10 MB of
 /// shared libraries (Foundation, ICU) into the daemon, which is most of its RSS.
 package enum PosixThread {
@@ -34,25 +34,6 @@ package enum PosixThread {
         else { return }
         defer { close(fd) }
         try? Syscall.writeAll(fd, Array(name.utf8.prefix(15)), failure: failure)
-    }
-
-    /// Sleeps the calling thread for `seconds` (≤ 0: returns at once), resuming after signals.
-    package static func sleep(seconds: Double) {
-        guard seconds > 0, seconds.isFinite else { return }
-        sleep(for: .nanoseconds(Int64(min(seconds, 1e9) * 1e9)))
-    }
-
-    /// Sleeps the calling thread for `duration`. usleep(3) takes a plain integer, so no libc struct
-    /// is involved (see `WallTime` for why that matters).
-    package static func sleep(for duration: Duration) {
-        let deadline = ContinuousClock.now + duration
-        while true {
-            let left = deadline - ContinuousClock.now
-            guard left > .zero else { return }
-            let (seconds, attoseconds) = left.components
-            let microseconds = seconds >= 1 ? 1_000_000 : max(attoseconds / 1_000_000_000_000, 1)
-            usleep(useconds_t(microseconds))
-        }
     }
 }
 

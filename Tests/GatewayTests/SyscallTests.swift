@@ -74,7 +74,7 @@ import Testing
             done.signal()
             done.unlock()
         }
-        PosixThread.sleep(for: .milliseconds(50))
+        usleep(50_000)
         done.lock()
         signal.stop()
         signal.stop()  // idempotent

@@ -33,14 +33,13 @@ import Testing
             name.withLock { $0 = String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self) }
             done.withLock { $0 = true }
         }
-        let deadline = WallTime().addingTimeInterval(5)
-        while !done.withLock({ $0 }), WallTime() < deadline { PosixThread.sleep(seconds: 0.005) }
+        #expect(waitUntil { done.withLock { $0 } })
         #expect(name.withLock { $0 } == "a-rather-long-t\n")
     }
 
     @Test func sleepWaitsAndWallTimeFollowsTheSystemClock() {
         let before = WallTime()
-        PosixThread.sleep(for: .milliseconds(30))
+        StopSignal().sleep(for: .milliseconds(30))
         let slept = WallTime().timeIntervalSince(before)
         #expect(slept >= 0.029)
         #expect(abs(before.timeIntervalSince1970 - Double(time(nil))) < 2)
@@ -101,7 +100,7 @@ import Testing
         }
         let shared = Shared()
         PosixThread.start(name: "signaller") {
-            PosixThread.sleep(seconds: 0.02)
+            usleep(20_000)
             shared.condition.lock()
             shared.ready = true
             shared.condition.broadcast()
@@ -114,5 +113,32 @@ import Testing
         shared.condition.unlock()
         #expect(ready)
         #expect(MonotonicClock.now() < deadline)
+    }
+}
+
+/// `WaitableState`: the waits on a state (MQTT connected, offline acknowledged, status quiet).
+@Suite struct WaitableStateTests {
+    @Test func aWaitEndsWhenAnotherThreadMakesItsConditionTrue() {
+        let state = WaitableState(0)
+        PosixThread.start(name: "changer") {
+            for _ in 1...3 {
+                usleep(10_000)
+                state.withLock { $0 += 1 }
+            }
+        }
+        let started = MonotonicClock.now()
+        #expect(state.wait(for: .seconds(30)) { $0 == 3 })
+        #expect(MonotonicClock.now().seconds(since: started) < 10, "woken by the change, not the deadline")
+        #expect(state.withLock { $0 } == 3)
+    }
+
+    @Test func aWaitGivesUpAtItsDeadlineWithoutAChange() {
+        let state = WaitableState(false)
+        let started = MonotonicClock.now()
+        #expect(!state.wait(for: .milliseconds(50)) { $0 })
+        #expect(MonotonicClock.now().seconds(since: started) >= 0.049)
+        // Already true: no wait at all, even with no time left.
+        state.withLock { $0 = true }
+        #expect(state.wait(for: .zero) { $0 })
     }
 }

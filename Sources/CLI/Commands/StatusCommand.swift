@@ -36,10 +36,15 @@ struct StatusCommand: Command {
 
     /// What arrived, shared with the client's network thread.
     private final class Collected: Sendable {
-        let retained = Mutex<[String: String]>([:])
-        /// Monotonic, as every wait here is: a wall-clock step moves no deadline.
-        let lastChange = Mutex<ContinuousClock.Instant?>(nil)
-        let subscribed = Mutex(false)
+        struct Heard: Sendable {
+            var retained: [String: String] = [:]
+            var subscribed = false
+            /// SUBACKs and retained messages so far, and when the last came (monotonic, as every
+            /// wait here is: a wall-clock step moves no deadline).
+            var changes = 0
+            var lastChange = ContinuousClock.now
+        }
+        let heard = WaitableState(Heard())
         let client = Mutex<MosquittoClient?>(nil)
     }
 
@@ -75,11 +80,17 @@ struct StatusCommand: Command {
                 _ = c?.subscribe(topics.anyGatewayStatus, qos: 0)
                 _ = c?.subscribe(topics.anyGatewayStats, qos: 0)
             case .subscribed:
-                collected.subscribed.withLock { $0 = true }
-                collected.lastChange.withLock { $0 = .now }
+                collected.heard.withLock { h in
+                    h.subscribed = true
+                    h.changes += 1
+                    h.lastChange = .now
+                }
             case .message(let topic, let payload, _, true):
-                collected.retained.withLock { $0[topic] = String(decoding: payload, as: UTF8.self) }
-                collected.lastChange.withLock { $0 = .now }
+                collected.heard.withLock { h in
+                    h.retained[topic] = String(decoding: payload, as: UTF8.self)
+                    h.changes += 1
+                    h.lastChange = .now
+                }
             default:
                 break
             }
@@ -92,16 +103,16 @@ struct StatusCommand: Command {
             return .unavailable
         }
         // Retained messages follow the SUBACKs at once; quiet for 300 ms means they are all here.
+        // So each wait ends at the first change, at 300 ms after the last one once subscribed, or
+        // at the deadline; one that ends without a change ends the collecting.
         let deadline = ContinuousClock.now + .seconds(wait)
+        var heard = collected.heard.withLock { $0 }
         while ContinuousClock.now < deadline {
-            if let last = collected.lastChange.withLock({ $0 }), collected.subscribed.withLock({ $0 }),
-                ContinuousClock.now - last > .milliseconds(300)
-            {
-                break
-            }
-            PosixThread.sleep(seconds: 0.02)
+            let quietEnd = heard.subscribed ? min(heard.lastChange + .milliseconds(300), deadline) : deadline
+            let seen = heard.changes
+            guard collected.heard.wait(for: quietEnd - .now, for: { heard = $0; return $0.changes != seen }) else { break }
         }
-        let retained = collected.retained.withLock { $0 }
+        let retained = collected.heard.withLock { $0.retained }
         let rows = Self.rows(retained, base: base)
         guard !rows.isEmpty else {
             context.err("no gateway has announced itself under \(base)/gateways/ on \(options.endpoint)\n")
