@@ -67,8 +67,8 @@ public struct Locator: Sendable {
         case .gatewayStatus(let gateway)?:
             setGateway(gateway, online: payload != "offline")
         case .beacon(let beacon, let gateway, .event)?:
-            guard LocatorTopic.string("event", in: payload) == "exit",
-                let at = LocatorTopic.string("timestamp", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:))
+            guard let o = try? JSONObject(payload), o.string("event") == "exit",
+                let at = o.string("timestamp").flatMap(RetainedAttributes.timestamp(rfc3339:))
             else { return true }
             gatewayLost(beacon, gateway: gateway, at: at)
         default:

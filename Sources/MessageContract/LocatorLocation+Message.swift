@@ -32,15 +32,15 @@ extension LocatorLocation {
 
     /// A retained `location` payload; nil when it is not a locator's.
     static func retained(payload: String) -> Self? {
-        guard let since = LocatorTopic.string("since", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)),
-            let state = LocatorTopic.string("state", in: payload), state == "home" || state == "not_home"
+        guard let o = try? JSONObject(payload),
+            let since = o.string("since").flatMap(RetainedAttributes.timestamp(rfc3339:)),
+            let state = o.string("state"), state == "home" || state == "not_home"
         else { return nil }
-        let gateway = state == "home" ? LocatorTopic.string("gateway", in: payload) : nil
+        let gateway = state == "home" ? o.string("gateway") : nil
         if state == "home", gateway == nil { return nil }
         return Self(
-            gateway: gateway, floor: LocatorTopic.string("floor", in: payload),
-            room: LocatorTopic.string("room", in: payload), accuracy: LocatorTopic.number("accuracy", in: payload),
-            since: since, confidence: LocatorTopic.number("confidence", in: payload),
-            lastSeen: LocatorTopic.string("last_seen", in: payload).flatMap(RetainedAttributes.timestamp(rfc3339:)))
+            gateway: gateway, floor: o.string("floor"), room: o.string("room"), accuracy: o.number("accuracy"),
+            since: since, confidence: o.number("confidence"),
+            lastSeen: o.string("last_seen").flatMap(RetainedAttributes.timestamp(rfc3339:)))
     }
 }

@@ -42,15 +42,13 @@ public struct LocatorReading: Sendable, Equatable {
 
     /// A proximity payload `gateway` published for `beacon`; nil when it is not one.
     init?(beacon: BeaconIdentity, gateway: String, payload: String) {
-        guard let stamp = LocatorTopic.string("timestamp", in: payload),
+        guard let o = try? JSONObject(payload), let stamp = o.string("timestamp"),
             let timestamp = RetainedAttributes.timestamp(rfc3339: stamp),
-            let accuracy = LocatorTopic.number("accuracy", in: payload)
+            let accuracy = o.number("accuracy")
         else { return nil }
         self.init(
-            beacon: beacon, name: LocatorTopic.string("name", in: payload), gateway: gateway,
-            floor: LocatorTopic.string("floor", in: payload), room: LocatorTopic.string("room", in: payload),
-            filteredRSSI: LocatorTopic.number("rssi_filtered", in: payload),
-            measuredPower: LocatorTopic.number("measured_power", in: payload).map { Int($0) }, accuracy: accuracy,
+            beacon: beacon, name: o.string("name"), gateway: gateway, floor: o.string("floor"),
+            room: o.string("room"), filteredRSSI: o.number("rssi_filtered"), measuredPower: o.number("measured_power").map { Int($0) }, accuracy: accuracy,
             timestamp: timestamp)
     }
 }

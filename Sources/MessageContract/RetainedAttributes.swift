@@ -17,30 +17,12 @@ public enum RetainedAttributes {
         case .beacon(let id, gateway: gatewayID, .attributes)?: subject = .beacon(id)
         default: return nil
         }
-        guard let stateText = stringField("state", in: payload), let state = RegionState(rawValue: stateText) else {
-            return nil
-        }
+        guard let o = try? JSONObject(payload), let stateText = o.string("state"),
+            let state = RegionState(rawValue: stateText)
+        else { return nil }
         return RestoredState(
-            subject: subject, state: state, since: stringField("since", in: payload).flatMap(timestamp(rfc3339:)),
-            lastSeen: stringField("last_seen", in: payload).flatMap(timestamp(rfc3339:)))
-    }
-
-    /// The value of `"key":"value"` in a flat JSON object without escapes in the value; nil when the
-    /// key is missing or its value is not a string (e.g. `null`).
-    static func stringField(_ key: String, in json: String) -> String? {
-        let utf8 = Array(json.utf8)
-        let needle = Array("\"\(key)\":\"".utf8)
-        guard utf8.count > needle.count else { return nil }
-        var i = 0
-        while i + needle.count <= utf8.count {
-            if utf8[i..<(i + needle.count)].elementsEqual(needle) {
-                let start = i + needle.count
-                guard let end = utf8[start...].firstIndex(of: UInt8(ascii: "\"")) else { return nil }
-                return String(decoding: utf8[start..<end], as: UTF8.self)
-            }
-            i += 1
-        }
-        return nil
+            subject: subject, state: state, since: o.string("since").flatMap(timestamp(rfc3339:)),
+            lastSeen: o.string("last_seen").flatMap(timestamp(rfc3339:)))
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (RFC 3339 in UTC, as `Timestamp.rfc3339` prints it).
