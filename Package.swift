@@ -97,6 +97,9 @@ let package = Package(
             name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire", "MessageContract"], swiftSettings: strict
         ),
         .testTarget(
+            name: "MessageContractTests", dependencies: ["MessageContract", "BeaconCore", "BeaconWire"],
+            swiftSettings: strict),
+        .testTarget(
             name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],
             swiftSettings: strict),
         .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),

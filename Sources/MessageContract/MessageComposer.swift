@@ -6,7 +6,7 @@ import BeaconWire
 ///
 /// Key order is part of the contract and fixed here. Accuracy prints with 2 decimals, RSSI values
 /// with 1; an RSSI of 127 ("not available") prints as null. Times are RFC 3339 UTC with milliseconds.
-struct MessageComposer: Sendable {
+package struct MessageComposer: Sendable {
     /// Where every message goes.
     var topics: TopicTree
     var floor: String?
@@ -19,7 +19,7 @@ struct MessageComposer: Sendable {
     /// Per monitor table slot: cached ranging-list identity text (see `RangedIdentityText`).
     var identityTexts: [RangedIdentityText] = []
 
-    init(_ c: Configuration) {
+    package init(_ c: Configuration) {
         topics = TopicTree(c)
         floor = c.gateway.floor
         room = c.gateway.room
@@ -29,7 +29,7 @@ struct MessageComposer: Sendable {
     }
 
     /// Appends the messages `e` makes, in the order they are published.
-    mutating func compose(_ e: MonitoringEvent, into out: inout [OutboundMessage]) {
+    package mutating func compose(_ e: MonitoringEvent, into out: inout [OutboundMessage]) {
         switch e {
         case .didEnterRegion(let region, let b, let t):
             out.append(event("enter", topic: topics.region(region, .event), region: region, beacon: b, at: t))

@@ -78,3 +78,58 @@ struct Harness {
         return o
     }
 }
+
+/// Drives a monitor on its own while collecting its events.
+struct EventHarness {
+    var monitor: BeaconMonitor
+    var out: [MonitoringEvent] = []
+
+    init(_ c: Configuration, start: Timestamp = Fixtures.t0) {
+        monitor = BeaconMonitor(settings: MonitorSettings(c), start: start)
+    }
+
+    /// Observes and returns only the events this call produced.
+    @discardableResult
+    mutating func see(_ s: BeaconSighting) -> [MonitoringEvent] {
+        var o: [MonitoringEvent] = []
+        monitor.observe(s, into: &o)
+        out += o
+        return o
+    }
+
+    @discardableResult
+    mutating func advance(_ seconds: Double) -> [MonitoringEvent] {
+        var o: [MonitoringEvent] = []
+        monitor.advance(to: Fixtures.at(seconds), into: &o)
+        out += o
+        return o
+    }
+
+    @discardableResult
+    mutating func advance(to t: Timestamp) -> [MonitoringEvent] {
+        var o: [MonitoringEvent] = []
+        monitor.advance(to: t, into: &o)
+        out += o
+        return o
+    }
+}
+
+extension Array where Element == MonitoringEvent {
+    /// Region and per-beacon enters and exits, in order.
+    var transitions: [MonitoringEvent] {
+        filter {
+            switch $0 {
+            case .didEnterRegion, .didExitRegion, .beaconDidEnter, .beaconDidExit: return true
+            default: return false
+            }
+        }
+    }
+
+    /// The states determined for `region`, in order.
+    func states(of region: String) -> [RegionState] {
+        compactMap {
+            if case .didDetermineState(region, let s, _) = $0 { return s.state }
+            return nil
+        }
+    }
+}
