@@ -1,6 +1,5 @@
 import BeaconCore
 import BeaconWire
-import MessageContract
 import Testing
 
 @Suite struct PerBeaconMonitoringTests {
@@ -14,33 +13,49 @@ import Testing
         return c
     }
 
-    @Test func withoutRegionsEveryBeaconEntersAndExitsOnItsOwnTopics() {
-        var h = Harness(Self.perBeaconConfig())
+    /// What a per-beacon enter or exit names: the beacon's last sighting.
+    func by(_ id: BeaconIdentity, lastSeen: Double) -> TransitionBeacon {
+        TransitionBeacon(identity: id, name: nil, address: Fixtures.address, rssi: -60, lastSeen: Fixtures.at(lastSeen))
+    }
+
+    @Test func withoutRegionsEveryBeaconEntersAndExitsOnItsOwn() {
+        var h = EventHarness(Self.perBeaconConfig())
         let enter = h.see(Fixtures.sighting(a1, at: 1))
-        let base = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/"
-        #expect(enter.map(\.topic) == [base + "event", base + "state", base + "attributes"])
+        #expect(
+            enter == [
+                .beaconDidEnter(by(a1, lastSeen: 1), at: Fixtures.at(1)),
+                .beaconDidDetermineState(
+                    a1, name: nil, RegionStatus(state: .inside, since: Fixtures.at(1), lastSeen: Fixtures.at(1))),
+            ])
         h.see(Fixtures.sighting(a2, at: 3))
         let exits = h.advance(13)
         #expect(
-            exits.of(.event).map(\.topic) == [
-                base + "event", "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/event",
+            exits.transitions == [
+                .beaconDidExit(by(a1, lastSeen: 1), at: Fixtures.at(11), reason: nil),
+                .beaconDidExit(by(a2, lastSeen: 3), at: Fixtures.at(13), reason: nil),
             ])
-        #expect(exits.eventPayloads.first?.contains(#""timestamp":"2024-05-01T12:00:11.000Z""#) == true)
-        #expect(!h.out.contains { $0.topic.contains("/regions/") })
+        #expect(
+            !h.out.contains {
+                switch $0 {
+                case .didEnterRegion, .didExitRegion, .didDetermineState, .didRange: return true
+                default: return false
+                }
+            })
     }
 
-    @Test func withRegionsBothRegionAndBeaconTopicsArePublished() {
+    @Test func withRegionsBothRegionAndBeaconEventsAreEmitted() {
         var c = Self.perBeaconConfig()
         c.regions = [BeaconRegion(name: "office", uuid: Fixtures.uuidA)]
-        var h = Harness(c)
+        var h = EventHarness(c)
         let o = h.see(Fixtures.sighting(a1, at: 1))
         #expect(
-            o.of(.event).map(\.topic) == [
-                "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/event", "beacons/regions/office/gw1/event",
+            o.transitions == [
+                .beaconDidEnter(by(a1, lastSeen: 1), at: Fixtures.at(1)),
+                .didEnterRegion("office", by: by(a1, lastSeen: 1), at: Fixtures.at(1)),
             ])
-        // A second beacon enters on its own topic, but not the region again.
+        // A second beacon enters on its own, but the region does not enter again.
         let o2 = h.see(Fixtures.sighting(a2, at: 2))
-        #expect(o2.of(.event).map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/event"])
+        #expect(o2.transitions == [.beaconDidEnter(by(a2, lastSeen: 2), at: Fixtures.at(2))])
     }
 
     @Test func beaconExitTimeoutPrefersOverrideThenLongestRegion() {
@@ -50,30 +65,32 @@ import Testing
             BeaconRegion(name: "long", uuid: Fixtures.uuidA, major: 1, exitTimeout: .seconds(20)),
         ]
         c.beacons = [BeaconOverride(identity: a2, exitTimeout: .seconds(3))]
-        var h = Harness(c)
+        var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 0))
         h.see(Fixtures.sighting(a2, at: 0))
-        let beaconEvents = { (o: [OutboundMessage]) in o.of(.event).filter { !$0.topic.contains("/regions/") } }
-        #expect(
-            beaconEvents(h.advance(3)).map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/event"])
-        #expect(beaconEvents(h.advance(19.9)).isEmpty)
-        #expect(
-            beaconEvents(h.advance(20)).map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/event"])
+        let beaconExits = { (o: [MonitoringEvent]) in
+            o.filter {
+                if case .beaconDidExit = $0 { return true }
+                return false
+            }
+        }
+        #expect(beaconExits(h.advance(3)) == [.beaconDidExit(by(a2, lastSeen: 0), at: Fixtures.at(3), reason: nil)])
+        #expect(beaconExits(h.advance(19.9)).isEmpty)
+        #expect(beaconExits(h.advance(20)) == [.beaconDidExit(by(a1, lastSeen: 0), at: Fixtures.at(20), reason: nil)])
     }
 
-    @Test func evictingAnInsideBeaconPublishesItsExitWithReason() {
+    @Test func evictingAnInsideBeaconExitsItWithReason() {
         var c = Self.perBeaconConfig()
         c.monitoring.maxTracked = 2
-        var h = Harness(c)
+        var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 1))
         h.see(Fixtures.sighting(a2, at: 2))
         let o = h.see(Fixtures.sighting(Fixtures.beacon(3), at: 3))
-        let exit = o.of(.event).first { $0.payload.text.hasPrefix(#"{"event":"exit""#) }
-        #expect(exit?.topic == "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/event")
         #expect(
-            exit?.payload.text.hasSuffix(
-                #""timestamp":"2024-05-01T12:00:03.000Z","last_seen":"2024-05-01T12:00:01.000Z","reason":"evicted"}"#)
-                == true)
+            o.transitions == [
+                .beaconDidExit(by(a1, lastSeen: 1), at: Fixtures.at(3), reason: .evicted),
+                .beaconDidEnter(by(Fixtures.beacon(3), lastSeen: 3), at: Fixtures.at(3)),
+            ])
         #expect(h.monitor.counters.evicted == 1)
         #expect(h.monitor.counters.tracked == 2)
     }
@@ -110,11 +127,20 @@ import Testing
     @Test func perBeaconEventsFollowTheFlagsOfMatchingRegions() {
         var c = Self.perBeaconConfig()
         c.regions = [BeaconRegion(name: "quiet", uuid: Fixtures.uuidA, notifyEntry: false, notifyExit: true)]
-        var h = Harness(c)
+        var h = EventHarness(c)
         let enter = h.see(Fixtures.sighting(a1, at: 0))
-        #expect(enter.of(.event).isEmpty)
-        #expect(enter.of(.state).count == 4)  // beacon and region: state + attributes each
-        #expect(h.advance(10).of(.event).count == 2)  // beacon exit and region exit
+        #expect(enter.transitions.isEmpty)
+        #expect(enter.states(of: "quiet") == [.inside])
+        #expect(
+            enter.contains(
+                .beaconDidDetermineState(
+                    a1, name: nil, RegionStatus(state: .inside, since: Fixtures.at(0), lastSeen: Fixtures.at(0)))))
+        #expect(h.monitor.counters.stateMessages == 4)  // beacon and region: state + attributes each
+        #expect(
+            h.advance(10).transitions == [
+                .didExitRegion("quiet", by: by(a1, lastSeen: 0), at: Fixtures.at(10)),
+                .beaconDidExit(by(a1, lastSeen: 0), at: Fixtures.at(10), reason: nil),
+            ])
     }
 
     @Test func sightingFromADecodedFrameCarriesKindAndMeasuredPower() {
