@@ -15,24 +15,30 @@ import Testing
         return c
     }
 
-    /// The minors of a ranging payload, in order.
-    static func minors(_ m: OutboundMessage?) -> [Int] {
-        guard let text = m?.payload.text else { return [] }
-        return text.split(separator: "{").dropFirst().compactMap { entry in
-            guard let r = entry.firstRange(of: #""minor":"#) else { return nil }
-            return Int(entry[r.upperBound...].prefix { $0.isNumber })
+    /// Each region's ranged beacons at a tick, as (region, minors in order).
+    static func lists(_ events: [MonitoringEvent]) -> [(String, [UInt16])] {
+        events.compactMap {
+            if case .didRange(let region, let beacons) = $0 { return (region, beacons.map(\.identity.minor)) }
+            return nil
+        }
+    }
+
+    /// The beacons reported for publication (`didRangeBeacon`), in order.
+    static func reported(_ events: [MonitoringEvent]) -> [(RangedBeacon, Timestamp)] {
+        events.compactMap {
+            if case .didRangeBeacon(let b, let t) = $0 { return (b, t) }
+            return nil
         }
     }
 
     @Test func rangingListIsNearestFirstWithUnknownAccuracyLast() {
-        var h = Harness(Self.rangingConfig())
+        var h = EventHarness(Self.rangingConfig())
         h.see(Fixtures.sighting(a3, at: 0.1, rssi: 127))  // no RSSI → accuracy −1
         h.see(Fixtures.sighting(a2, at: 0.2, rssi: -80))  // 9.52 m
         h.see(Fixtures.sighting(a1, at: 0.3, rssi: -50))  // 0.19 m
-        let tick = h.advance(1).of(.ranging)
-        #expect(tick.map(\.topic) == ["beacons/regions/office/gw1/ranging"])
-        #expect(Self.minors(tick.first) == [1, 2, 3])
-        #expect(tick.first?.qos == 0 && tick.first?.retain == false)
+        let tick = Self.lists(h.advance(1))
+        #expect(tick.map(\.0) == ["office"])
+        #expect(tick.first?.1 == [1, 2, 3])
     }
 
     /// Ranging lists reuse each beacon's identity text between ticks; a new address, a slot reused by
@@ -62,62 +68,62 @@ import Testing
     }
 
     @Test func ticksAreAlignedToTheInterval() {
-        var h = Harness(Self.rangingConfig(), start: Fixtures.at(0.25))
+        var h = EventHarness(Self.rangingConfig(), start: Fixtures.at(0.25))
         h.see(Fixtures.sighting(a1, at: 0.3))
-        #expect(h.advance(0.999).of(.ranging).isEmpty)
-        #expect(h.advance(1).of(.ranging).count == 1)
-        #expect(h.advance(1.999).of(.ranging).isEmpty)
-        #expect(h.advance(3).of(.ranging).count == 2)
+        #expect(Self.lists(h.advance(0.999)).isEmpty)
+        #expect(Self.lists(h.advance(1)).count == 1)
+        #expect(Self.lists(h.advance(1.999)).isEmpty)
+        #expect(Self.lists(h.advance(3)).count == 2)
     }
 
     @Test func staleBeaconsDropOutAndOneEmptyListFollows() {
-        var h = Harness(Self.rangingConfig())
+        var h = EventHarness(Self.rangingConfig())
         h.see(Fixtures.sighting(a1, at: 0.5))
-        var lists: [Int: [OutboundMessage]] = [:]
+        var lists: [Int: [(String, [UInt16])]] = [:]
         for tick in 1...30 {
             if tick <= 9 { h.see(Fixtures.sighting(a2, at: Double(tick) - 0.5)) }  // a2 last seen at 8.5
-            lists[tick] = h.advance(Double(tick)).of(.ranging)
+            lists[tick] = Self.lists(h.advance(Double(tick)))
         }
-        #expect(Self.minors(lists[5]?.first) == [1, 2])  // a1 is 4.5 s old: still listed
-        #expect(Self.minors(lists[6]?.first) == [2])  // 5.5 s old: dropped
-        #expect(Self.minors(lists[13]?.first) == [2])
-        #expect(lists[14]?.map(\.payload) == [.json("[]")])  // one empty list when it empties
+        #expect(lists[5]?.map(\.1) == [[1, 2]])  // a1 is 4.5 s old: still listed
+        #expect(lists[6]?.map(\.1) == [[2]])  // 5.5 s old: dropped
+        #expect(lists[13]?.map(\.1) == [[2]])
+        #expect(lists[14]?.map(\.1) == [[]])  // one empty list when it empties
         #expect((15...30).allSatisfy { lists[$0]?.isEmpty == true })
     }
 
     @Test func proximityIsPublishedOnFirstRangeDeadbandAndHeartbeat() {
         var c = Self.rangingConfig()
         c.ranging.publish.rangingList = false
-        var h = Harness(c)
+        var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 0.5, rssi: -59))  // 1.01 m, near
-        #expect(h.advance(1).of(.proximity).count == 1)
+        #expect(Self.reported(h.advance(1)).count == 1)
         h.see(Fixtures.sighting(a1, at: 1.5, rssi: -60))  // ≈1.13 m: within the 0.5 m deadband
-        #expect(h.advance(2).of(.proximity).isEmpty)
+        #expect(Self.reported(h.advance(2)).isEmpty)
         h.see(Fixtures.sighting(a1, at: 2.5, rssi: -65))  // 2.01 m: moved 1 m
-        let moved = h.advance(3).of(.proximity)
+        let moved = Self.reported(h.advance(3))
         #expect(moved.count == 1)
-        #expect(moved.first?.payload.text.contains(#""accuracy":2.01"#) == true)
-        var quiet: [OutboundMessage] = []
+        #expect(moved.map { ($0.0.accuracy * 100).rounded() } == [201])  // prints as 2.01
+        var quiet: [(RangedBeacon, Timestamp)] = []
         for s in 3..<33 {
             h.see(Fixtures.sighting(a1, at: Double(s) + 0.5, rssi: -65))
-            quiet += h.advance(Double(s) + 1).of(.proximity)
+            quiet += Self.reported(h.advance(Double(s) + 1))
         }
         // Heartbeat 30 s after the publication at 3 s: exactly one, at 33 s.
-        #expect(quiet.map { $0.payload.text.contains(#""timestamp":"2024-05-01T12:00:33.000Z""#) } == [true])
+        #expect(quiet.map(\.1) == [Fixtures.at(33)])
     }
 
     @Test func proximityChangeAloneTriggersPublication() {
         var c = Self.rangingConfig()
         c.ranging.publish.accuracyDeadband = 0
         c.ranging.publish.heartbeat = .zero
-        var h = Harness(c)
+        var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 0.5, rssi: -59))
-        #expect(h.advance(1).of(.proximity).count == 1)
+        #expect(Self.reported(h.advance(1)).count == 1)
         h.see(Fixtures.sighting(a1, at: 1.5, rssi: -80))  // 9.5 m: far
-        let far = h.advance(2).of(.proximity)
-        #expect(far.first?.payload.text.contains(#""proximity":"far""#) == true)
+        let far = Self.reported(h.advance(2))
+        #expect(far.map(\.0.proximity) == [.far])
         h.see(Fixtures.sighting(a1, at: 2.5, rssi: -85))  // still far, no deadband → nothing
-        #expect(h.advance(3).of(.proximity).isEmpty)
+        #expect(Self.reported(h.advance(3)).isEmpty)
     }
 
     @Test func medianFilterIsAppliedOverTheWindowAtTicks() {
