@@ -133,7 +133,7 @@ import Testing
         // The retained location, as a newcomer (Home Assistant, a late locator) reads it.
         let late = try TestSubscriber(port: central.port, pattern: "beacons/+/+/+/location")
         #expect(late.waitFor { $0.contains { $0.retained } })
-        #expect(late.messages.first.map { field("room", $0.payload) } == "hall")
+        #expect(late.messages.first { $0.retained }.map { field("room", $0.payload) } == "hall")
         late.stop()
         watcher.stop()
         for c in clients { c.stop(timeout: .seconds(1)) }

@@ -46,6 +46,8 @@ import Testing
             location?.payload
                 == #"{"gateway":"A","floor":"1","room":"hall","accuracy":2,"since":"2024-05-01T12:00:01.000Z","confidence":0.71,"state":"home","last_seen":"2024-05-01T12:00:00.500Z"}"#
         )
+        // The event follows its location: wait for it too, then check there is only the one.
+        #expect(watcher.waitFor { $0.contains { $0.topic == "\(beacon)/event" } })
         #expect(watcher.messages(on: "\(beacon)/event").count == 1)
 
         locator.signal(SIGTERM)
