@@ -8,7 +8,6 @@ import Testing
 @Suite(.serialized) struct SystemdRunTests {
     @Test func runNotifiesReadyFeedsTheWatchdogAndSaysStopping() throws {
         let broker = try MosquittoBroker()
-        try broker.start()
         let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "notify")
         let socket = try NotifySocket()
         var environment = ProcessInfo.processInfo.environment
