@@ -4,7 +4,7 @@ import BeaconWire
 public enum HCIAdapterProbe {
     /// Whether the controller lists both LE Set Extended Scan commands (Read Local Supported Commands,
     /// Core Spec Vol 4, Part E, §7.4.2); nil when it did not answer within `timeout`.
-    public static func supportsExtendedScanning(
+    package static func supportsExtendedScanning(
         over transport: any HCITransport, timeout: TimeSpan = .seconds(1)
     ) throws(HCIError) -> Bool? {
         try transport.send(HCICommand.readLocalSupportedCommands.packet)

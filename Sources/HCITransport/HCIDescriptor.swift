@@ -27,11 +27,13 @@ public final class HCIDescriptor: HCITransport {
         guard n == packet.count else { throw HCIError(errno: EIO, operation: "write \(label)") }
     }
 
-    public func receive(timeout: TimeSpan) throws(HCIError) -> [UInt8]? {
+    package func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]? {
         guard isOpen else { throw HCIError(kind: .adapterGone, operation: "read \(label)", errno: EBADF) }
-        let events = try Syscall.poll(fileDescriptor, timeout: .microseconds(timeout.microseconds)) {
-            HCIError(errno: $0, operation: "poll \(label)")
-        }
+        let failure = { [label] (code: Int32) in HCIError(errno: code, operation: "poll \(label)") }
+        let wait = Duration.microseconds(timeout.microseconds)
+        let events =
+            if let stop { try stop.poll(fileDescriptor, timeout: wait, failure: failure) }
+            else { try Syscall.poll(fileDescriptor, timeout: wait, failure: failure) }
         if events == 0 { return nil }
         // POLLERR/POLLHUP fall through to read, which reports the socket's pending error (or EOF).
         let n: Int

@@ -68,7 +68,9 @@ public final class HCISocket: HCITransport {
 
     public func send(_ packet: [UInt8]) throws(HCIError) { try descriptor.send(packet) }
 
-    public func receive(timeout: TimeSpan) throws(HCIError) -> [UInt8]? { try descriptor.receive(timeout: timeout) }
+    package func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]? {
+        try descriptor.receive(timeout: timeout, unlessStopped: stop)
+    }
 
     public func close() {
         guard isOpen else { return }

@@ -15,11 +15,12 @@ import Synchronization
 /// privilege end `run` with an `HCIError`.
 public final class HCISource: PacketSource {
     /// Opens the transport for the configured adapter; called again after every loss.
-    public typealias Opener = @Sendable () throws(HCIError) -> any HCITransport
+    package typealias Opener = @Sendable () throws(HCIError) -> any HCITransport
     public typealias Log = @Sendable (LogLevel, String) -> Void
 
     public struct Options: Sendable {
-        /// Upper bound of one blocking wait, so `stop()` takes effect promptly.
+        /// Upper bound of one blocking wait: the scan controller is ticked at least this often.
+        /// (`stop()` ends a wait at once.)
         public var pollInterval: TimeSpan = .milliseconds(250)
         public var reopenBackoffMin: TimeSpan = .seconds(1)
         public var reopenBackoffMax: TimeSpan = .seconds(30)
@@ -62,7 +63,7 @@ public final class HCISource: PacketSource {
     private let stopping = StopSignal()
     private let stats = Mutex(Statistics())
 
-    public init(
+    package init(
         opener: @escaping Opener, configuration: ScanConfiguration, options: Options = Options(),
         clock: Clock = .system, log: @escaping Log = { _, _ in }
     ) {
@@ -174,7 +175,9 @@ public final class HCISource: PacketSource {
             }
             let packet: [UInt8]?
             do {
-                packet = try transport.receive(timeout: wait)
+                // The stop wakes this wait at once. Its pipe then stays readable, so the controller's
+                // disable handshake that follows waits on the socket alone.
+                packet = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping)
             } catch {
                 if error.isFatal { throw error }
                 return stopRequested ? .stopped : .lost(error)

@@ -44,6 +44,20 @@ package final class StopSignal: Sendable {
         return events == 0 && !isStopped
     }
 
+    /// Waits up to `timeout` for `events` on `fd`, or until `stop()`: the events on `fd`, empty when
+    /// the time ran out or a stop came first. Once stopped it returns at once, so a caller that
+    /// still has to wait on `fd` (a shutdown handshake) polls `fd` alone.
+    package func poll<E: Error>(
+        _ fd: Int32, events: Int16 = Int16(POLLIN), timeout: Duration, failure: (Int32) -> E
+    ) throws(E) -> Int16 {
+        try withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { (descriptors) throws(E) -> Int16 in
+            descriptors.initializeElement(at: 0, to: pollfd(fd: fd, events: events, revents: 0))
+            descriptors.initializeElement(at: 1, to: pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0))
+            try Syscall.poll(descriptors, timeout: timeout, failure: failure)
+            return descriptors[0].revents
+        }
+    }
+
     /// Sleeps until `deadline` on the continuous (monotonic) clock, or until `stop()`.
     @discardableResult
     package func sleep(until deadline: ContinuousClock.Instant) -> Bool {

@@ -56,13 +56,23 @@ package enum Syscall {
     package static func poll<E: Error>(
         _ fd: Int32, events: Int16 = Int16(POLLIN), timeout: Duration, failure: (Int32) -> E
     ) throws(E) -> Int16 {
+        var descriptor = pollfd(fd: fd, events: events, revents: 0)
+        try withUnsafeMutablePointer(to: &descriptor) { (pointer) throws(E) in
+            try poll(UnsafeMutableBufferPointer(start: pointer, count: 1), timeout: timeout, failure: failure)
+        }
+        return descriptor.revents
+    }
+
+    /// As `poll(_:events:timeout:failure:)`, on several descriptors: sets each one's `revents`
+    /// (all empty when the time ran out).
+    package static func poll<E: Error>(
+        _ descriptors: UnsafeMutableBufferPointer<pollfd>, timeout: Duration, failure: (Int32) -> E
+    ) throws(E) {
         let clock = ContinuousClock()
         let deadline = clock.now + max(timeout, .zero)
-        var descriptor = pollfd(fd: fd, events: events, revents: 0)
         while true {
-            let ready = Glibc.poll(&descriptor, 1, milliseconds(until: deadline, clock))
-            if ready > 0 { return descriptor.revents }
-            if ready == 0 { return 0 }
+            let ready = Glibc.poll(descriptors.baseAddress, nfds_t(descriptors.count), milliseconds(until: deadline, clock))
+            if ready >= 0 { return }
             let code = errno
             if code != EINTR { throw failure(code) }
         }

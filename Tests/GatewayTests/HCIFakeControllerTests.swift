@@ -6,6 +6,7 @@ import Testing
 
 @testable import CLI
 @testable import HCITransport
+@testable import Platform
 
 /// A scripted controller on the far end of a SOCK_SEQPACKET socketpair: the test reads the command
 /// bytes the source writes, and answers with event bytes. It can vanish (close its end: the host
@@ -155,6 +156,24 @@ func waitUntil(_ condition: () -> Bool) -> Bool {
         let fake = HCIFakeController()
         let transport = try fake.connect()
         #expect(try transport.receive(timeout: .milliseconds(1)) == nil)
+        transport.close()
+    }
+
+    @Test func aStopEndsAReceiveAtOnceAndPacketsStillComeThrough() throws {
+        let fake = HCIFakeController()
+        let transport = try fake.connect()
+        let stop = StopSignal()
+        fake.complete(.reset)
+        // Not stopped: a packet comes through the two-descriptor wait as through the plain one.
+        #expect(try transport.receive(timeout: .seconds(5), unlessStopped: stop) == [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
+        PosixThread.start(name: "stopper") {
+            usleep(50_000)
+            stop.stop()
+        }
+        let started = ContinuousClock.now
+        #expect(try transport.receive(timeout: .seconds(60), unlessStopped: stop) == nil)
+        // Generous: the point is "not the 60 s timeout", on a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(5))
         transport.close()
     }
 

@@ -50,10 +50,10 @@ final class SourceHarness: Sendable {
     /// `tee` also receives every event the source delivers.
     init(
         _ configuration: ScanConfiguration, opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false,
-        tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
+        pollInterval: TimeSpan = .milliseconds(5), tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
     ) {
         var options = HCISource.Options()
-        options.pollInterval = .milliseconds(5)
+        options.pollInterval = pollInterval
         options.reopenBackoffMin = .milliseconds(5)
         options.reopenBackoffMax = .milliseconds(20)
         options.failIfAbsentAtStart = failIfAbsentAtStart
@@ -107,6 +107,24 @@ final class SourceHarness: Sendable {
         #expect(h.stopLegacyScan())
         #expect(h.error == nil)
         #expect(h.source.statistics.advertisingReportEvents == 1)
+    }
+
+    @Test func stopIsSeenAtOnceNotAfterThePollInterval() {
+        // A minute's poll interval, and the watchdog (on the test's clock, which stands still) 30 s
+        // away: without the stop waking the socket wait, the disable would come only then.
+        let h = SourceHarness(Self.quickTimeouts, pollInterval: .seconds(60))
+        h.fake.answerLegacySetUp()
+        #expect(h.awaitHealth(count: 1))
+        #expect(waitUntil { h.recorder.count(logsContaining: "scanning with") == 1 })
+        let started = ContinuousClock.now
+        h.source.stop()
+        h.fake.expect(.leSetScanEnable(false))
+        // Generous, for a loaded machine: the point is "not 30 s".
+        #expect(ContinuousClock.now - started < .seconds(5))
+        // The disable handshake then waits on the socket alone, as before the stop.
+        h.fake.complete(.leSetScanEnable)
+        #expect(h.join())
+        #expect(h.error == nil)
     }
 
     @Test func extendedSetUpUsesOnlyTheExtendedCommands() {
