@@ -24,6 +24,10 @@ let package = Package(
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
 
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
+        // Its API stays `public` while everything else shared across modules is `package`: Swift 6.3
+        // serialises no member of a `package` type (not even `@inlinable` ones), so BeaconCore could
+        // not inline the per-report Timestamp, BeaconIdentity and frame accessors (bench pipeline
+        // "events only" 15–25 % slower). There is no library product: nothing outside uses it.
         .target(name: "BeaconWire", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // PURE: configuration model, regions, filters, distance, monitoring and ranging (domain
         // events), the locator's rule.

@@ -1,7 +1,7 @@
 import BeaconWire
 
 /// What a packet source reports to the agent's loop.
-public enum SourceEvent: Sendable {
+package enum SourceEvent: Sendable {
     case packet(CapturedPacket)
     /// Several packets in order, handed over at once (one queue hand-over and wake-up for all).
     case packets([CapturedPacket])
@@ -11,7 +11,7 @@ public enum SourceEvent: Sendable {
     case end
 
     /// The packets this event carries, in order (none for health and end).
-    public var carriedPackets: [CapturedPacket] {
+    package var carriedPackets: [CapturedPacket] {
         switch self {
         case .packet(let packet): [packet]
         case .packets(let batch): batch

@@ -1,12 +1,12 @@
 /// A source's health as it reports it: the gateway's status is `online` while healthy, `degraded`
 /// otherwise, with the reason in the log and the stats.
-public enum SourceHealth: Sendable, Equatable {
+package enum SourceHealth: Sendable, Equatable {
     case healthy
     /// Worded for the operator: "adapter hci0 is down", "HCI Reset timed out" …
     case degraded(reason: String)
 
     /// The reason, nil while healthy (the stats' `degraded` field).
-    public var degradedReason: String? {
+    package var degradedReason: String? {
         if case .degraded(let reason) = self { return reason }
         return nil
     }

@@ -1,6 +1,6 @@
 /// What errors and warnings share: a position in the file, a key path and a message, printed
 /// `file:line:column: key: message` like a compiler diagnostic so editors can jump to it.
-public protocol ConfigDiagnostic: CustomStringConvertible {
+package protocol ConfigDiagnostic: CustomStringConvertible {
     var file: String { get }
     /// 1-based; 0 when there is no position.
     var line: Int { get }
@@ -11,7 +11,7 @@ public protocol ConfigDiagnostic: CustomStringConvertible {
 }
 
 extension ConfigDiagnostic {
-    public var description: String {
+    package var description: String {
         let position = line > 0 ? "\(file):\(line):\(column)" : file
         return key.isEmpty ? "\(position): \(message)" : "\(position): \(key): \(message)"
     }

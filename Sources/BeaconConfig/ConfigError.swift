@@ -1,14 +1,14 @@
 /// A configuration problem, located in its file: printed as `file:line:column: key: what is wrong`.
-public struct ConfigError: Error, Sendable, Equatable, ConfigDiagnostic {
-    public var file: String
+package struct ConfigError: Error, Sendable, Equatable, ConfigDiagnostic {
+    package var file: String
     /// 1-based; 0 when the problem has no position (the file could not be read).
-    public var line: Int
-    public var column: Int
+    package var line: Int
+    package var column: Int
     /// Dotted key path, e.g. `ranging.filter.window` or `regions[2].uuid`; empty for syntax errors.
-    public var key: String
-    public var message: String
+    package var key: String
+    package var message: String
 
-    public init(file: String, line: Int, column: Int, key: String, message: String) {
+    package init(file: String, line: Int, column: Int, key: String, message: String) {
         self.file = file
         self.line = line
         self.column = column

@@ -6,9 +6,9 @@ import Glibc
 /// Errors name `file:line:column: key.path: what is wrong`; unknown keys are errors (with a
 /// did-you-mean), so a typo never silently leaves a default in place. Non-fatal findings, such as
 /// `mqtt.tls.insecure: true`, come back as warnings.
-public enum ConfigLoader {
+package enum ConfigLoader {
     /// Parses YAML text; keys the text leaves out keep their value from `defaults`.
-    public static func parse(
+    package static func parse(
         yaml: String, file: String, defaults: Configuration = Configuration()
     ) throws(ConfigError) -> Configuration {
         var warnings: [ConfigWarning] = []
@@ -16,7 +16,7 @@ public enum ConfigLoader {
     }
 
     /// Parses YAML text and appends non-fatal findings to `warnings`.
-    public static func parse(
+    package static func parse(
         yaml: String, file: String, defaults: Configuration = Configuration(), warnings: inout [ConfigWarning]
     ) throws(ConfigError) -> Configuration {
         try parse(bytes: Array(yaml.utf8), file: file, defaults: defaults, warnings: &warnings)
@@ -24,12 +24,12 @@ public enum ConfigLoader {
 
     /// Reads and parses the file at `path`; `defaultGatewayID` (normally the host name) is the
     /// gateway id unless the file sets `gateway.id`.
-    public static func load(path: String, defaultGatewayID: String) throws(ConfigError) -> Configuration {
+    package static func load(path: String, defaultGatewayID: String) throws(ConfigError) -> Configuration {
         var warnings: [ConfigWarning] = []
         return try load(path: path, defaultGatewayID: defaultGatewayID, warnings: &warnings)
     }
 
-    public static func load(
+    package static func load(
         path: String, defaultGatewayID: String, warnings: inout [ConfigWarning]
     ) throws(ConfigError) -> Configuration {
         var defaults = Configuration()

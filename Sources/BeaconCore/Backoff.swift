@@ -5,17 +5,17 @@ import BeaconWire
 /// delay is drawn uniformly from the upper `jitter` fraction of the exponential step).
 ///
 /// A pure value: the random source is injected, so tests are deterministic.
-public struct Backoff: Sendable, Equatable {
-    public var minimum: TimeSpan
-    public var maximum: TimeSpan
+package struct Backoff: Sendable, Equatable {
+    package var minimum: TimeSpan
+    package var maximum: TimeSpan
     /// Growth factor per failed attempt.
-    public var multiplier: Int64
+    package var multiplier: Int64
     /// Fraction of each step that is randomised, 0…1.
-    public var jitter: Double
+    package var jitter: Double
     /// Failed attempts since the last success.
-    public private(set) var attempts: Int = 0
+    package private(set) var attempts: Int = 0
 
-    public init(minimum: TimeSpan, maximum: TimeSpan, multiplier: Int64 = 2, jitter: Double = 0.5) {
+    package init(minimum: TimeSpan, maximum: TimeSpan, multiplier: Int64 = 2, jitter: Double = 0.5) {
         self.minimum = max(minimum, TimeSpan(microseconds: 1000))
         self.maximum = max(maximum, self.minimum)
         self.multiplier = max(multiplier, 1)
@@ -23,7 +23,7 @@ public struct Backoff: Sendable, Equatable {
     }
 
     /// The un-jittered delay of the next attempt: minimum·multiplier^attempts, capped at maximum.
-    public var step: TimeSpan {
+    package var step: TimeSpan {
         var delay = minimum.microseconds
         for _ in 0..<attempts {
             if delay >= maximum.microseconds / multiplier { return maximum }
@@ -33,7 +33,7 @@ public struct Backoff: Sendable, Equatable {
     }
 
     /// The delay before the next attempt; counts the attempt.
-    public mutating func nextDelay<R: RandomNumberGenerator>(using random: inout R) -> TimeSpan {
+    package mutating func nextDelay<R: RandomNumberGenerator>(using random: inout R) -> TimeSpan {
         let base = step.microseconds
         attempts += 1
         let spread = Int64((Double(base) * jitter).rounded())
@@ -42,5 +42,5 @@ public struct Backoff: Sendable, Equatable {
     }
 
     /// A connection succeeded: start again from `minimum`.
-    public mutating func reset() { attempts = 0 }
+    package mutating func reset() { attempts = 0 }
 }

@@ -13,7 +13,7 @@ extension BeaconMonitor {
     /// usual. Restored `outside` beacons need nothing: an unseen beacon enters on its first sighting
     /// anyway. Per-beacon states are restored only with monitoring.per_beacon on, and only for
     /// identities that match a configured region (or any identity when there are none).
-    public mutating func restore(_ states: [RestoredState]) {
+    package mutating func restore(_ states: [RestoredState]) {
         let maxAge = settings.monitoring.restoreMaxAge
         var regionByName: [String: Int] = [:]
         for (i, r) in settings.regions.enumerated() { regionByName[r.name] = i }
@@ -69,7 +69,7 @@ extension BeaconMonitor {
     /// (`didStopMonitoringBeacon` when per-beacon monitoring had a state for them); beacons beyond a
     /// smaller monitoring.max_tracked are evicted. Turning monitoring.per_beacon off forgets
     /// per-beacon states without events.
-    public mutating func reconfigure(
+    package mutating func reconfigure(
         _ config: MonitorSettings, at time: Timestamp, into out: inout [MonitoringEvent]
     ) {
         advance(to: time, into: &out)
@@ -170,14 +170,14 @@ extension BeaconMonitor {
     /// Every state that retained messages describe (each region's and, with per-beacon monitoring,
     /// each tracked beacon's that is not `unknown`): republish after a reconnect with a clean
     /// session, or after the broker lost its retained store.
-    public mutating func republishRetained(into out: inout [MonitoringEvent]) {
+    package mutating func republishRetained(into out: inout [MonitoringEvent]) {
         for r in regions.indices where regions[r].state != .unknown { publishRegionState(r, into: &out) }
         guard settings.monitoring.perBeacon else { return }
         for i in table.recencyOrder where table[i].state != .unknown { publishBeaconState(table[i], into: &out) }
     }
 
     /// The tracked beacons, most recently seen first, for the `scan` table.
-    public var trackedBeacons: [TrackedBeacon] {
+    package var trackedBeacons: [TrackedBeacon] {
         table.recencyOrder.map { i in
             let s = table[i]
             return TrackedBeacon(
@@ -189,7 +189,7 @@ extension BeaconMonitor {
     }
 
     /// Each configured region's current state, in configuration order.
-    public var regionStates: [(name: String, state: RegionState)] {
+    package var regionStates: [(name: String, state: RegionState)] {
         regions.indices.map { (settings.regions[$0].name, regions[$0].state) }
     }
 }

@@ -12,8 +12,8 @@ import BeaconWire
 /// exactly the instant it is due (an exit at `lastSeen + exitTimeout`), whenever `advance` reaches it.
 /// Per sighting the work is O(1) (plus O(log n) when an exit deadline is first armed), and nothing
 /// is allocated unless an event results. Topics and payloads are the message contract's.
-public struct BeaconMonitor: Sendable {
-    public internal(set) var settings: MonitorSettings
+package struct BeaconMonitor: Sendable {
+    package internal(set) var settings: MonitorSettings
     var countersStorage = MonitorCounters()
     var regionIndex: RegionIndex
     var regions: [MonitoredRegion] = []
@@ -21,9 +21,9 @@ public struct BeaconMonitor: Sendable {
     var table = BeaconTable()
     var heap = DeadlineHeap()
     /// When monitoring started: the reference for initial-state determination and restore.
-    public let start: Timestamp
+    package let start: Timestamp
     /// The latest time `observe`/`advance` reached; time never goes backwards.
-    public internal(set) var now: Timestamp
+    package internal(set) var now: Timestamp
     var nextTick: Int64 = 0
     /// No beacon in range and nothing inside: ticks would publish nothing, so they are skipped.
     var rangingIdle = true
@@ -38,7 +38,7 @@ public struct BeaconMonitor: Sendable {
 
     /// Starts monitoring at `start`: every region is `unknown` until a matching sighting, or until its
     /// exit timeout passes without one (then `outside`, without an event).
-    public init(settings: MonitorSettings, start: Timestamp) {
+    package init(settings: MonitorSettings, start: Timestamp) {
         self.settings = settings
         self.start = start
         self.now = start
@@ -53,7 +53,7 @@ public struct BeaconMonitor: Sendable {
     }
 
     /// Counters, with `tracked` filled in.
-    public var counters: MonitorCounters {
+    package var counters: MonitorCounters {
         var c = countersStorage
         c.tracked = table.count
         return c
@@ -100,7 +100,7 @@ public struct BeaconMonitor: Sendable {
 
     /// Records one sighting (after advancing to its timestamp): enters what it makes inside, feeds
     /// the RSSI filter, and re-arms exit timers. Sightings older than `now` count as `now`.
-    public mutating func observe(_ s: BeaconSighting, into out: inout [MonitoringEvent]) {
+    package mutating func observe(_ s: BeaconSighting, into out: inout [MonitoringEvent]) {
         advance(to: s.timestamp, into: &out)
         let t = now
         countersStorage.sightings += 1
@@ -146,7 +146,7 @@ public struct BeaconMonitor: Sendable {
     /// Fires everything due at or before `time`, in time order: exit deadlines, initial-state
     /// determination, ranging ticks (with proximity heartbeats and attribute refreshes). Each
     /// message is stamped with the instant it was due.
-    public mutating func advance(to time: Timestamp, into out: inout [MonitoringEvent]) {
+    package mutating func advance(to time: Timestamp, into out: inout [MonitoringEvent]) {
         let limit = max(time, now).microseconds
         let interval = tickInterval
         while true {

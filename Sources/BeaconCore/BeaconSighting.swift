@@ -21,7 +21,8 @@ public struct BeaconSighting: Sendable, Equatable {
     public var measuredPower: Int8?
     public var timestamp: Timestamp
 
-    // Inlinable: the pipeline (MessageContract) makes one per report.
+    // Inlinable, and the type `public`, not `package`: the pipeline (MessageContract) makes one per
+    // report, and Swift 6.3 inlines no member of a `package` type across modules (Package.swift).
     @inlinable
     public init(
         identity: BeaconIdentity, kind: Kind, address: BluetoothAddress, rssi: Int8, measuredPower: Int8?,

@@ -4,9 +4,9 @@
 ///   The de-facto iBeacon-ecosystem constants (room-assistant, Theengs, OpenMQTTGateway, HA ibeacon);
 ///   same shape as AltBeacon's CurveFittedDistanceCalculator.
 /// - log distance: 10^((measured power − rssi) / (10·n)), n = path-loss exponent (ESPresense, n = 2.7).
-public enum DistanceEstimator {
+package enum DistanceEstimator {
     /// Accuracy in metres, or −1 when it cannot be determined (no RSSI or no usable power).
-    public static func accuracy(rssi: Double?, measuredPower: Double, settings: DistanceSettings) -> Double {
+    package static func accuracy(rssi: Double?, measuredPower: Double, settings: DistanceSettings) -> Double {
         guard let rssi, rssi.isFinite, rssi < 0, measuredPower < 0 else { return -1 }
         switch settings.model {
         case .curveFit:

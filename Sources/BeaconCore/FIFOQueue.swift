@@ -6,7 +6,8 @@
 /// running empty (a replay at `--speed max` did exactly that with its packet batches).
 ///
 /// Inlinable, so the agent's queues (in another module) get specialised code rather than generic
-/// calls through metadata on every packet batch.
+/// calls through metadata on every packet batch. `public`, not `package`: Swift 6.3 serialises no
+/// member of a `package` type, `@inlinable` or not (see Package.swift, BeaconWire).
 public struct FIFOQueue<Element>: Sendable where Element: Sendable {
     @usableFromInline var items: [Element] = []
     @usableFromInline var head = 0

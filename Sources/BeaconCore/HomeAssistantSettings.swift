@@ -1,15 +1,15 @@
 /// `homeassistant:` in the configuration: opt-in Home Assistant MQTT discovery and the
 /// `mqtt_room` feed. Everything is off by default; the message contract is unchanged either way.
-public struct HomeAssistantSettings: Sendable, Equatable {
+package struct HomeAssistantSettings: Sendable, Equatable {
     /// `homeassistant.discovery`: publish retained discovery configs (and again on HA's birth message).
-    public var discovery: Bool = false
+    package var discovery: Bool = false
     /// `homeassistant.prefix`: HA's discovery prefix (HA's own default is `homeassistant`).
-    public var prefix: String = "homeassistant"
+    package var prefix: String = "homeassistant"
     /// `homeassistant.room_topic`: when set, distances also go to `<room_topic>/<room>` as
     /// `{"id","name","distance"}` for HA's built-in `mqtt_room` sensor (its default is `room_presence`).
-    public var roomTopic: String? = nil
+    package var roomTopic: String? = nil
 
-    public init(discovery: Bool = false, prefix: String = "homeassistant", roomTopic: String? = nil) {
+    package init(discovery: Bool = false, prefix: String = "homeassistant", roomTopic: String? = nil) {
         self.discovery = discovery
         self.prefix = prefix
         self.roomTopic = roomTopic

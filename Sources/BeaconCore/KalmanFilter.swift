@@ -2,20 +2,20 @@
 ///
 /// Defaults: process noise 0.008, measurement noise 4 (room-assistant bluetooth-low-energy.config.ts).
 /// The first sample initialises the estimate with covariance = measurement noise.
-public struct KalmanFilter: Sendable, Equatable {
-    public var processNoise: Double
-    public var measurementNoise: Double
-    public private(set) var estimate: Double?
-    public private(set) var covariance: Double = 0
+package struct KalmanFilter: Sendable, Equatable {
+    package var processNoise: Double
+    package var measurementNoise: Double
+    package private(set) var estimate: Double?
+    package private(set) var covariance: Double = 0
 
-    public init(processNoise: Double, measurementNoise: Double) {
+    package init(processNoise: Double, measurementNoise: Double) {
         self.processNoise = processNoise
         self.measurementNoise = measurementNoise
     }
 
     /// Folds in one measurement and returns the new estimate.
     @discardableResult
-    public mutating func update(_ z: Double) -> Double {
+    package mutating func update(_ z: Double) -> Double {
         guard let x = estimate else {
             estimate = z
             covariance = measurementNoise
@@ -29,7 +29,7 @@ public struct KalmanFilter: Sendable, Equatable {
         return next
     }
 
-    public mutating func reset() {
+    package mutating func reset() {
         estimate = nil
         covariance = 0
     }

@@ -2,23 +2,23 @@ import BeaconWire
 
 /// Where the locator places one beacon: the owning gateway with its floor and room, or `not_home`.
 /// Published retained on `<base>/<beacon>/location`; read back by a locator that starts late.
-public struct LocatorLocation: Sendable, Equatable {
+package struct LocatorLocation: Sendable, Equatable {
     /// nil when `not_home`.
-    public var gateway: String?
-    public var floor: String?
-    public var room: String?
+    package var gateway: String?
+    package var floor: String?
+    package var room: String?
     /// The owner's distance when the location was decided, metres.
-    public var accuracy: Double?
+    package var accuracy: Double?
     /// The tick at which this location was decided.
-    public var since: Timestamp
+    package var since: Timestamp
     /// The owner's share of 1/distance over all fresh gateways (1 = only it sees the beacon).
-    public var confidence: Double?
+    package var confidence: Double?
     /// The newest reading of any gateway at `since`.
-    public var lastSeen: Timestamp?
+    package var lastSeen: Timestamp?
 
-    public var isHome: Bool { gateway != nil }
+    package var isHome: Bool { gateway != nil }
 
-    public init(
+    package init(
         gateway: String?, floor: String?, room: String?, accuracy: Double?, since: Timestamp, confidence: Double?,
         lastSeen: Timestamp?
     ) {

@@ -11,36 +11,36 @@ import BeaconWire
 /// - `stale_after` 35 s: longer than the gateways' 30 s proximity heartbeat, so a beacon that sits still
 ///   (and so publishes only on the heartbeat) keeps its readings; ESPresense-companion uses 30 s;
 /// - `away_timeout` 120 s (ESPresense-companion, Theengs, OpenMQTTGateway).
-public struct LocatorSettings: Sendable, Equatable {
+package struct LocatorSettings: Sendable, Equatable {
     /// Run the locator inside `run` as well (`beacon2mqtt locate` always runs it).
-    public var enabled: Bool = false
+    package var enabled: Bool = false
     /// Decisions are taken on ticks at whole multiples of this interval (the ranging interval).
-    public var interval: TimeSpan = .seconds(1)
+    package var interval: TimeSpan = .seconds(1)
     /// A tick T is decided once the clock passes T + settle, so readings that arrive a little late
     /// (bridges, QoS 0 jitter) still count and every locator decides on the same readings.
-    public var settle: TimeSpan = .seconds(1)
+    package var settle: TimeSpan = .seconds(1)
     /// Readings older than this do not count.
-    public var staleAfter: TimeSpan = .seconds(35)
+    package var staleAfter: TimeSpan = .seconds(35)
     /// With no gateway seeing the beacon for this long, it is `not_home`.
-    public var awayTimeout: TimeSpan = .seconds(120)
+    package var awayTimeout: TimeSpan = .seconds(120)
     /// A challenger this much closer (fraction of the owner's distance) takes over at once.
-    public var switchOutright: Double = 0.30
+    package var switchOutright: Double = 0.30
     /// … or this much closer in every reading of its history window.
-    public var switchSustained: Double = 0.15
+    package var switchSustained: Double = 0.15
     /// Readings per gateway kept for the sustained rule.
-    public var historyWindow: Int = 5
+    package var historyWindow: Int = 5
     /// Fewest readings a challenger needs for the sustained rule.
-    public var minHistory: Int = 3
+    package var minHistory: Int = 3
     /// A new owner is kept at least this long (unless it goes stale or offline).
-    public var minDwell: TimeSpan = .seconds(10)
+    package var minDwell: TimeSpan = .seconds(10)
     /// A move to another floor by the outright rule needs this many consecutive outright readings
     /// (never one reading alone).
-    public var floorConfirmations: Int = 2
+    package var floorConfirmations: Int = 2
     /// dB added to each gateway's filtered RSSI before distances are compared (gateway id → dB),
     /// on top of the gateway's own `gateway.rssi_offset`.
-    public var rssiOffsets: [String: Double] = [:]
+    package var rssiOffsets: [String: Double] = [:]
     /// Publish Home Assistant `mqtt_room` messages under this topic (nil = off).
-    public var mqttRoomTopic: String? = nil
+    package var mqttRoomTopic: String? = nil
 
-    public init() {}
+    package init() {}
 }

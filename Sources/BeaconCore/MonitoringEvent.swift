@@ -4,7 +4,7 @@ import BeaconWire
 /// (`didEnterRegion`, `didExitRegion`, `didDetermineState`, `didRange`) and, per beacon, after the
 /// AltBeacon library's. `BeaconMonitor` emits them in the order they happen; the message contract
 /// turns each into MQTT messages, so everything a payload prints is here.
-public enum MonitoringEvent: Sendable, Equatable {
+package enum MonitoringEvent: Sendable, Equatable {
     /// A region's first matching beacon was seen (its `notify_entry` is on).
     case didEnterRegion(String, by: TransitionBeacon, at: Timestamp)
     /// A region's last matching beacon was silent for the exit timeout (its `notify_exit` is on).
@@ -30,19 +30,19 @@ public enum MonitoringEvent: Sendable, Equatable {
     case didStopMonitoringBeacon(BeaconIdentity)
 
     /// Why a beacon exited before its exit timeout.
-    public enum ExitReason: String, Sendable, Equatable {
+    package enum ExitReason: String, Sendable, Equatable {
         /// The tracking table was full and this beacon was the least recently seen.
         case evicted
     }
 }
 
 /// A region's or a beacon's state with the times its retained attributes carry.
-public struct RegionStatus: Sendable, Equatable {
-    public var state: RegionState
-    public var since: Timestamp?
-    public var lastSeen: Timestamp?
+package struct RegionStatus: Sendable, Equatable {
+    package var state: RegionState
+    package var since: Timestamp?
+    package var lastSeen: Timestamp?
 
-    public init(state: RegionState, since: Timestamp?, lastSeen: Timestamp?) {
+    package init(state: RegionState, since: Timestamp?, lastSeen: Timestamp?) {
         self.state = state
         self.since = since
         self.lastSeen = lastSeen
@@ -50,17 +50,17 @@ public struct RegionStatus: Sendable, Equatable {
 }
 
 /// What an enter or exit says about the beacon that caused it.
-public struct TransitionBeacon: Sendable, Equatable {
+package struct TransitionBeacon: Sendable, Equatable {
     /// nil only for a restored region that exits before any sighting.
-    public var identity: BeaconIdentity?
-    public var name: String?
+    package var identity: BeaconIdentity?
+    package var name: String?
     /// nil when the beacon was restored and not heard since start.
-    public var address: BluetoothAddress?
+    package var address: BluetoothAddress?
     /// The last raw RSSI (127 = not available); the gateway offset is not applied.
-    public var rssi: Int8
-    public var lastSeen: Timestamp?
+    package var rssi: Int8
+    package var lastSeen: Timestamp?
 
-    public init(
+    package init(
         identity: BeaconIdentity?, name: String?, address: BluetoothAddress?, rssi: Int8, lastSeen: Timestamp?
     ) {
         self.identity = identity

@@ -2,11 +2,11 @@
 ///
 /// Apple publishes no metre thresholds; the defaults (immediate < 0.5 m, near ≤ 4.0 m) are the
 /// Radius Networks android-ibeacon-service ones (IBeacon.java `calculateProximity`).
-public enum Proximity: String, Sendable, Equatable, CaseIterable {
+package enum Proximity: String, Sendable, Equatable, CaseIterable {
     case unknown, immediate, near, far
 
     /// Classifies an accuracy in metres; a negative accuracy means "could not be determined".
-    public init(accuracy: Double, thresholds: ProximityThresholds) {
+    package init(accuracy: Double, thresholds: ProximityThresholds) {
         if accuracy < 0 || !accuracy.isFinite {
             self = .unknown
         } else if accuracy < thresholds.immediate {

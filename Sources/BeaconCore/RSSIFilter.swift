@@ -2,7 +2,7 @@
 ///
 /// Windowed filters run at ranging ticks, not per sighting: a sighting only appends to a bounded
 /// ring, so the hot path stays O(1), and the sort costs ≤ 32 samples once per interval.
-public enum RSSIFilter {
+package enum RSSIFilter {
     /// Sorts in place with insertion sort: n ≤ 32 here, and it never allocates.
     static func sortSmall(_ v: inout [Double]) {
         guard v.count > 1 else { return }
@@ -18,7 +18,7 @@ public enum RSSIFilter {
     }
 
     /// Median (mean of the middle two for an even count); nil when empty. Sorts `values`.
-    public static func median(_ values: inout [Double]) -> Double? {
+    package static func median(_ values: inout [Double]) -> Double? {
         guard !values.isEmpty else { return nil }
         sortSmall(&values)
         let n = values.count
@@ -29,7 +29,7 @@ public enum RSSIFilter {
     ///
     /// AltBeacon's RunningAverageRssiFilter sorts and averages the middle (it drops ⌊n/10⌋+1 per
     /// end when n > 2); here the fraction is configurable and at least one sample is always kept.
-    public static func trimmedMean(_ values: inout [Double], trim: Double) -> Double? {
+    package static func trimmedMean(_ values: inout [Double], trim: Double) -> Double? {
         guard !values.isEmpty else { return nil }
         sortSmall(&values)
         let n = values.count

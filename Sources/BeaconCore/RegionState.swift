@@ -2,6 +2,6 @@
 ///
 /// `unknown` lasts from start until the first sighting or until the exit timeout has passed
 /// without one (then `outside`, as `didDetermineState` would report, without an exit event).
-public enum RegionState: String, Sendable, Equatable, CaseIterable {
+package enum RegionState: String, Sendable, Equatable, CaseIterable {
     case unknown, inside, outside
 }

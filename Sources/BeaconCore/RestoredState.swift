@@ -1,21 +1,21 @@
 import BeaconWire
 
 /// A state read back at start from our own retained `attributes` message.
-public struct RestoredState: Sendable, Equatable {
-    public enum Subject: Sendable, Hashable {
+package struct RestoredState: Sendable, Equatable {
+    package enum Subject: Sendable, Hashable {
         /// `<base>/regions/<name>/<gw>/attributes`.
         case region(String)
         /// `<base>/<uuid>/<major>/<minor>/<gw>/attributes` or the Eddystone form.
         case beacon(BeaconIdentity)
     }
 
-    public var subject: Subject
+    package var subject: Subject
     /// `inside` or `outside`; `unknown` is ignored.
-    public var state: RegionState
-    public var since: Timestamp?
-    public var lastSeen: Timestamp?
+    package var state: RegionState
+    package var since: Timestamp?
+    package var lastSeen: Timestamp?
 
-    public init(subject: Subject, state: RegionState, since: Timestamp?, lastSeen: Timestamp?) {
+    package init(subject: Subject, state: RegionState, since: Timestamp?, lastSeen: Timestamp?) {
         self.subject = subject
         self.state = state
         self.since = since

@@ -2,9 +2,9 @@
 ///
 /// MQTT 3.1.1 §4.7: `+` and `#` are wildcards, `/` separates levels, and U+0000 is forbidden;
 /// an empty level would make topics ambiguous, and `$`-topics are reserved for the broker (§4.7.2).
-public enum TopicName {
+package enum TopicName {
     /// Why `level` cannot be one topic level, or nil when it can.
-    public static func problem(level: String) -> String? {
+    package static func problem(level: String) -> String? {
         if level.isEmpty { return "is empty" }
         for scalar in level.unicodeScalars {
             switch scalar {
@@ -19,7 +19,7 @@ public enum TopicName {
     }
 
     /// Why `topic` (one or more `/`-separated levels, e.g. a base topic) is unusable, or nil.
-    public static func problem(topic: String) -> String? {
+    package static func problem(topic: String) -> String? {
         if topic.isEmpty { return "is empty" }
         if topic.hasPrefix("$") { return "starts with '$' (reserved for broker topics)" }
         for (i, level) in topic.split(separator: "/", omittingEmptySubsequences: false).enumerated() {

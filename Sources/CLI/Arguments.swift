@@ -2,13 +2,13 @@
 ///
 /// Options take `--name value` or `--name=value`; flags are `--name`. Anything starting with `-`
 /// that no command read is a usage error, so a typo never passes silently.
-public struct Arguments: Sendable {
+package struct Arguments: Sendable {
     private var items: [String]
 
-    public init(_ items: [String]) { self.items = items }
+    package init(_ items: [String]) { self.items = items }
 
     /// True when any of `names` is present (and removes it).
-    public mutating func flag(_ names: String...) -> Bool {
+    package mutating func flag(_ names: String...) -> Bool {
         var found = false
         items.removeAll { item in
             let hit = names.contains(item)
@@ -19,7 +19,7 @@ public struct Arguments: Sendable {
     }
 
     /// The value of an option; the last occurrence wins.
-    public mutating func option(_ names: String...) throws(UsageError) -> String? {
+    package mutating func option(_ names: String...) throws(UsageError) -> String? {
         var value: String?
         var index = 0
         while index < items.count {
@@ -42,7 +42,7 @@ public struct Arguments: Sendable {
     }
 
     /// A parsed numeric option, with a usage error naming the option when it is not a number in range.
-    public mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
+    package mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = try option(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
             throw UsageError("'\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
@@ -51,7 +51,7 @@ public struct Arguments: Sendable {
     }
 
     /// All remaining positional arguments; fails on any unread option.
-    public mutating func positionals() throws(UsageError) -> [String] {
+    package mutating func positionals() throws(UsageError) -> [String] {
         var out: [String] = []
         var afterDashes = false
         for item in items {
@@ -66,7 +66,7 @@ public struct Arguments: Sendable {
     }
 
     /// Fails when anything is left over.
-    public mutating func finish() throws(UsageError) {
+    package mutating func finish() throws(UsageError) {
         let rest = try positionals()
         if let first = rest.first { throw UsageError("unexpected argument '\(first)'") }
     }

@@ -2,13 +2,13 @@ import Platform
 
 /// What a command may touch of the outside world: its output streams and environment.
 /// Tests run commands in-process with a context that captures the output.
-public final class CommandContext: Sendable {
+package final class CommandContext: Sendable {
     private let writeOut: @Sendable (String) -> Void
     private let writeErr: @Sendable (String) -> Void
     private let flushOut: @Sendable () -> Void
-    public let environment: [String: String]
+    package let environment: [String: String]
 
-    public init(
+    package init(
         environment: [String: String]? = nil,
         stdout: @escaping @Sendable (String) -> Void, stderr: @escaping @Sendable (String) -> Void,
         flush: @escaping @Sendable () -> Void = {}
@@ -20,13 +20,13 @@ public final class CommandContext: Sendable {
     }
 
     /// The real process streams: stdout is block-buffered (jsonl output stays fast), stderr is not.
-    public static func process() -> CommandContext {
+    package static func process() -> CommandContext {
         let out = FileDescriptorWriter(fd: 1, bufferSize: 64 * 1024)
         let err = FileDescriptorWriter(fd: 2, bufferSize: 0)
         return CommandContext(stdout: { out.write($0) }, stderr: { err.write($0) }, flush: { out.flush() })
     }
 
-    public func out(_ text: String) { writeOut(text) }
-    public func err(_ text: String) { writeErr(text) }
-    public func flush() { flushOut() }
+    package func out(_ text: String) { writeOut(text) }
+    package func err(_ text: String) { writeErr(text) }
+    package func flush() { flushOut() }
 }

@@ -1,24 +1,24 @@
 /// Help text for one subcommand, rendered in swift-argument-parser's layout
 /// (`OVERVIEW:`, `USAGE:`, `ARGUMENTS:`, `OPTIONS:`) so it reads like other Swift tools and can
 /// also generate the man page.
-public struct CommandHelp: Sendable {
-    public struct Entry: Sendable {
-        public var names: String
-        public var help: String
-        public init(_ names: String, _ help: String) {
+package struct CommandHelp: Sendable {
+    package struct Entry: Sendable {
+        package var names: String
+        package var help: String
+        package init(_ names: String, _ help: String) {
             self.names = names
             self.help = help
         }
     }
 
-    public var name: String
-    public var abstract: String
-    public var usage: String
-    public var discussion: String?
-    public var arguments: [Entry]
-    public var options: [Entry]
+    package var name: String
+    package var abstract: String
+    package var usage: String
+    package var discussion: String?
+    package var arguments: [Entry]
+    package var options: [Entry]
 
-    public init(
+    package init(
         name: String, abstract: String, usage: String, discussion: String? = nil, arguments: [Entry] = [],
         options: [Entry] = []
     ) {
@@ -30,7 +30,7 @@ public struct CommandHelp: Sendable {
         self.options = options
     }
 
-    public func render() -> String {
+    package func render() -> String {
         var out = "OVERVIEW: \(abstract)\n"
         if let discussion { out += "\n" + discussion + "\n" }
         out += "\nUSAGE: \(usage)\n"

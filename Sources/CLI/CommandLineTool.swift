@@ -2,13 +2,13 @@ import Platform
 import Runtime
 
 /// `beacon2mqtt`: dispatches to subcommands, prints help and version, maps usage errors to 64.
-public enum CommandLineTool {
+package enum CommandLineTool {
     /// Every subcommand, in the order `--help` lists them. Add new commands here.
-    public static let commands: [any Command.Type] = CommandRegistry.all
+    package static let commands: [any Command.Type] = CommandRegistry.all
 
-    public static let overview = "Turns the Bluetooth LE beacons near a gateway into MQTT messages."
+    package static let overview = "Turns the Bluetooth LE beacons near a gateway into MQTT messages."
 
-    public static func rootHelp() -> String {
+    package static func rootHelp() -> String {
         var out = "OVERVIEW: \(overview)\n\n"
         out += "USAGE: beacon2mqtt <subcommand>\n\n"
         out += "OPTIONS:\n"
@@ -22,7 +22,7 @@ public enum CommandLineTool {
     }
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-    public static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
+    package static func main(_ arguments: [String], context: CommandContext) -> ExitCode {
         var args = arguments
         guard let first = args.first else {
             context.err(rootHelp())

@@ -1,6 +1,6 @@
 /// A command-line mistake: printed with the usage line, exit 64 (EX_USAGE).
-public struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct UsageError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

@@ -13,23 +13,23 @@ import Synchronization
 /// dense capture costs a wake-up per batch rather than per packet. The timestamps, and so the
 /// messages the pipeline makes, do not depend on the batching; publishing is at most
 /// `batchInterval` later. Before a read that may block (a FIFO) the batch so far is handed over.
-public final class ReplaySource: PacketSource {
-    public let path: String
+package final class ReplaySource: PacketSource {
+    package let path: String
     /// nil: as fast as possible.
-    public let speed: Double?
+    package let speed: Double?
     /// Most packets per hand-over (`--speed max`, or a backlog at capture speed).
-    public static let batchLimit = 256
+    package static let batchLimit = 256
     /// Least time between two hand-overs at capture speed. Each hand-over wakes this thread and
     /// the pipeline thread; at 3,000 reports/s, 10 ms cost 1.6 % of a core and 50 ms 1.0 % (perf
     /// stat, footprint bench capture). Timestamps and messages do not depend on it; a replay at
     /// capture speed publishes at most this much late.
-    public static let batchInterval = Duration.milliseconds(50)
+    package static let batchInterval = Duration.milliseconds(50)
     /// Taken by `run` (a source runs once).
     private let stream: Mutex<CaptureStream?>
     private let stopped = StopSignal()
 
     /// Opens the file and checks its container format up front.
-    public init(path: String, speed: Double?) throws {
+    package init(path: String, speed: Double?) throws {
         let opened: CaptureStream
         do {
             opened = try CaptureStream(path: path)
@@ -42,21 +42,21 @@ public final class ReplaySource: PacketSource {
     }
 
     /// An unreadable file (66) when opening, a damaged capture (65) while reading.
-    public struct ReplayError: SourceFailure {
-        public var description: String
-        public var exitCode: ExitCode
+    package struct ReplayError: SourceFailure {
+        package var description: String
+        package var exitCode: ExitCode
         init(_ d: String, _ exitCode: ExitCode) {
             description = d
             self.exitCode = exitCode
         }
-        public var exitStatus: Int32 { exitCode.rawValue }
+        package var exitStatus: Int32 { exitCode.rawValue }
     }
 
-    public func stop() { stopped.stop() }
+    package func stop() { stopped.stop() }
 
     private var isStopped: Bool { stopped.isStopped }
 
-    public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
+    package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         guard let stream = stream.withLock({ $0.take() }) else { return deliver(.end) }
         let clock = ContinuousClock()
         var batch: [CapturedPacket] = []

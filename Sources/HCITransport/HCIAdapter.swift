@@ -1,17 +1,17 @@
 import BeaconWire
 
 /// One Bluetooth controller as the kernel lists it (HCIGETDEVLIST / HCIGETDEVINFO).
-public struct HCIAdapter: Sendable, Equatable {
+package struct HCIAdapter: Sendable, Equatable {
     /// The N of `hciN`; it can change after a USB reset, the address does not.
-    public var index: UInt16
-    public var address: BluetoothAddress
-    public var isUp: Bool
+    package var index: UInt16
+    package var address: BluetoothAddress
+    package var isUp: Bool
 
-    public init(index: UInt16, address: BluetoothAddress, isUp: Bool) {
+    package init(index: UInt16, address: BluetoothAddress, isUp: Bool) {
         self.index = index
         self.address = address
         self.isUp = isUp
     }
 
-    public var name: String { "hci\(index)" }
+    package var name: String { "hci\(index)" }
 }

@@ -4,10 +4,10 @@ import Glibc
 import Platform
 
 /// The kernel's list of Bluetooth controllers, through the HCI device ioctls.
-public enum HCIAdapterDirectory {
+package enum HCIAdapterDirectory {
     /// Every controller, in index order.
     /// - Throws: `HCIError` (`.noBluetoothSupport` on a kernel without AF_BLUETOOTH).
-    public static func list() throws(HCIError) -> [HCIAdapter] {
+    package static func list() throws(HCIError) -> [HCIAdapter] {
         let fd = try HCISocket.openRawSocket()
         defer { _ = Glibc.close(fd) }
         var ids = [UInt16](repeating: 0, count: Int(HCI_MAX_DEV))
@@ -26,7 +26,7 @@ public enum HCIAdapterDirectory {
     }
 
     /// Powers controller `index` on (HCIDEVUP; needs CAP_NET_ADMIN). Already up is success.
-    public static func bringUp(_ index: UInt16) throws(HCIError) {
+    package static func bringUp(_ index: UInt16) throws(HCIError) {
         let fd = try HCISocket.openRawSocket()
         defer { _ = Glibc.close(fd) }
         do throws(HCIError) {
@@ -40,7 +40,7 @@ public enum HCIAdapterDirectory {
 
     /// The adapter `selection` names right now.
     /// - Throws: `.noSuchAdapter` listing what was found, or the listing's own error.
-    public static func resolve(_ selection: HCIAdapterSelection) throws(HCIError) -> HCIAdapter {
+    package static func resolve(_ selection: HCIAdapterSelection) throws(HCIError) -> HCIAdapter {
         let adapters = try list()
         guard let adapter = selection.pick(from: adapters) else {
             let found = adapters.map { "\($0.name) \($0.address)" }.joined(separator: ", ")
@@ -52,7 +52,7 @@ public enum HCIAdapterDirectory {
     }
 
     /// Finds the adapter `selection` names, powers it on when needed, and opens its socket.
-    public static func open(_ selection: HCIAdapterSelection) throws(HCIError) -> HCISocket {
+    package static func open(_ selection: HCIAdapterSelection) throws(HCIError) -> HCISocket {
         let adapter = try resolve(selection)
         if !adapter.isUp {
             do {

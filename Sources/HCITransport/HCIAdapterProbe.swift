@@ -1,7 +1,7 @@
 import BeaconWire
 
 /// Asks one controller what it supports, for `beacon2mqtt adapters`.
-public enum HCIAdapterProbe {
+package enum HCIAdapterProbe {
     /// Whether the controller lists both LE Set Extended Scan commands (Read Local Supported Commands,
     /// Core Spec Vol 4, Part E, §7.4.2); nil when it did not answer within `timeout`.
     package static func supportsExtendedScanning(

@@ -4,13 +4,13 @@ import BeaconWire
 ///
 /// By address survives index changes after a USB reset; `auto` takes the first adapter that is up
 /// (or the first one at all), re-evaluated on every reopen.
-public enum HCIAdapterSelection: Sendable, Equatable, CustomStringConvertible {
+package enum HCIAdapterSelection: Sendable, Equatable, CustomStringConvertible {
     case auto
     case index(UInt16)
     case address(BluetoothAddress)
 
     /// Parses `auto`, `hciN` or `aa:bb:cc:dd:ee:ff`; nil otherwise.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let lower = text.lowercased()
         if lower == "auto" {
             self = .auto
@@ -23,7 +23,7 @@ public enum HCIAdapterSelection: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public func pick(from adapters: [HCIAdapter]) -> HCIAdapter? {
+    package func pick(from adapters: [HCIAdapter]) -> HCIAdapter? {
         switch self {
         case .auto: return adapters.first(where: \.isUp) ?? adapters.first
         case .index(let n): return adapters.first { $0.index == n }
@@ -31,7 +31,7 @@ public enum HCIAdapterSelection: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .auto: return "auto"
         case .index(let n): return "hci\(n)"

@@ -4,21 +4,21 @@ import Platform
 
 /// Packet I/O on a datagram-style file descriptor (a raw HCI socket, or a SOCK_SEQPACKET socketpair
 /// in tests): one `write` per packet, `poll` + one `read` per packet. It owns and closes the fd.
-public final class HCIDescriptor: HCITransport {
-    public let fileDescriptor: Int32
+package final class HCIDescriptor: HCITransport {
+    package let fileDescriptor: Int32
     /// Used in error messages (`read hci0`).
-    public let label: String
+    package let label: String
     private var isOpen = true
     private var buffer = [UInt8](repeating: 0, count: 2048)
 
-    public init(fileDescriptor: Int32, label: String) {
+    package init(fileDescriptor: Int32, label: String) {
         self.fileDescriptor = fileDescriptor
         self.label = label
     }
 
     deinit { close() }
 
-    public func send(_ packet: [UInt8]) throws(HCIError) {
+    package func send(_ packet: [UInt8]) throws(HCIError) {
         guard isOpen else { throw HCIError(kind: .adapterGone, operation: "write \(label)", errno: EBADF) }
         // One write per packet: a short write would split it, so it is an I/O error, not retried.
         let n = try Syscall.retrying({ packet.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) } }) {
@@ -48,7 +48,7 @@ public final class HCIDescriptor: HCITransport {
         return Array(buffer[0..<n])
     }
 
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         _ = Glibc.close(fileDescriptor)

@@ -4,8 +4,8 @@ import Glibc
 ///
 /// `isFatal` errors (no Bluetooth in the kernel, missing privilege) end the command with exit 69;
 /// the others mean the adapter is absent or went away, and the source backs off and reopens it.
-public struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
+package struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
+    package enum Kind: Sendable, Equatable {
         /// EAFNOSUPPORT: the kernel has no AF_BLUETOOTH.
         case noBluetoothSupport
         /// EPERM/EACCES: missing CAP_NET_RAW / CAP_NET_ADMIN.
@@ -22,14 +22,14 @@ public struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
         case system
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// What was being done: `socket(AF_BLUETOOTH)`, `read hci0`, …
-    public var operation: String
-    public var errno: Int32
+    package var operation: String
+    package var errno: Int32
     /// Extra context (e.g. the adapters that were found).
-    public var detail: String?
+    package var detail: String?
 
-    public init(kind: Kind, operation: String, errno: Int32 = 0, detail: String? = nil) {
+    package init(kind: Kind, operation: String, errno: Int32 = 0, detail: String? = nil) {
         self.kind = kind
         self.operation = operation
         self.errno = errno
@@ -37,7 +37,7 @@ public struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Classifies `code` from a failed system call.
-    public init(errno code: Int32, operation: String) {
+    package init(errno code: Int32, operation: String) {
         let kind: Kind
         switch code {
         case EAFNOSUPPORT, EPROTONOSUPPORT: kind = .noBluetoothSupport
@@ -50,13 +50,13 @@ public struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
         self.init(kind: kind, operation: operation, errno: code)
     }
 
-    public var isFatal: Bool { kind == .noBluetoothSupport || kind == .permissionDenied }
+    package var isFatal: Bool { kind == .noBluetoothSupport || kind == .permissionDenied }
 
     private var cause: String {
         errno == 0 ? operation : "\(operation): \(String(cString: strerror(errno)))"
     }
 
-    public var description: String {
+    package var description: String {
         switch kind {
         case .noBluetoothSupport:
             return """

@@ -8,14 +8,14 @@ import Platform
 /// `socket(AF_BLUETOOTH, SOCK_RAW|SOCK_CLOEXEC, BTPROTO_HCI)` on HCI_CHANNEL_RAW: the kernel and
 /// bluetoothd keep driving the adapter, and this socket sees a copy of its traffic. The previous
 /// HCI_FILTER is saved at open and restored on close.
-public final class HCISocket: HCITransport {
-    public let deviceID: UInt16
+package final class HCISocket: HCITransport {
+    package let deviceID: UInt16
     private let descriptor: HCIDescriptor
     private var savedFilter: hci_filter
     private var isOpen = true
 
     /// Opens and binds the socket for controller `hci<deviceID>` and sets `filter`.
-    public init(deviceID: UInt16, filter: HCIEventFilter = .scanner) throws(HCIError) {
+    package init(deviceID: UInt16, filter: HCIEventFilter = .scanner) throws(HCIError) {
         let label = "hci\(deviceID)"
         let fd = try Self.openRawSocket()
         var old = hci_filter()
@@ -66,13 +66,13 @@ public final class HCISocket: HCITransport {
         return c
     }
 
-    public func send(_ packet: [UInt8]) throws(HCIError) { try descriptor.send(packet) }
+    package func send(_ packet: [UInt8]) throws(HCIError) { try descriptor.send(packet) }
 
     package func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]? {
         try descriptor.receive(timeout: timeout, unlessStopped: stop)
     }
 
-    public func close() {
+    package func close() {
         guard isOpen else { return }
         isOpen = false
         _ = cbluez_set_filter(descriptor.fileDescriptor, &savedFilter)

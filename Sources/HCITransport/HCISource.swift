@@ -13,46 +13,46 @@ import Synchronization
 /// reopens through `opener` (which resolves the adapter again, so by address after an index
 /// change), sets the scan up again and carries on. Only missing Bluetooth support and missing
 /// privilege end `run` with an `HCIError`.
-public final class HCISource: PacketSource {
+package final class HCISource: PacketSource {
     /// Opens the transport for the configured adapter; called again after every loss.
     package typealias Opener = @Sendable () throws(HCIError) -> any HCITransport
-    public typealias Log = @Sendable (LogLevel, String) -> Void
+    package typealias Log = @Sendable (LogLevel, String) -> Void
 
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Upper bound of one blocking wait: the scan controller is ticked at least this often.
         /// (`stop()` ends a wait at once.)
-        public var pollInterval: TimeSpan = .milliseconds(250)
-        public var reopenBackoffMin: TimeSpan = .seconds(1)
-        public var reopenBackoffMax: TimeSpan = .seconds(30)
+        package var pollInterval: TimeSpan = .milliseconds(250)
+        package var reopenBackoffMin: TimeSpan = .seconds(1)
+        package var reopenBackoffMax: TimeSpan = .seconds(30)
         /// Throw instead of waiting when the first open fails (interactive commands).
-        public var failIfAbsentAtStart = false
+        package var failIfAbsentAtStart = false
         /// Also deliver the commands sent (as outgoing packets), as a capture would hold them.
-        public var deliverCommands = true
-        public init() {}
+        package var deliverCommands = true
+        package init() {}
     }
 
     /// Where time comes from: the wall clock stamps packets, the monotonic one drives timeouts.
-    public struct Clock: Sendable {
-        public var wall: @Sendable () -> Timestamp
-        public var monotonic: @Sendable () -> Timestamp
-        public init(wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> Timestamp) {
+    package struct Clock: Sendable {
+        package var wall: @Sendable () -> Timestamp
+        package var monotonic: @Sendable () -> Timestamp
+        package init(wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> Timestamp) {
             self.wall = wall
             self.monotonic = monotonic
         }
 
-        public static let system = Clock(
+        package static let system = Clock(
             wall: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) },
             monotonic: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_MONOTONIC)) })
     }
 
-    public struct Statistics: Sendable, Equatable {
-        public var scan = ScanController.Statistics()
-        public var advertisingReportEvents = 0
-        public var adapterLosses = 0
-        public var reopens = 0
+    package struct Statistics: Sendable, Equatable {
+        package var scan = ScanController.Statistics()
+        package var advertisingReportEvents = 0
+        package var adapterLosses = 0
+        package var reopens = 0
         /// Opens that failed while waiting for the adapter (absent, down, blocked).
-        public var failedOpens = 0
-        public init() {}
+        package var failedOpens = 0
+        package init() {}
     }
 
     private let opener: Opener
@@ -75,7 +75,7 @@ public final class HCISource: PacketSource {
     }
 
     /// The live adapter `selection`, resolved on every (re)open.
-    public convenience init(
+    package convenience init(
         adapter selection: HCIAdapterSelection, configuration: ScanConfiguration, options: Options = Options(),
         log: @escaping Log = { _, _ in }
     ) {
@@ -84,9 +84,9 @@ public final class HCISource: PacketSource {
             options: options, log: log)
     }
 
-    public var statistics: Statistics { stats.withLock { $0 } }
+    package var statistics: Statistics { stats.withLock { $0 } }
 
-    public func stop() { stopping.stop() }
+    package func stop() { stopping.stop() }
 
     private var isStopping: Bool { stopping.isStopped }
 
@@ -96,7 +96,7 @@ public final class HCISource: PacketSource {
         case failed(ScanController.ScanFailure)
     }
 
-    public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
+    package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         var controller = ScanController(configuration: configuration)
         var health = HealthReporter(deliver: deliver)
         var backoff = options.reopenBackoffMin

@@ -7,27 +7,27 @@ import Platform
 /// Everything a `MosquittoClient` needs to open a session, resolved from the `mqtt` configuration:
 /// the client id defaults to the gateway id, the password is read from `password_file`, and the
 /// availability topic is `<base>/gateways/<gw>/status`.
-public struct MQTTConnectionOptions: Sendable, Equatable {
-    public var host: String
-    public var port: Int
-    public var clientID: String
-    public var keepalive: TimeSpan
-    public var protocolVersion: MQTTSettings.ProtocolVersion
-    public var cleanSession: Bool
-    public var username: String?
+package struct MQTTConnectionOptions: Sendable, Equatable {
+    package var host: String
+    package var port: Int
+    package var clientID: String
+    package var keepalive: TimeSpan
+    package var protocolVersion: MQTTSettings.ProtocolVersion
+    package var cleanSession: Bool
+    package var username: String?
     /// Read from `password_file`; never logged, never on the command line.
-    public var password: String?
-    public var tls: TLSSettings
+    package var password: String?
+    package var tls: TLSSettings
     /// Retained `online` after every connect; the Last Will and a clean stop leave `offline`.
-    public var statusTopic: String
+    package var statusTopic: String
     /// QoS of the status messages (and the will).
-    public var statusQoS: Int
+    package var statusQoS: Int
     /// Set the will and publish `online`/`offline` (off for a short-lived tool such as `status`).
-    public var announcesAvailability = true
-    public var reconnectMin: TimeSpan
-    public var reconnectMax: TimeSpan
+    package var announcesAvailability = true
+    package var reconnectMin: TimeSpan
+    package var reconnectMax: TimeSpan
 
-    public init(
+    package init(
         host: String, port: Int, clientID: String, statusTopic: String, keepalive: TimeSpan = .seconds(30),
         protocolVersion: MQTTSettings.ProtocolVersion = .v311, cleanSession: Bool = false, username: String? = nil,
         password: String? = nil, tls: TLSSettings = TLSSettings(), statusQoS: Int = 1,
@@ -49,13 +49,13 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
     }
 
     /// A configuration problem found while resolving the options (exit 78).
-    public struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        public var description: String
-        public init(_ description: String) { self.description = description }
+    package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        package var description: String
+        package init(_ description: String) { self.description = description }
     }
 
     /// Resolves the options of `configuration`, reading the password file.
-    public init(configuration c: Configuration) throws(Problem) {
+    package init(configuration c: Configuration) throws(Problem) {
         var password: String?
         if let file = c.mqtt.passwordFile {
             guard let data = try? FileSystem.contents(file), let text = String(validating: data, as: UTF8.self)
@@ -78,5 +78,5 @@ public struct MQTTConnectionOptions: Sendable, Equatable {
     }
 
     /// How the broker is addressed in log lines (no credentials).
-    public var endpoint: String { "\(tls.enabled ? "mqtts" : "mqtt")://\(host):\(port)" }
+    package var endpoint: String { "\(tls.enabled ? "mqtts" : "mqtt")://\(host):\(port)" }
 }

@@ -19,8 +19,8 @@ import Synchronization
 /// an `Unmanaged` `CallbackBox` retained for the handle's lifetime. Callbacks never take
 /// `handleSlot` (publishers hold it while inside the library) and only post events, so neither
 /// side can block the other.
-public final class MosquittoClient: Sendable {
-    public enum Event: Sendable, Equatable {
+package final class MosquittoClient: Sendable {
+    package enum Event: Sendable, Equatable {
         /// CONNACK accepted; `online` has been published.
         case connected(generation: UInt64)
         /// TCP, TLS or CONNACK failed; the next attempt follows after a backoff.
@@ -33,13 +33,13 @@ public final class MosquittoClient: Sendable {
         case subscribed(generation: UInt64, mid: Int32)
     }
 
-    public enum PublishResult: Sendable, Equatable {
+    package enum PublishResult: Sendable, Equatable {
         case sent(mid: Int32)
         case notConnected
         case failed(String)
     }
 
-    public let options: MQTTConnectionOptions
+    package let options: MQTTConnectionOptions
     private let logger: Logger
     private let deliver: @Sendable (Event) -> Void
     private let handleSlot = Mutex<HandleSlot>(HandleSlot())
@@ -72,7 +72,7 @@ public final class MosquittoClient: Sendable {
     }
 
     /// - Parameter onEvent: called on the network thread; must not block.
-    public init(options: MQTTConnectionOptions, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
+    package init(options: MQTTConnectionOptions, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
         self.options = options
         self.logger = logger
         self.deliver = onEvent
@@ -84,14 +84,14 @@ public final class MosquittoClient: Sendable {
 
     // MARK: - Observing
 
-    public var isConnected: Bool { state.withLock { $0.connected } }
+    package var isConnected: Bool { state.withLock { $0.connected } }
     /// Successful connects after the first.
-    public var reconnects: Int { state.withLock { $0.reconnects } }
+    package var reconnects: Int { state.withLock { $0.reconnects } }
     /// The reason of the most recent failed attempt, if any.
-    public var lastFailure: String? { state.withLock { $0.lastFailure } }
+    package var lastFailure: String? { state.withLock { $0.lastFailure } }
 
     /// Waits until connected (true), or until the first attempt fails or `timeout` passes (false).
-    public func waitForFirstAttempt(timeout: Duration) -> Bool {
+    package func waitForFirstAttempt(timeout: Duration) -> Bool {
         var connected = false
         _ = state.wait(for: timeout) { s in
             connected = s.connected
@@ -103,7 +103,7 @@ public final class MosquittoClient: Sendable {
     // MARK: - Lifecycle
 
     /// Starts the network thread; connecting happens in the background.
-    public func start() {
+    package func start() {
         let first = state.withLock { s in
             defer { s.started = true }
             return !s.started
@@ -120,7 +120,7 @@ public final class MosquittoClient: Sendable {
 
     /// Clean shutdown: publishes retained `offline` (waiting up to `timeout` for the broker's
     /// acknowledgement), disconnects, and stops the network thread.
-    public func stop(timeout: Duration = .seconds(5)) {
+    package func stop(timeout: Duration = .seconds(5)) {
         let running = state.withLock { s in
             defer { s.stopping = true }
             return s.started && !s.stopping
@@ -150,7 +150,7 @@ public final class MosquittoClient: Sendable {
     // MARK: - Publishing
 
     /// Publishes on the current connection, if any. With `generation`, only on that connection.
-    public func publish(
+    package func publish(
         topic: String, payload: [UInt8], qos: Int, retain: Bool, generation: UInt64? = nil
     ) -> PublishResult {
         handleSlot.withLock { slot in
@@ -168,7 +168,7 @@ public final class MosquittoClient: Sendable {
         }
     }
 
-    public func publish(_ message: OutboundMessage, generation: UInt64? = nil) -> PublishResult {
+    package func publish(_ message: OutboundMessage, generation: UInt64? = nil) -> PublishResult {
         publish(
             topic: message.topic, payload: Array(message.payload.text.utf8), qos: message.qos, retain: message.retain,
             generation: generation)
@@ -177,7 +177,7 @@ public final class MosquittoClient: Sendable {
     /// Subscribes on the current connection; the SUBACK arrives as `.subscribed`. With MQTT 5,
     /// `retainAsPublished` keeps the publisher's retain flag on live messages (MQTT 5 §3.8.3.1,
     /// "Retain As Published", option bit 0x08), which a 3.1.1 broker always clears.
-    public func subscribe(_ pattern: String, qos: Int, retainAsPublished: Bool = false) -> Int32? {
+    package func subscribe(_ pattern: String, qos: Int, retainAsPublished: Bool = false) -> Int32? {
         handleSlot.withLock { slot in
             guard let handle = slot.handle else { return nil }
             var mid: Int32 = 0
@@ -189,7 +189,7 @@ public final class MosquittoClient: Sendable {
         }
     }
 
-    public func unsubscribe(_ pattern: String) {
+    package func unsubscribe(_ pattern: String) {
         handleSlot.withLock { slot in
             if let handle = slot.handle { _ = mosquitto_unsubscribe(handle, nil, pattern) }
         }

@@ -9,13 +9,13 @@ import BeaconWire
 /// enter/exit. Every entity points at the topics of the message contract (README, “Messages, monitoring and ranging”),
 /// so discovery adds no new data topics, and its `availability` is the gateway's retained status.
 /// Configs are retained and are published again when HA announces itself on `<prefix>/status`.
-public struct HomeAssistantDiscovery: Sendable {
-    public let settings: HomeAssistantSettings
+package struct HomeAssistantDiscovery: Sendable {
+    package let settings: HomeAssistantSettings
     private let composer: MessageComposer
     private let configuration: Configuration
     private let softwareVersion: String
 
-    public init(configuration: Configuration, settings: HomeAssistantSettings, softwareVersion: String) {
+    package init(configuration: Configuration, settings: HomeAssistantSettings, softwareVersion: String) {
         self.settings = settings
         self.configuration = configuration
         self.composer = MessageComposer(configuration)
@@ -23,13 +23,13 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// Where HA publishes its birth (`online`) and will (`offline`) messages; subscribe to it.
-    public var birthTopic: String { TopicTree.homeAssistantBirth(prefix: settings.prefix) }
+    package var birthTopic: String { TopicTree.homeAssistantBirth(prefix: settings.prefix) }
 
     /// `<base>/gateways/<gw>/status`, retained `online` / `offline` / `degraded`.
-    public var availabilityTopic: String { composer.topics.gatewayStatus }
+    package var availabilityTopic: String { composer.topics.gatewayStatus }
 
     /// Every discovery config, retained; empty when `homeassistant.discovery` is off.
-    public func messages() -> [OutboundMessage] {
+    package func messages() -> [OutboundMessage] {
         guard settings.discovery else { return [] }
         return entities().map { entity in
             OutboundMessage(
@@ -39,13 +39,13 @@ public struct HomeAssistantDiscovery: Sendable {
     }
 
     /// HA restarted (birth payload `online`) and forgot non-retained state: publish everything again.
-    public func messages(onBirth payload: String) -> [OutboundMessage] {
+    package func messages(onBirth payload: String) -> [OutboundMessage] {
         payload == "online" ? messages() : []
     }
 
     /// Empty retained messages on the same topics: removes the entities from HA, e.g. when
     /// discovery is turned off or a beacon or region is removed on reload.
-    public func removals() -> [OutboundMessage] {
+    package func removals() -> [OutboundMessage] {
         entities().map {
             OutboundMessage(
                 topic: topic($0), payload: .text(""), qos: configuration.mqtt.qos, retain: true, kind: .discovery)

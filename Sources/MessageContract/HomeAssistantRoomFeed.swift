@@ -6,18 +6,18 @@ import BeaconWire
 /// `<state_topic>/+`, takes the room from the last topic level, and tracks the device whose
 /// `device_id` equals `id`, so the id must be stable and printable: `<uuid>-<major>-<minor>` for
 /// iBeacon/AltBeacon (room-assistant's form) and `<namespace>-<instance>` for Eddystone-UID.
-public struct HomeAssistantRoomFeed: Sendable {
+package struct HomeAssistantRoomFeed: Sendable {
     /// `<room_topic>/<room>`; the room is `gateway.room`, else the gateway id.
-    public let topic: String
+    package let topic: String
 
     /// Nil when `homeassistant.room_topic` is unset (the feed is off).
-    public init?(configuration: Configuration, settings: HomeAssistantSettings) {
+    package init?(configuration: Configuration, settings: HomeAssistantSettings) {
         guard let roomTopic = settings.roomTopic, !roomTopic.isEmpty else { return nil }
         topic = TopicTree.roomFeed(roomTopic, room: configuration.gateway.room ?? configuration.gateway.id)
     }
 
     /// The `device_id` to put in HA's `mqtt_room` sensor for this beacon.
-    public static func deviceID(_ id: BeaconIdentity) -> String {
+    package static func deviceID(_ id: BeaconIdentity) -> String {
         switch id.scheme {
         case .uuid: return "\(id.id.uuidString)-\(id.major)-\(id.minor)"
         case .eddystone: return "\(id.eddystoneNamespace)-\(id.eddystoneInstance)"
@@ -26,7 +26,7 @@ public struct HomeAssistantRoomFeed: Sendable {
 
     /// One distance report (QoS 0, not retained, like proximity); nil when the distance is unknown
     /// (accuracy −1), since `mqtt_room` would treat any number as a real distance.
-    public func message(identity: BeaconIdentity, name: String?, distance: Double) -> OutboundMessage? {
+    package func message(identity: BeaconIdentity, name: String?, distance: Double) -> OutboundMessage? {
         guard distance >= 0 else { return nil }
         return OutboundMessage(
             topic: topic, payload: .json(Self.payload(identity: identity, name: name, distance: distance)), qos: 0,

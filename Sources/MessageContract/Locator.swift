@@ -12,12 +12,12 @@ import BeaconWire
 ///
 /// Output: retained `<base>/<beacon>/location`, a `<base>/<beacon>/event` (`location` or `not_home`)
 /// on every change, and optionally Home Assistant `mqtt_room` messages.
-public struct Locator: Sendable {
-    public let settings: LocatorSettings
-    public let baseTopic: String
-    public let qos: Int
+package struct Locator: Sendable {
+    package let settings: LocatorSettings
+    package let baseTopic: String
+    package let qos: Int
     /// How distances are recomputed for gateways with an `rssi_offset` (as the gateways range).
-    public let distance: DistanceSettings
+    package let distance: DistanceSettings
     let topics: TopicTree
 
     private var tracks: [BeaconIdentity: LocatorTrack] = [:]
@@ -26,7 +26,7 @@ public struct Locator: Sendable {
     private var offline: Set<String> = []
     private var lastTick: Timestamp?
     /// The newest reading's timestamp: the clock of a locator that follows the messages (replays).
-    public private(set) var newestReading: Timestamp?
+    package private(set) var newestReading: Timestamp?
     /// The oldest reading before the first decided tick: deciding starts at the tick after it, so
     /// the first locations do not depend on when this locator started.
     private var oldestReading: Timestamp?
@@ -34,7 +34,7 @@ public struct Locator: Sendable {
     /// Ticks decided in one `advance` at most; a longer gap (a suspended process) skips the oldest.
     static let maxTicksPerAdvance: Int64 = 600
 
-    public init(
+    package init(
         settings: LocatorSettings = LocatorSettings(), baseTopic: String = "beacons", qos: Int = 1,
         distance: DistanceSettings = DistanceSettings()
     ) {
@@ -47,16 +47,16 @@ public struct Locator: Sendable {
 
     /// What a locator subscribes to: proximity and exit events of every gateway, gateway status,
     /// and the retained locations (read back at start).
-    public static func subscriptions(baseTopic: String) -> [String] {
+    package static func subscriptions(baseTopic: String) -> [String] {
         TopicTree(base: baseTopic).locatorSubscriptions
     }
 
     /// The current location of a beacon, nil when never located.
-    public func location(of beacon: BeaconIdentity) -> LocatorLocation? { tracks[beacon]?.location }
+    package func location(of beacon: BeaconIdentity) -> LocatorLocation? { tracks[beacon]?.location }
 
     /// Feeds one received message; returns false when it is none of the subscribed kinds.
     @discardableResult
-    public mutating func handle(topic: String, payload: String) -> Bool {
+    package mutating func handle(topic: String, payload: String) -> Bool {
         switch topics.parse(topic) {
         case .beacon(let beacon, let gateway, .proximity)?:
             guard let r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
@@ -78,7 +78,7 @@ public struct Locator: Sendable {
     }
 
     /// One proximity reading. Unknown distances (accuracy < 0) are ignored.
-    public mutating func observe(_ r: LocatorReading) {
+    package mutating func observe(_ r: LocatorReading) {
         guard let d = effectiveDistance(r) else { return }
         if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
         if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
@@ -90,23 +90,23 @@ public struct Locator: Sendable {
     }
 
     /// A gateway's retained status. It carries no timestamp, so it applies from the next tick.
-    public mutating func setGateway(_ id: String, online: Bool) {
+    package mutating func setGateway(_ id: String, online: Bool) {
         if online { offline.remove(id) } else { offline.insert(id) }
     }
 
     /// A gateway's exit event: its readings stamped before `at` stop counting from `at` on.
-    public mutating func gatewayLost(_ beacon: BeaconIdentity, gateway: String, at: Timestamp) {
+    package mutating func gatewayLost(_ beacon: BeaconIdentity, gateway: String, at: Timestamp) {
         guard tracks[beacon] != nil else { return }
         track(beacon) { $0.lose(gateway: gateway, at: at) }
     }
 
     /// A retained location read back at start; ignored once the beacon has a location of its own.
-    public mutating func restore(_ beacon: BeaconIdentity, _ location: LocatorLocation) {
+    package mutating func restore(_ beacon: BeaconIdentity, _ location: LocatorLocation) {
         track(beacon) { $0.restore(location) }
     }
 
     /// Decides every tick T with T + settle ≤ now that was not decided yet.
-    public mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
+    package mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
         let step = max(settings.interval.microseconds, 1000)
         let dueMicros = now.microseconds - settings.settle.microseconds
         let floorTick = { (us: Int64) in us - ((us % step) + step) % step }
@@ -146,7 +146,7 @@ public struct Locator: Sendable {
     }
 
     /// Beacons currently tracked (located, or with readings).
-    public var trackedCount: Int { tracks.count }
+    package var trackedCount: Int { tracks.count }
 
     /// Home Assistant `mqtt_room`: the owner's room and distance, on every change and every new owner
     /// reading. Only the owner's room is fed, so mqtt_room follows the locator within its `timeout`.

@@ -6,7 +6,7 @@ extension LocatorLocation {
     /// `{"gateway","floor","room","accuracy","since","confidence","state","last_seen"}`; the first six
     /// are the documented location, `state` is `home` or `not_home`, `last_seen` lets a late locator
     /// time the away timeout.
-    public var json: String {
+    package var json: String {
         var w = JSONWriter()
         w.beginObject()
         w.field("gateway", gateway)
@@ -23,7 +23,7 @@ extension LocatorLocation {
 
     /// Reads a retained `location` message back: the beacon and its location, or nil when the topic
     /// or payload is not a locator's (an empty payload clears the topic).
-    public static func retained(topic: String, payload: String, baseTopic: String) -> (BeaconIdentity, Self)? {
+    package static func retained(topic: String, payload: String, baseTopic: String) -> (BeaconIdentity, Self)? {
         guard case .location(let beacon)? = TopicTree(base: baseTopic).parse(topic),
             let location = retained(payload: payload)
         else { return nil }

@@ -2,21 +2,21 @@ import BeaconCore
 import BeaconWire
 
 /// One gateway's distance estimate for one beacon: a `proximity` message as the locator reads it.
-public struct LocatorReading: Sendable, Equatable {
-    public var beacon: BeaconIdentity
-    public var name: String?
-    public var gateway: String
-    public var floor: String?
-    public var room: String?
+package struct LocatorReading: Sendable, Equatable {
+    package var beacon: BeaconIdentity
+    package var name: String?
+    package var gateway: String
+    package var floor: String?
+    package var room: String?
     /// Filtered RSSI as the gateway published it (its own `rssi_offset` included), nil when unknown.
-    public var filteredRSSI: Double?
-    public var measuredPower: Int?
+    package var filteredRSSI: Double?
+    package var measuredPower: Int?
     /// Metres, as the gateway estimated it; < 0 when unknown.
-    public var accuracy: Double
+    package var accuracy: Double
     /// When the gateway ranged the beacon (its clock, from the payload).
-    public var timestamp: Timestamp
+    package var timestamp: Timestamp
 
-    public init(
+    package init(
         beacon: BeaconIdentity, name: String? = nil, gateway: String, floor: String?, room: String?,
         filteredRSSI: Double? = nil, measuredPower: Int? = nil, accuracy: Double, timestamp: Timestamp
     ) {
@@ -33,7 +33,7 @@ public struct LocatorReading: Sendable, Equatable {
 
     /// Parses `<base>/<uuid>/<major>/<minor>/<gw>/proximity` (or `<base>/eddystone/<ns>/<inst>/<gw>/proximity`)
     /// with the payload of README, “Messages, monitoring and ranging”; nil for anything else.
-    public init?(topic: String, payload: String, baseTopic: String) {
+    package init?(topic: String, payload: String, baseTopic: String) {
         guard case .beacon(let beacon, let gateway, .proximity)? = TopicTree(base: baseTopic).parse(topic) else {
             return nil
         }

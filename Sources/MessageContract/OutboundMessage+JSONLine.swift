@@ -5,7 +5,7 @@ extension OutboundMessage {
     /// The message as one line of `replay --output jsonl`:
     /// `{"topic":…,"payload":…,"qos":…,"retain":…}`, with a JSON payload embedded as JSON and a
     /// plain payload as a string. An empty retained payload (which clears a retained topic) is `""`.
-    public var jsonLine: String {
+    package var jsonLine: String {
         var w = JSONWriter()
         w.beginObject()
         w.field("topic", topic)

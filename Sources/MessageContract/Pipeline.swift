@@ -8,17 +8,17 @@ import BeaconWire
 ///
 /// Monitoring starts at the first packet's (or `advance`'s) timestamp, so a replay's clock is the
 /// capture's own. Undecodable bytes are counted (`counters.malformed`) and skipped, never fatal.
-public struct Pipeline: Sendable {
-    public private(set) var configuration: Configuration
+package struct Pipeline: Sendable {
+    package private(set) var configuration: Configuration
     /// The monitor, once monitoring began.
-    public var monitor: BeaconMonitor? { started ? engine : nil }
+    package var monitor: BeaconMonitor? { started ? engine : nil }
     /// Not an optional: across the module boundary every `monitor!` cost an outlined tag check per
     /// report. A placeholder until `begin`.
     private var engine: BeaconMonitor
     private var started = false
     var countersStorage = PipelineCounters()
     /// The last decoding error, for a debug log line.
-    public private(set) var lastError: DecodeError?
+    package private(set) var lastError: DecodeError?
     private var composer: MessageComposer
     /// The monitor's events of one call, reused so the per-report path allocates nothing.
     private var events: [MonitoringEvent] = []
@@ -26,26 +26,26 @@ public struct Pipeline: Sendable {
     /// Where `finish` stops the clock, fixed at its first step.
     private var drainHorizon: Timestamp?
 
-    public init(configuration: Configuration) {
+    package init(configuration: Configuration) {
         self.configuration = configuration
         composer = MessageComposer(configuration)
         engine = BeaconMonitor(settings: MonitorSettings(), start: Timestamp(microseconds: 0))
     }
 
     /// A pipeline whose monitoring starts at `start` rather than at the first packet.
-    public init(configuration: Configuration, start: Timestamp) {
+    package init(configuration: Configuration, start: Timestamp) {
         self.init(configuration: configuration)
         begin(at: start)
     }
 
-    public var counters: PipelineCounters {
+    package var counters: PipelineCounters {
         var c = countersStorage
         c.monitor = started ? engine.counters : MonitorCounters()
         return c
     }
 
     /// Decodes one packet (H4 indicator first) and monitors every beacon it carries.
-    public mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage]) {
+    package mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage]) {
         countersStorage.packets += 1
         guard packet.incoming else { return }
         if !started { begin(at: packet.timestamp) }
@@ -82,14 +82,14 @@ public struct Pipeline: Sendable {
     }
 
     /// Monitors one sighting that comes without a packet (the floor-plan simulator's).
-    public mutating func observe(_ sighting: BeaconSighting, into out: inout [OutboundMessage]) {
+    package mutating func observe(_ sighting: BeaconSighting, into out: inout [OutboundMessage]) {
         if !started { begin(at: sighting.timestamp) }
         engine.observe(sighting, into: &events)
         composeEvents(into: &out)
     }
 
     /// Lets time pass without packets: exits, initial states and ranging ticks that are due fire.
-    public mutating func advance(to time: Timestamp, into out: inout [OutboundMessage]) {
+    package mutating func advance(to time: Timestamp, into out: inout [OutboundMessage]) {
         if !started { begin(at: time) }
         engine.advance(to: time, into: &events)
         composeEvents(into: &out)
@@ -97,13 +97,13 @@ public struct Pipeline: Sendable {
 
     /// The end of a finite source (a capture, a simulation): lets enough time pass for every pending
     /// exit and ranging update to fire at its own deadline, as if the gateway kept listening.
-    public mutating func finish(into out: inout [OutboundMessage]) {
+    package mutating func finish(into out: inout [OutboundMessage]) {
         while !finish(by: TimeSpan(microseconds: .max / 4), into: &out) {}
     }
 
     /// `finish` in steps of at most `step` of capture time, so a caller that must not outrun its
     /// consumer (a replay into a bounded outbox) can publish between steps. True when finished.
-    public mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
+    package mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
         guard started else { return true }
         let now = engine.now
         if drainHorizon == nil {
@@ -119,7 +119,7 @@ public struct Pipeline: Sendable {
     }
 
     /// Applies a reloaded configuration; unchanged regions and beacons keep their state.
-    public mutating func reconfigure(_ config: Configuration, at time: Timestamp, into out: inout [OutboundMessage]) {
+    package mutating func reconfigure(_ config: Configuration, at time: Timestamp, into out: inout [OutboundMessage]) {
         configuration = config
         guard started else {
             composer = MessageComposer(config)
@@ -141,7 +141,7 @@ public struct Pipeline: Sendable {
     }
 
     /// States read back from the broker at start; applied when monitoring begins (or at once).
-    public mutating func restore(_ states: [RestoredState]) {
+    package mutating func restore(_ states: [RestoredState]) {
         if !started {
             pendingRestore += states
         } else {
@@ -150,13 +150,13 @@ public struct Pipeline: Sendable {
     }
 
     /// Every retained message (state and attributes), to republish after a reconnect.
-    public mutating func republishRetained(into out: inout [OutboundMessage]) {
+    package mutating func republishRetained(into out: inout [OutboundMessage]) {
         guard started else { return }
         engine.republishRetained(into: &events)
         composeEvents(into: &out)
     }
 
-    public var trackedBeacons: [TrackedBeacon] { started ? engine.trackedBeacons : [] }
+    package var trackedBeacons: [TrackedBeacon] { started ? engine.trackedBeacons : [] }
 
     private mutating func begin(at time: Timestamp) {
         engine = BeaconMonitor(settings: MonitorSettings(configuration), start: time)

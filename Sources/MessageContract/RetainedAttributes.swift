@@ -5,10 +5,10 @@ import BeaconWire
 ///
 /// Subscribe to `TopicTree.restoreSubscriptions`, collect what arrives before the broker's retained
 /// burst ends, and pass each message here. Only the fields this agent writes are read; anything else is nil.
-public enum RetainedAttributes {
+package enum RetainedAttributes {
     /// The state recorded by one retained attributes message, or nil when the topic or payload is
     /// not one of ours (other gateway, other base topic, empty payload of a cleared topic).
-    public static func restoredState(topic: String, payload: String, baseTopic: String, gatewayID: String)
+    package static func restoredState(topic: String, payload: String, baseTopic: String, gatewayID: String)
         -> RestoredState?
     {
         let subject: RestoredState.Subject
@@ -26,7 +26,7 @@ public enum RetainedAttributes {
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (RFC 3339 in UTC, as `Timestamp.rfc3339` prints it).
-    public static func timestamp(rfc3339 text: String) -> Timestamp? {
+    package static func timestamp(rfc3339 text: String) -> Timestamp? {
         let b = Array(text.utf8)
         func digits(_ from: Int, _ count: Int) -> Int64? {
             guard from + count <= b.count else { return nil }

@@ -1,7 +1,7 @@
 import AgentCore
 
 /// Process exit codes, from sysexits(3).
-public enum ExitCode: Int32, Sendable {
+package enum ExitCode: Int32, Sendable {
     case success = 0
     case failure = 1
     /// EX_USAGE: the command line was wrong.

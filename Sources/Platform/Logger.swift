@@ -8,22 +8,22 @@ import Glibc
 /// "SD_ERR" prefixes). The sink is injectable so tests can read the lines.
 ///
 /// Never pass secrets: nothing here redacts.
-public struct Logger: Sendable {
-    public typealias Sink = @Sendable (String) -> Void
+package struct Logger: Sendable {
+    package typealias Sink = @Sendable (String) -> Void
 
-    public var level: LogLevel
+    package var level: LogLevel
     /// Prefix lines with `<N>` for journald.
-    public var journald: Bool
+    package var journald: Bool
     private let sink: Sink
 
-    public init(level: LogLevel, journald: Bool = false, sink: @escaping Sink) {
+    package init(level: LogLevel, journald: Bool = false, sink: @escaping Sink) {
         self.level = level
         self.journald = journald
         self.sink = sink
     }
 
     /// Writes to the process's stderr, with journald prefixes when stderr is the journal stream.
-    public static func standardError(level: LogLevel, environment: [String: String]) -> Logger {
+    package static func standardError(level: LogLevel, environment: [String: String]) -> Logger {
         let writer = FileDescriptorWriter(fd: 2, bufferSize: 0)
         return Logger(level: level, journald: stderrIsJournal(environment)) { writer.write($0) }
     }
@@ -50,9 +50,9 @@ public struct Logger: Sendable {
         }
     }
 
-    public func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
+    package func isEnabled(_ level: LogLevel) -> Bool { level >= self.level }
 
-    public func log(
+    package func log(
         _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]
     ) {
         write(level, message(), metadata)
@@ -74,19 +74,19 @@ public struct Logger: Sendable {
         sink(line + "\n")
     }
 
-    public func debug(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    package func debug(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
         log(.debug, message(), metadata)
     }
-    public func info(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    package func info(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
         log(.info, message(), metadata)
     }
-    public func notice(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    package func notice(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
         log(.notice, message(), metadata)
     }
-    public func warning(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    package func warning(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
         log(.warning, message(), metadata)
     }
-    public func error(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
+    package func error(_ message: @autoclosure () -> String, _ metadata: KeyValuePairs<String, String> = [:]) {
         log(.error, message(), metadata)
     }
 

@@ -6,7 +6,7 @@ import Glibc
 package enum Syscall {
     /// Calls `body` until it does not fail with EINTR; a negative result otherwise becomes
     /// `failure(errno)`.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func retrying<R: BinaryInteger, E: Error>(
         _ body: () -> R, failure: (Int32) -> E
     ) throws(E) -> R {
@@ -19,7 +19,7 @@ package enum Syscall {
     }
 
     /// As `retrying(_:failure:)`, failing with a `SystemCallError` that names `operation`.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func retrying<R: BinaryInteger>(
         _ operation: @autoclosure () -> String, _ body: () -> R
     ) throws(SystemCallError) -> R {
@@ -28,7 +28,7 @@ package enum Syscall {
 
     /// Calls `body` once, for calls that must not be repeated: close(2) frees the descriptor even
     /// when it reports EINTR, so a retry could close one another thread just opened.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func once<R: BinaryInteger, E: Error>(_ body: () -> R, failure: (Int32) -> E) throws(E) -> R {
         let result = body()
         if result >= 0 { return result }

@@ -6,7 +6,7 @@ import Glibc
 package enum SystemClock {
     /// `clock` in nanoseconds: CLOCK_REALTIME counts from the Unix epoch, CLOCK_MONOTONIC from an
     /// arbitrary start (boot) and is not stepped by NTP.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func nanoseconds(_ clock: clockid_t) -> Int64 {
         var now = timespec()
         clock_gettime(clock, &now)
@@ -14,7 +14,7 @@ package enum SystemClock {
     }
 
     /// `clock` in whole microseconds, as BeaconWire's `Timestamp` counts.
-    @inlinable @inline(__always)
+    @inline(__always)
     package static func microseconds(_ clock: clockid_t) -> Int64 { nanoseconds(clock) / 1000 }
 
     /// `nanoseconds` on some clock as a `timespec`, for absolute waits (pthread_cond_timedwait(3)).

@@ -7,14 +7,14 @@ import Glibc
 ///
 /// The file is YAML read like the configuration (`FloorPlan.parse`, with the commands): top-level
 /// scalars and two lists, `gateways:` and `waypoints:`. Example: etc/floor-plan.yaml.
-public struct FloorPlan: Sendable, Equatable {
-    public struct Gateway: Sendable, Equatable {
-        public var id: String
-        public var floor: String
-        public var room: String
-        public var x: Double
-        public var y: Double
-        public init(id: String, floor: String, room: String, x: Double, y: Double) {
+package struct FloorPlan: Sendable, Equatable {
+    package struct Gateway: Sendable, Equatable {
+        package var id: String
+        package var floor: String
+        package var room: String
+        package var x: Double
+        package var y: Double
+        package init(id: String, floor: String, room: String, x: Double, y: Double) {
             self.id = id
             self.floor = floor
             self.room = room
@@ -25,13 +25,13 @@ public struct FloorPlan: Sendable, Equatable {
 
     /// Where beacon `minor` is at `at` seconds after the scenario starts; positions in between are
     /// interpolated linearly (the floor changes half-way, on the stairs).
-    public struct Waypoint: Sendable, Equatable {
-        public var minor: UInt16
-        public var at: Double
-        public var x: Double
-        public var y: Double
-        public var floor: String
-        public init(minor: UInt16, at: Double, x: Double, y: Double, floor: String) {
+    package struct Waypoint: Sendable, Equatable {
+        package var minor: UInt16
+        package var at: Double
+        package var x: Double
+        package var y: Double
+        package var floor: String
+        package init(minor: UInt16, at: Double, x: Double, y: Double, floor: String) {
             self.minor = minor
             self.at = at
             self.x = x
@@ -40,39 +40,39 @@ public struct FloorPlan: Sendable, Equatable {
         }
     }
 
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// iBeacon UUID of every simulated beacon (major 1, minor from the waypoints).
-    public var uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
-    public var major: UInt16 = 1
+    package var uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
+    package var major: UInt16 = 1
     /// RSSI at 1 m, advertised as the iBeacon measured power.
-    public var measuredPower: Int = -59
+    package var measuredPower: Int = -59
     /// Log-distance path-loss exponent n (indoor 2…4; ESPresense's default absorption 2.7).
-    public var pathLossExponent: Double = 2.7
+    package var pathLossExponent: Double = 2.7
     /// Standard deviation of the Gaussian RSSI noise, dB.
-    public var noiseDB: Double = 4
+    package var noiseDB: Double = 4
     /// Loss per floor between beacon and gateway, dB (ITU-R P.1238 floor penetration, ~15 dB for one floor).
-    public var floorAttenuationDB: Double = 15
-    public var floorHeight: Double = 3
+    package var floorAttenuationDB: Double = 15
+    package var floorHeight: Double = 3
     /// Advertisements weaker than this are not received.
-    public var sensitivityDBm: Double = -100
+    package var sensitivityDBm: Double = -100
     /// Seconds between advertisements of one beacon.
-    public var advertInterval: Double = 0.2
+    package var advertInterval: Double = 0.2
     /// Fraction of advertisements a gateway misses.
-    public var loss: Double = 0.1
-    public var gateways: [Gateway] = []
-    public var waypoints: [Waypoint] = []
+    package var loss: Double = 0.1
+    package var gateways: [Gateway] = []
+    package var waypoints: [Waypoint] = []
 
-    public init() {}
+    package init() {}
 
     /// Beacon minors in the plan, ascending.
-    public var minors: [UInt16] { Array(Set(waypoints.map(\.minor))).sorted() }
+    package var minors: [UInt16] { Array(Set(waypoints.map(\.minor))).sorted() }
 
     /// Seconds until the last waypoint.
-    public var duration: Double { waypoints.map(\.at).max() ?? 0 }
+    package var duration: Double { waypoints.map(\.at).max() ?? 0 }
 
     /// The storey of a floor name: its number when it is an integer, else its rank among the
     /// gateways' floors in file order.
-    public func level(_ floor: String) -> Int {
+    package func level(_ floor: String) -> Int {
         if let n = Int(floor) { return n }
         var seen: [String] = []
         for g in gateways where !seen.contains(g.floor) { seen.append(g.floor) }

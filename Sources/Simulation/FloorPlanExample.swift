@@ -1,8 +1,8 @@
 /// The floor plan of the issue's walk, used by the demo and the tests, and shown in
 /// README, “Locating beacons floor by floor”: gateway A on floor 1, B and C on floor 2 above it; beacon 1 rests at A,
 /// walks up the stairs to B, on to C, and back the same way (40 s stops, 20 s walks).
-public enum FloorPlanExample {
-    public static let threeGateways = """
+package enum FloorPlanExample {
+    package static let threeGateways = """
         # beacon2mqtt floor plan: gateways at coordinates (metres), beacons walking timed waypoints.
         seed: 7
         path_loss_exponent: 2.7
@@ -29,7 +29,7 @@ public enum FloorPlanExample {
         """
 
     /// Real moves of beacon 1 in `threeGateways`, seconds after the start, and where each ends.
-    public static let moves: [(during: ClosedRange<Double>, to: String)] = [
+    package static let moves: [(during: ClosedRange<Double>, to: String)] = [
         (40...60, "B"), (100...120, "C"), (160...180, "B"), (220...240, "A"),
     ]
 }

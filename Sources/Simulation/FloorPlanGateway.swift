@@ -6,15 +6,15 @@ import MessageContract
 /// the real monitoring and ranging engine, configured as that gateway (id, floor, room), and come
 /// out as the messages the gateway would publish. Tests and demos replay a walk with it as fast as
 /// they like.
-public struct FloorPlanGateway: Sendable {
-    public let simulator: FloorPlanSimulator
-    public let start: Timestamp
+package struct FloorPlanGateway: Sendable {
+    package let simulator: FloorPlanSimulator
+    package let start: Timestamp
     private var pipeline: Pipeline
     /// Seconds after `start` generated so far.
-    public private(set) var offset: Double = 0
+    package private(set) var offset: Double = 0
 
     /// `configuration` supplies everything but the gateway's identity, which comes from the plan.
-    public init(plan: FloorPlan, gateway id: String, configuration: Configuration, start: Timestamp)
+    package init(plan: FloorPlan, gateway id: String, configuration: Configuration, start: Timestamp)
         throws(FloorPlanError)
     {
         simulator = try FloorPlanSimulator(plan: plan, gateway: id)
@@ -27,7 +27,7 @@ public struct FloorPlanGateway: Sendable {
     }
 
     /// Runs the scenario up to `until` seconds after the start; appends what the gateway publishes.
-    public mutating func run(until: Double, into out: inout [OutboundMessage]) {
+    package mutating func run(until: Double, into out: inout [OutboundMessage]) {
         guard until > offset else { return }
         for s in simulator.sightings(from: offset, to: until, start: start) {
             pipeline.observe(s, into: &out)

@@ -9,19 +9,19 @@ import Glibc
 /// Noise and loss come from a counter-based generator keyed by (seed, gateway, beacon, advert
 /// number), so each gateway process computes its own share of the one scenario without talking to
 /// the others, and any time window can be generated on its own.
-public struct FloorPlanSimulator: Sendable {
-    public struct Advert: Sendable, Equatable {
+package struct FloorPlanSimulator: Sendable {
+    package struct Advert: Sendable, Equatable {
         /// Seconds after the scenario start.
-        public var offset: Double
-        public var minor: UInt16
-        public var rssi: Int8
+        package var offset: Double
+        package var minor: UInt16
+        package var rssi: Int8
     }
 
-    public let plan: FloorPlan
-    public let gateway: FloorPlan.Gateway
+    package let plan: FloorPlan
+    package let gateway: FloorPlan.Gateway
     private let gatewayKey: UInt64
 
-    public init(plan: FloorPlan, gateway id: String) throws(FloorPlanError) {
+    package init(plan: FloorPlan, gateway id: String) throws(FloorPlanError) {
         guard let g = plan.gateways.first(where: { $0.id == id }) else {
             throw FloorPlanError(
                 "no gateway '\(id)' in the floor plan (have \(plan.gateways.map(\.id).joined(separator: ", ")))")
@@ -35,7 +35,7 @@ public struct FloorPlanSimulator: Sendable {
     }
 
     /// Beacon `minor`'s position at `t`: (x, y, storey).
-    public func position(minor: UInt16, at t: Double) -> (x: Double, y: Double, level: Int)? {
+    package func position(minor: UInt16, at t: Double) -> (x: Double, y: Double, level: Int)? {
         let path = plan.waypoints.filter { $0.minor == minor }
         guard let first = path.first else { return nil }
         guard let next = path.firstIndex(where: { $0.at > t }) else {
@@ -50,7 +50,7 @@ public struct FloorPlanSimulator: Sendable {
     }
 
     /// RSSI without noise, dBm.
-    public func meanRSSI(minor: UInt16, at t: Double) -> Double? {
+    package func meanRSSI(minor: UInt16, at t: Double) -> Double? {
         guard let p = position(minor: minor, at: t) else { return nil }
         let storeys = abs(p.level - plan.level(gateway.floor))
         let dz = Double(storeys) * plan.floorHeight
@@ -62,7 +62,7 @@ public struct FloorPlanSimulator: Sendable {
     }
 
     /// Adverts heard in [from, to) seconds after the start, in time order.
-    public func adverts(from: Double, to: Double) -> [Advert] {
+    package func adverts(from: Double, to: Double) -> [Advert] {
         var out: [Advert] = []
         let minors = plan.minors
         guard to > from else { return out }
@@ -86,7 +86,7 @@ public struct FloorPlanSimulator: Sendable {
     }
 
     /// The adverts as sightings, with the scenario starting at `start`.
-    public func sightings(from: Double, to: Double, start: Timestamp) -> [BeaconSighting] {
+    package func sightings(from: Double, to: Double, start: Timestamp) -> [BeaconSighting] {
         adverts(from: from, to: to).map { a in
             BeaconSighting(
                 identity: .uuid(plan.uuid, major: plan.major, minor: a.minor), kind: .iBeacon,

@@ -13,22 +13,22 @@ import Synchronization
 ///
 /// For `run --simulate --floor-plan FILE --as-gateway ID`: the gateway's id, floor and room come
 /// from the plan (`FloorPlanSource.gateway`).
-public final class FloorPlanSource: PacketSource {
-    public let simulator: FloorPlanSimulator
-    public let loop: Bool
+package final class FloorPlanSource: PacketSource {
+    package let simulator: FloorPlanSimulator
+    package let loop: Bool
     private let stopped = StopSignal()
 
-    public init(plan: FloorPlan, gateway id: String, loop: Bool = true) throws(FloorPlanError) {
+    package init(plan: FloorPlan, gateway id: String, loop: Bool = true) throws(FloorPlanError) {
         simulator = try FloorPlanSimulator(plan: plan, gateway: id)
         self.loop = loop
     }
 
     /// The plan's entry for this gateway: apply its id, floor and room to the configuration.
-    public var gateway: FloorPlan.Gateway { simulator.gateway }
+    package var gateway: FloorPlan.Gateway { simulator.gateway }
 
-    public func stop() { stopped.stop() }
+    package func stop() { stopped.stop() }
 
-    public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
+    package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         let plan = simulator.plan
         let period = max(plan.duration, 1)
         let now = WallTime().timeIntervalSince1970

@@ -10,21 +10,21 @@ import Synchronization
 /// real decoder. About 10 advertisements per second per beacon in range, timestamped with the
 /// wall clock; RSSI follows a log-distance path loss (exponent 2) plus Gaussian noise (σ = 3 dB)
 /// from a seeded generator, so a seed gives the same walk.
-public final class SimulatedSource: PacketSource {
+package final class SimulatedSource: PacketSource {
     /// The sample UUID of the iBeacon documentation; major 1, minors 1…N.
-    public static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
-    public static let measuredPower: Int8 = -59
+    package static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
+    package static let measuredPower: Int8 = -59
 
-    public let beacons: Int
-    public let seed: UInt64
+    package let beacons: Int
+    package let seed: UInt64
     private let stopped = StopSignal()
 
-    public init(beacons: Int = 3, seed: UInt64 = 1) {
+    package init(beacons: Int = 3, seed: UInt64 = 1) {
         self.beacons = max(1, min(beacons, 200))
         self.seed = seed
     }
 
-    public func stop() { stopped.stop() }
+    package func stop() { stopped.stop() }
 
     /// One walker: in range for a while (distance drifting), then away long enough to exit. The
     /// first stay is short (4–12 s), so a 20 s demo shows exits as well as enters.
@@ -36,7 +36,7 @@ public final class SimulatedSource: PacketSource {
         var heading: Double
     }
 
-    public func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
+    package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         var random = SplitMix64(seed: seed)
         let start = WallTime().timeIntervalSince1970
         var walkers = (0..<beacons).map { i in
@@ -97,7 +97,7 @@ public final class SimulatedSource: PacketSource {
 
     /// An H4 HCI event packet: LE Meta (0x3E), LE Advertising Report (0x02), one ADV_NONCONN_IND
     /// report from a public `address` (given MSB first, sent little-endian) with an iBeacon.
-    public static func advertisingReport(address: [UInt8], major: UInt16, minor: UInt16, rssi: Int8) -> [UInt8] {
+    package static func advertisingReport(address: [UInt8], major: UInt16, minor: UInt16, rssi: Int8) -> [UInt8] {
         var ad: [UInt8] = [0x02, 0x01, 0x06]  // Flags: LE General Discoverable, BR/EDR not supported
         ad += [0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]  // Apple (0x004C, little-endian), iBeacon type and length
         ad += uuid.bytes

@@ -8,27 +8,27 @@ import Synchronization
 /// timeout that proves the loop still runs), and the timer calls `pingIfProgressed()` every
 /// `pingInterval` (half the timeout, as sd_watchdog_enabled(3) advises). No turn since the last
 /// ping → no `WATCHDOG=1` → systemd restarts the unit (`Restart=on-failure`).
-public final class PipelineWatchdog: Sendable {
-    public let notifier: SystemdNotifier
+package final class PipelineWatchdog: Sendable {
+    package let notifier: SystemdNotifier
     /// How often the timer should call `pingIfProgressed()`.
-    public let pingInterval: Duration
+    package let pingInterval: Duration
     private let turns = Atomic<UInt64>(0)
     private let turnsAtLastPing = Mutex<UInt64>(0)
     private let nextPing = Mutex<ContinuousClock.Instant?>(nil)
 
     /// Nil when systemd has no watchdog for this process (no `WatchdogSec=`, or not under systemd).
-    public convenience init?(notifier: SystemdNotifier) {
+    package convenience init?(notifier: SystemdNotifier) {
         guard notifier.isActive, let timeout = SystemdNotifier.watchdogTimeout() else { return nil }
         self.init(notifier: notifier, timeout: timeout)
     }
 
-    public init(notifier: SystemdNotifier, timeout: Duration) {
+    package init(notifier: SystemdNotifier, timeout: Duration) {
         self.notifier = notifier
         self.pingInterval = timeout / 2
     }
 
     /// The pipeline completed a turn. Lock-free; cheap enough for the hot path.
-    public func noteProgress() {
+    package func noteProgress() {
         turns.add(1, ordering: .relaxed)
     }
 
@@ -36,7 +36,7 @@ public final class PipelineWatchdog: Sendable {
     /// records the turn and pings when `pingInterval` has passed since the last ping. A loop stuck
     /// anywhere stops calling this, so the pings stop. Returns whether it pinged.
     @discardableResult
-    public func loopTurned(at now: ContinuousClock.Instant = .now) -> Bool {
+    package func loopTurned(at now: ContinuousClock.Instant = .now) -> Bool {
         noteProgress()
         let due = nextPing.withLock { next in
             guard next.map({ now >= $0 }) ?? true else { return false }
@@ -48,7 +48,7 @@ public final class PipelineWatchdog: Sendable {
 
     /// Sends `WATCHDOG=1` if the pipeline turned since the previous call; returns whether it did.
     @discardableResult
-    public func pingIfProgressed() -> Bool {
+    package func pingIfProgressed() -> Bool {
         let now = turns.load(ordering: .relaxed)
         let progressed = turnsAtLastPing.withLock { last in
             defer { last = now }

@@ -6,47 +6,47 @@ import CSystemd
 /// only after `READY=1`, shows the latest `STATUS=` line in `systemctl status`, and, with
 /// `WatchdogSec=`, kills and restarts the process when `WATCHDOG=1` stops arriving. Outside
 /// systemd (`NOTIFY_SOCKET` unset) every call is a cheap no-op, so callers never need to check.
-public struct SystemdNotifier: Sendable {
+package struct SystemdNotifier: Sendable {
     /// True when the service manager gave us a notification socket.
-    public let isActive: Bool
+    package let isActive: Bool
 
-    public init(environment: [String: String]) {
+    package init(environment: [String: String]) {
         isActive = !(environment["NOTIFY_SOCKET"] ?? "").isEmpty
     }
 
     /// Sends newline-separated `KEY=value` assignments; true when the manager received them.
     /// The environment is kept (`unset_environment` 0) so later calls still find the socket.
     @discardableResult
-    public func notify(_ assignments: String) -> Bool {
+    package func notify(_ assignments: String) -> Bool {
         guard isActive else { return false }
         return sd_notify(0, assignments) > 0
     }
 
     /// `READY=1`: the config is loaded and the source and the MQTT session are started.
     @discardableResult
-    public func ready(status: String) -> Bool { notify("READY=1\nSTATUS=\(Self.oneLine(status))") }
+    package func ready(status: String) -> Bool { notify("READY=1\nSTATUS=\(Self.oneLine(status))") }
 
     /// `STATUS=`: the one-line health summary `systemctl status` shows.
     @discardableResult
-    public func status(_ summary: String) -> Bool { notify("STATUS=\(Self.oneLine(summary))") }
+    package func status(_ summary: String) -> Bool { notify("STATUS=\(Self.oneLine(summary))") }
 
     /// `RELOADING=1` while a SIGHUP reload runs; follow it with `ready(status:)`.
     @discardableResult
-    public func reloading() -> Bool { notify("RELOADING=1") }
+    package func reloading() -> Bool { notify("RELOADING=1") }
 
     /// `STOPPING=1`: shutdown has begun (outbox flush, `offline`, disconnect).
     @discardableResult
-    public func stopping(status: String = "stopping") -> Bool {
+    package func stopping(status: String = "stopping") -> Bool {
         notify("STOPPING=1\nSTATUS=\(Self.oneLine(status))")
     }
 
     /// `WATCHDOG=1`: keep-alive. Send it only when the pipeline made progress (see `PipelineWatchdog`).
     @discardableResult
-    public func watchdog() -> Bool { notify("WATCHDOG=1") }
+    package func watchdog() -> Bool { notify("WATCHDOG=1") }
 
     /// The keep-alive deadline systemd enforces for this process (`WatchdogSec=`, passed as
     /// `WATCHDOG_USEC` for our pid), or nil when the watchdog is off. Ping at half of it.
-    public static func watchdogTimeout() -> Duration? {
+    package static func watchdogTimeout() -> Duration? {
         var usec: UInt64 = 0
         guard sd_watchdog_enabled(0, &usec) > 0, usec > 0 else { return nil }
         return .microseconds(Int64(clamping: usec))

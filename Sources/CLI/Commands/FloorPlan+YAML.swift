@@ -18,11 +18,11 @@ extension FloorPlan {
     ])
 
     /// Parses floor-plan YAML; `file` names it in errors.
-    public static func parse(_ text: String, file: String = "floor plan") throws(ConfigError) -> FloorPlan {
+    package static func parse(_ text: String, file: String = "floor plan") throws(ConfigError) -> FloorPlan {
         try decode(Array(text.utf8), file: file)
     }
 
-    public static func load(path: String) throws(ConfigError) -> FloorPlan {
+    package static func load(path: String) throws(ConfigError) -> FloorPlan {
         let text: String
         do { text = try FileSystem.text(path) } catch {
             throw ConfigError(file: path, line: 0, column: 0, key: "", message: "cannot read: \(error)")

@@ -6,7 +6,7 @@ import HCITransport
 /// never sees the configuration model.
 extension ScanConfiguration {
     /// The scan set-up `scanner:` in the configuration asks for.
-    public init(scanner: ScannerSettings) {
+    package init(scanner: ScannerSettings) {
         let mode: Mode
         switch scanner.mode {
         case .active: mode = .active
@@ -20,7 +20,7 @@ extension ScanConfiguration {
 extension HCISource {
     /// The live adapter as the configuration's `scanner:` section describes it (what `run` uses);
     /// nil when `scanner.adapter` is not `hciN`, an address or `auto`.
-    public convenience init?(scanner: ScannerSettings, options: Options = Options(), log: @escaping Log = { _, _ in }) {
+    package convenience init?(scanner: ScannerSettings, options: Options = Options(), log: @escaping Log = { _, _ in }) {
         guard let selection = HCIAdapterSelection(scanner.adapter) else { return nil }
         self.init(adapter: selection, configuration: ScanConfiguration(scanner: scanner), options: options, log: log)
     }

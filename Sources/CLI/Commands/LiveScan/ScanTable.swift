@@ -1,13 +1,13 @@
 import BeaconWire
 
 /// Renders the `scan` view: a refreshing text table, or one JSON object per beacon per refresh.
-public enum ScanTable {
+package enum ScanTable {
     static let columns = ["ID", "MAJOR/MINOR", "NAME", "RSSI", "FILTERED", "ACCURACY", "PROXIMITY", "SEEN/S", "LAST SEEN"]
     /// ANSI: cursor home, clear screen.
-    public static let clearScreen = "\u{1B}[H\u{1B}[2J"
+    package static let clearScreen = "\u{1B}[H\u{1B}[2J"
 
     /// The table, header first; `now` turns last-seen times into ages. Rows keep the given order.
-    public static func text(_ rows: [ScanTableRow], now: Timestamp, title: String) -> String {
+    package static func text(_ rows: [ScanTableRow], now: Timestamp, title: String) -> String {
         let cells = rows.map { row -> [String] in
             [
                 row.primaryID, row.secondaryID, row.name ?? "-", row.rssi.map { JSONWriter.format($0, decimals: 1) } ?? "-",
@@ -37,7 +37,7 @@ public enum ScanTable {
     }
 
     /// One compact JSON object per row, stamped with `now` (RFC 3339).
-    public static func jsonLines(_ rows: [ScanTableRow], now: Timestamp) -> String {
+    package static func jsonLines(_ rows: [ScanTableRow], now: Timestamp) -> String {
         var out = ""
         for row in rows {
             var w = JSONWriter()

@@ -2,21 +2,21 @@ import BeaconWire
 
 /// One beacon in range, as `beacon2mqtt scan` shows it. Built from the monitoring engine's tracked
 /// beacon (see `ScanView`).
-public struct ScanTableRow: Sendable, Equatable {
-    public var identity: BeaconIdentity
+package struct ScanTableRow: Sendable, Equatable {
+    package var identity: BeaconIdentity
     /// From the configuration's `beacons:` list.
-    public var name: String?
+    package var name: String?
     /// Last measured RSSI with the gateway offset, dBm; nil when the controller gave none.
-    public var rssi: Double?
-    public var filteredRSSI: Double?
+    package var rssi: Double?
+    package var filteredRSSI: Double?
     /// Metres.
-    public var accuracy: Double?
+    package var accuracy: Double?
     /// `immediate`, `near`, `far`, `unknown`.
-    public var proximity: String?
-    public var seenPerSecond: Double
-    public var lastSeen: Timestamp
+    package var proximity: String?
+    package var seenPerSecond: Double
+    package var lastSeen: Timestamp
 
-    public init(
+    package init(
         identity: BeaconIdentity, name: String? = nil, rssi: Double?, filteredRSSI: Double? = nil, accuracy: Double? = nil,
         proximity: String? = nil, seenPerSecond: Double, lastSeen: Timestamp
     ) {
@@ -31,12 +31,12 @@ public struct ScanTableRow: Sendable, Equatable {
     }
 
     /// The proximity UUID or Eddystone namespace.
-    public var primaryID: String {
+    package var primaryID: String {
         identity.scheme == .uuid ? identity.id.uuidString : identity.eddystoneNamespace
     }
 
     /// `major/minor`, or the Eddystone instance.
-    public var secondaryID: String {
+    package var secondaryID: String {
         identity.scheme == .uuid ? "\(identity.major)/\(identity.minor)" : identity.eddystoneInstance
     }
 }

@@ -4,20 +4,20 @@ import BeaconWire
 /// Turns the monitoring engine's tracked beacons into `scan` rows, once per refresh. The engine
 /// supplies name, RSSI, filtered RSSI, accuracy and proximity; the view adds sightings per second,
 /// from how each beacon's `seenCount` grew over the last `rateWindow` of refreshes.
-public struct ScanView: Sendable {
+package struct ScanView: Sendable {
     /// The window `seen/s` is averaged over.
-    public var rateWindow: TimeSpan
+    package var rateWindow: TimeSpan
     /// Beacons silent for longer are left out (the configuration's `ranging.stale_after`).
-    public var staleAfter: TimeSpan
+    package var staleAfter: TimeSpan
     private var history: [BeaconIdentity: [(time: Timestamp, seen: Int)]] = [:]
 
-    public init(rateWindow: TimeSpan = .seconds(10), staleAfter: TimeSpan = .seconds(5)) {
+    package init(rateWindow: TimeSpan = .seconds(10), staleAfter: TimeSpan = .seconds(5)) {
         self.rateWindow = rateWindow
         self.staleAfter = staleAfter
     }
 
     /// The beacons in range at `now`, nearest first (unknown accuracy last, then by RSSI).
-    public mutating func rows(_ tracked: [TrackedBeacon], now: Timestamp) -> [ScanTableRow] {
+    package mutating func rows(_ tracked: [TrackedBeacon], now: Timestamp) -> [ScanTableRow] {
         var seenNow: Set<BeaconIdentity> = []
         var rows: [ScanTableRow] = []
         for beacon in tracked where now - beacon.lastSeen <= staleAfter {
