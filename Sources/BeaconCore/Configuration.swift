@@ -20,13 +20,6 @@ package struct Configuration: Sendable, Equatable {
     package init() {}
 }
 
-package enum LogLevel: String, Sendable, Equatable, CaseIterable, Comparable {
-    case trace, debug, info, notice, warning, error, critical
-
-    private var rank: Int { Self.allCases.firstIndex(of: self)! }
-    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
-}
-
 package struct GatewaySettings: Sendable, Equatable {
     /// Gateway id used in topics; validated as a topic level. Default: the host name (filled by the loader).
     package var id: String = "gateway"

@@ -1,0 +1,8 @@
+/// A log line's severity (syslog's names), and the threshold `log_level` sets. It lives in BeaconCore
+/// because the configuration model holds it; BeaconCore sees only BeaconWire, which is the wire format.
+package enum LogLevel: String, Sendable, Equatable, CaseIterable, Comparable {
+    case trace, debug, info, notice, warning, error, critical
+
+    private var rank: Int { Self.allCases.firstIndex(of: self)! }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rank < rhs.rank }
+}
