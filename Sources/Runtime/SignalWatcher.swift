@@ -18,11 +18,16 @@ package enum SignalWatcher {
 
     /// Starts the waiting thread; each signal is posted to `queue`.
     package static func start(posting queue: AgentEventQueue) {
+        start { queue.post(.signal(signal($0))) }
+    }
+
+    /// Starts the waiting thread; `onSignal` gets each handled signal's number, on that thread.
+    package static func start(_ onSignal: @escaping @Sendable (Int32) -> Void) {
         PosixThread.start(name: "signals") {
             var set = signalSet()
             while true {
                 var received: Int32 = 0
-                if sigwait(&set, &received) == 0 { queue.post(.signal(signal(received))) }
+                if sigwait(&set, &received) == 0 { onSignal(received) }
             }
         }
     }

@@ -2,10 +2,12 @@ import AgentCore
 import BeaconConfig
 import BeaconCore
 import BeaconWire
+import Dispatch
 import Glibc
 import MQTTTransport
 import Platform
 import Runtime
+import Synchronization
 
 /// `beacon2mqtt locate`: the locator as its own process. Subscribes to every gateway's proximity,
 /// exit events and status under `mqtt.base_topic` and publishes where each beacon is
@@ -85,12 +87,17 @@ struct LocateCommand: Command {
             configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger)
         logger.info("locator starting", ["broker": "\(connection.host):\(connection.port)", "clock": "\(clock)"])
         service.start()
-        var set = sigset_t()
-        sigemptyset(&set)
-        sigaddset(&set, SIGINT)
-        sigaddset(&set, SIGTERM)
-        var received: Int32 = 0
-        while sigwait(&set, &received) != 0 {}
+        // SIGHUP is taken and ignored: locate has no reload.
+        let stopSignal = Mutex<Int32?>(nil)
+        let stopping = DispatchSemaphore(value: 0)
+        SignalWatcher.start { number in
+            guard number != SIGHUP, stopSignal.withLock({ s in defer { s = s ?? number }; return s == nil }) else {
+                return
+            }
+            stopping.signal()
+        }
+        stopping.wait()
+        let received = stopSignal.withLock { $0 } ?? 0
         logger.info("locator stopping", ["signal": "\(received)", "published": "\(service.published)"])
         service.stop()
         return .success
