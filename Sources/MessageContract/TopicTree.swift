@@ -80,6 +80,9 @@ package struct TopicTree: Sendable, Equatable {
 
     // MARK: Every gateway's topics
 
+    /// `<base>/gateways/`: where every gateway's status and stats live (for messages to people).
+    package var gateways: String { "\(base)/gateways/" }
+
     /// `<base>/gateways/+/status`.
     package var anyGatewayStatus: String { "\(base)/gateways/+/status" }
 

@@ -115,7 +115,7 @@ struct StatusCommand: Command {
         let retained = collected.heard.withLock { $0.retained }
         let rows = Self.rows(retained, base: base)
         guard !rows.isEmpty else {
-            context.err("no gateway has announced itself under \(base)/gateways/ on \(options.endpoint)\n")
+            context.err("no gateway has announced itself under \(topics.gateways) on \(options.endpoint)\n")
             return .failure
         }
         context.out(Self.table(rows))
