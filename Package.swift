@@ -96,12 +96,17 @@ let package = Package(
             swiftSettings: strict
         ),
 
+        // The test vocabulary (manual clock, beacons, sightings) and the harness that BeaconCoreTests and
+        // MessageContractTests share; not a test target, so both can depend on it.
+        .target(
+            name: "TestFixtures", dependencies: ["BeaconCore", "BeaconWire"], path: "Tests/TestFixtures",
+            swiftSettings: strict),
         .testTarget(name: "BeaconWireTests", dependencies: ["BeaconWire"], swiftSettings: strict),
         .testTarget(
-            name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire", "MessageContract"], swiftSettings: strict
+            name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire", "TestFixtures"], swiftSettings: strict
         ),
         .testTarget(
-            name: "MessageContractTests", dependencies: ["MessageContract", "BeaconCore", "BeaconWire"],
+            name: "MessageContractTests", dependencies: ["MessageContract", "BeaconCore", "BeaconWire", "TestFixtures"],
             swiftSettings: strict),
         .testTarget(
             name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],

@@ -1,5 +1,6 @@
 import BeaconWire
-import MessageContract
+
+import TestFixtures
 import Testing
 
 @testable import BeaconCore

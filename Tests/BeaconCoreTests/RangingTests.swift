@@ -1,6 +1,6 @@
 import BeaconCore
 import BeaconWire
-import MessageContract
+import TestFixtures
 import Testing
 
 @Suite struct RangingTests {
@@ -39,32 +39,6 @@ import Testing
         let tick = Self.lists(h.advance(1))
         #expect(tick.map(\.0) == ["office"])
         #expect(tick.first?.1 == [1, 2, 3])
-    }
-
-    /// Ranging lists reuse each beacon's identity text between ticks; a new address, a slot reused by
-    /// another beacon, or a reload that renames it must all show in the next list.
-    @Test func rangingListFollowsAddressChangesSlotReuseAndRenames() {
-        var c = Self.rangingConfig()
-        c.monitoring.maxTracked = 1
-        c.beacons = [BeaconOverride(identity: a1, name: "desk")]
-        var h = Harness(c)
-        let other = BluetoothAddress("c0:ff:ee:00:00:02")!
-        h.see(Fixtures.sighting(a1, at: 0.1))
-        let first = h.advance(1).of(.ranging).first?.payload.text ?? ""
-        h.see(Fixtures.sighting(a1, at: 1.1, address: other))
-        let moved = h.advance(2).of(.ranging).first?.payload.text ?? ""
-        h.see(Fixtures.sighting(a2, at: 2.1))  // evicts a1 (cap 1): a2 takes its slot
-        let reused = h.advance(3).of(.ranging).first?.payload.text ?? ""
-        h.see(Fixtures.sighting(a2, at: 3.1))
-        c.beacons = [BeaconOverride(identity: a2, name: "door")]
-        var o: [OutboundMessage] = []
-        h.pipeline.reconfigure(c, at: Fixtures.at(3.2), into: &o)
-        let renamed = h.advance(4).of(.ranging).first?.payload.text ?? ""
-        #expect(first.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:01""#))
-        #expect(moved.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:02""#))
-        #expect(reused.contains(#""minor":2,"name":null,"address":"c0:ff:ee:00:00:01""#))
-        #expect(!reused.contains(#""minor":1"#))
-        #expect(renamed.contains(#""minor":2,"name":"door","#))
     }
 
     @Test func ticksAreAlignedToTheInterval() {
@@ -129,7 +103,7 @@ import Testing
     @Test func medianFilterIsAppliedOverTheWindowAtTicks() {
         var c = Self.rangingConfig(filter: .median)
         c.ranging.filter.window = .seconds(2)
-        var h = Harness(c)
+        var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 0.1, rssi: -90))  // falls out of the 2 s window by tick 3
         h.see(Fixtures.sighting(a1, at: 1.2, rssi: -60))
         h.see(Fixtures.sighting(a1, at: 1.4, rssi: -70))
@@ -142,7 +116,7 @@ import Testing
     @Test func rssiOffsetIsAddedToRawAndFilteredValues() {
         var c = Self.rangingConfig()
         c.gateway.rssiOffset = 3
-        var h = Harness(c)
+        var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 0.5, rssi: -62))
         h.advance(1)
         let b = h.monitor.trackedBeacons.first
@@ -155,7 +129,7 @@ import Testing
         var c = Self.rangingConfig()
         c.beacons = [BeaconOverride(identity: a1, measuredPower: -70)]
         c.ranging.distance.defaultMeasuredPower = -65
-        var h = Harness(c)
+        var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 0.5, rssi: -70, power: -59))
         h.see(Fixtures.sighting(a2, at: 0.5, rssi: -70, power: -59))
         h.see(Fixtures.sighting(a3, at: 0.5, rssi: -70, power: nil))
@@ -166,7 +140,7 @@ import Testing
     }
 
     @Test func kalmanAndTrimmedMeanFiltersAreAppliedByTheMonitor() {
-        var h = Harness(Self.rangingConfig(filter: .kalman))
+        var h = EventHarness(Self.rangingConfig(filter: .kalman))
         h.see(Fixtures.sighting(a1, at: 0.2, rssi: -60))
         h.see(Fixtures.sighting(a1, at: 0.4, rssi: -70))
         h.advance(1)
@@ -176,7 +150,7 @@ import Testing
 
         var c = Self.rangingConfig(filter: .trimmedMean)
         c.ranging.filter.trim = 0.2
-        var t = Harness(c)
+        var t = EventHarness(c)
         for (k, rssi) in [-60, -99, -62, -64, -40].enumerated() {
             t.see(Fixtures.sighting(a1, at: 0.1 * Double(k + 1), rssi: Int8(rssi)))
         }
@@ -186,7 +160,7 @@ import Testing
     }
 
     @Test func samplesWithoutRSSIAreIgnored() {
-        var h = Harness(Self.rangingConfig(filter: .median))
+        var h = EventHarness(Self.rangingConfig(filter: .median))
         h.see(Fixtures.sighting(a1, at: 0.2, rssi: -60))
         h.see(Fixtures.sighting(a1, at: 0.4, rssi: -64))
         h.see(Fixtures.sighting(a1, at: 0.6, rssi: 127))

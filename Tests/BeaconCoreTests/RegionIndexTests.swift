@@ -1,4 +1,5 @@
 import BeaconWire
+import TestFixtures
 import Testing
 
 @testable import BeaconCore

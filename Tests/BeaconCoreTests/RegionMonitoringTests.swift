@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import TestFixtures
 import Testing
 
 @Suite struct RegionMonitoringTests {

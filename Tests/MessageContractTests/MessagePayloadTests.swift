@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import TestFixtures
 import Testing
 
 /// Golden payloads, written by hand from the contract in README, “Messages, monitoring and ranging”.
@@ -19,7 +20,7 @@ import Testing
     }
 
     @Test func beaconEnterEventStateAndAttributes() {
-        var h = Harness(Self.config())
+        var h = MessageHarness(Self.config())
         let o = h.see(Fixtures.sighting(a1, at: 0.5, rssi: -61, power: -60))
         let base = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/"
         let event = o.first { $0.topic == base + "event" }
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func proximityAndRangingPayloads() {
-        var h = Harness(Self.config())
+        var h = MessageHarness(Self.config())
         h.see(Fixtures.sighting(a1, at: 0.5, rssi: -59, power: -60))
         let o = h.advance(1)
         // Override −59 wins over the frame's −60; ratio 1 → 1.01076 m → "1.01", near.
@@ -69,7 +70,7 @@ import Testing
         var c = Configuration()
         c.gateway.id = "gw1"
         c.mqtt.baseTopic = "home/ble"
-        var h = Harness(c)
+        var h = MessageHarness(c)
         let id = BeaconIdentity.eddystone(BeaconID128(high: 0xEDD1_EBEA_C04E_5DEF, low: 0xA017_0BAD_CAFE_0001))
         let o = h.see(Fixtures.sighting(id, at: 0, rssi: 127, power: -62))
         #expect(o.first?.topic == "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/gw1/event")

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import TestFixtures
 import Testing
 
 /// Several locators, one answer: decisions depend only on the readings and their timestamps.

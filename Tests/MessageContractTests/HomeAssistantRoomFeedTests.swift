@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import MessageContract
+import TestFixtures
 import Testing
 
 /// The `mqtt_room` feed (home-assistant.io, "MQTT Room Presence"): the sensor subscribes to
@@ -58,7 +59,7 @@ import Testing
         var config = Fixtures.regionConfig()
         config.gateway.room = "kitchen"
         config.homeAssistant.roomTopic = "room_presence"
-        var h = Harness(config)
+        var h = MessageHarness(config)
         h.see(Fixtures.sighting(Fixtures.beacon(1), at: 0.1, rssi: -59))
         let messages = h.advance(1)
         let proximity = messages.filter { $0.kind == .proximity && $0.topic.hasSuffix("/proximity") }
@@ -71,7 +72,7 @@ import Testing
     }
 
     @Test func withoutARoomTopicNoFeedIsPublished() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.see(Fixtures.sighting(Fixtures.beacon(1), at: 0.1, rssi: -59))
         #expect(!h.advance(1).contains { $0.topic.hasPrefix("room_presence") })
     }

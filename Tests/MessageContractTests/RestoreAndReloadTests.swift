@@ -1,13 +1,14 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import TestFixtures
 import Testing
 
 @Suite struct RestoreAndReloadTests {
     let a1 = Fixtures.beacon(1)
 
     @Test func restoredInsideRegionSuppressesTheEnter() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
@@ -20,7 +21,7 @@ import Testing
     }
 
     @Test func restoredInsideRegionExitsAtStartPlusTimeoutWhenNeverSeen() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .inside, since: Fixtures.at(-3600), lastSeen: Fixtures.at(-60))
@@ -35,7 +36,7 @@ import Testing
     }
 
     @Test func staleRestoredStateIsIgnored() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .inside, since: Fixtures.at(-7200), lastSeen: Fixtures.at(-901))
@@ -44,7 +45,7 @@ import Testing
     }
 
     @Test func restoredOutsideRegionEntersOnSightingAndSkipsDetermination() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.pipeline.restore([
             RestoredState(
                 subject: .region("office"), state: .outside, since: Fixtures.at(-100), lastSeen: Fixtures.at(-200))
@@ -56,7 +57,7 @@ import Testing
     @Test func restoredInsideBeaconSuppressesItsEnter() {
         var c = Configuration()
         c.gateway.id = "gw1"
-        var h = Harness(c)
+        var h = MessageHarness(c)
         h.pipeline.restore([
             RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))
         ])
@@ -67,7 +68,7 @@ import Testing
     @Test func restoredInsideBeaconNeverSeenExitsWithoutAddress() {
         var c = Configuration()
         c.gateway.id = "gw1"
-        var h = Harness(c)
+        var h = MessageHarness(c)
         h.pipeline.restore([
             RestoredState(subject: .beacon(a1), state: .inside, since: Fixtures.at(-50), lastSeen: Fixtures.at(-5))
         ])
@@ -81,7 +82,7 @@ import Testing
     }
 
     @Test func reconfigureKeepsUnchangedRegionsAndDeterminesNewOnes() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.see(Fixtures.sighting(a1, at: 1))
         var c = Fixtures.regionConfig()
         c.regions.append(BeaconRegion(name: "lab", uuid: Fixtures.uuidB))
@@ -97,7 +98,7 @@ import Testing
     }
 
     @Test func reconfigureClearsRetainedTopicsOfRemovedRegions() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.see(Fixtures.sighting(a1, at: 1))
         var c = Fixtures.regionConfig()
         c.regions = [BeaconRegion(name: "lab", uuid: Fixtures.uuidB)]
@@ -111,7 +112,7 @@ import Testing
     }
 
     @Test func republishRetainedReturnsCurrentStates() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.see(Fixtures.sighting(a1, at: 1))
         var o: [OutboundMessage] = []
         h.pipeline.republishRetained(into: &o)
@@ -123,7 +124,7 @@ import Testing
         var c = Fixtures.regionConfig()
         c.monitoring.attributesRefresh = .seconds(60)
         c.monitoring.exitTimeout = .seconds(100)
-        var h = Harness(c)
+        var h = MessageHarness(c)
         h.see(Fixtures.sighting(a1, at: 0.5))
         #expect(h.advance(60).topic(endingWith: "/attributes").isEmpty)
         h.see(Fixtures.sighting(a1, at: 60.2))
@@ -135,7 +136,7 @@ import Testing
     }
 
     @Test func reconfigureRestartsARegionWhoseIdentifiersChanged() {
-        var h = Harness(Fixtures.regionConfig())
+        var h = MessageHarness(Fixtures.regionConfig())
         h.see(Fixtures.sighting(a1, at: 1))
         var c = Fixtures.regionConfig()
         c.regions[0].major = 1

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import TestFixtures
 import Testing
 
 @Suite struct RetainedAttributesTests {

@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import MessageContract
+import TestFixtures
 import Testing
 
 /// Discovery payloads checked against Home Assistant's MQTT documentation (home-assistant.io,
