@@ -78,6 +78,15 @@ package struct TopicTree: Sendable, Equatable {
         ["\(base)/+/+/+/\(gateway)/attributes", "\(base)/regions/+/\(gateway)/attributes"]
     }
 
+    // MARK: Patterns for people
+
+    /// The tree with placeholder levels (`<base>`, `<gw>`), for the man page and help texts, so
+    /// they show the topics these builders spell.
+    package static let pattern = TopicTree(base: "<base>", gateway: "<gw>")
+
+    /// `<base>/<uuid>/<major>/<minor>/<gw>/<leaf>` with placeholders (an identity has no placeholder form).
+    package func beaconPattern(_ leaf: Leaf) -> String { "\(base)/<uuid>/<major>/<minor>/\(gateway)/\(leaf.rawValue)" }
+
     // MARK: Every gateway's topics
 
     /// `<base>/gateways/`: where every gateway's status and stats live (for messages to people).

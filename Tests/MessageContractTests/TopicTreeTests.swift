@@ -8,6 +8,25 @@ import Testing
     static let tree = TopicTree(base: "home/ble", gateway: "gw1")
     static let eddystone = BeaconIdentity.eddystone(BeaconID128(high: 0xEDD1_EBEA_C04E_5DEF, low: 0xA017_0BAD_CAFE_0001))
 
+    /// The man page's patterns are the builders' topics with placeholders: a real topic, its
+    /// identity levels replaced, is the pattern (and the tree parses it back).
+    @Test func patternsForPeopleMatchTheBuilders() {
+        let real = TopicTree(base: "<base>", gateway: "<gw>")
+        let b = Fixtures.beacon(2)
+        for leaf in TopicTree.Leaf.allCases {
+            let topic = real.beacon(b, leaf)
+            let levels = topic.split(separator: "/")
+            let pattern = TopicTree.pattern.beaconPattern(leaf).split(separator: "/")
+            #expect(levels.count == pattern.count)
+            #expect(Array(levels.prefix(1)) == Array(pattern.prefix(1)))
+            #expect(Array(levels.suffix(2)) == Array(pattern.suffix(2)))
+            #expect(pattern[1...3] == ["<uuid>", "<major>", "<minor>"])
+            #expect(real.parse(topic) == .beacon(b, gateway: "<gw>", leaf))
+        }
+        #expect(TopicTree.pattern.region("<region>", .state) == "<base>/regions/<region>/<gw>/state")
+        #expect(TopicTree.pattern.gatewayStatus == "<base>/gateways/<gw>/status")
+    }
+
     @Test func spellsEveryTopicAsDocumented() {
         let t = Self.tree
         let b = Fixtures.beacon(2)

@@ -1,3 +1,4 @@
+import MessageContract
 import Platform
 
 /// The TOPICS, SIGNALS, FILES and EXIT STATUS sections, row for row as docs/topics.md and
@@ -114,22 +115,26 @@ extension ManPage {
         text.hasSuffix(".") ? text : text + "."
     }
 
-    static let topics: [Topic] = [
-        .init("<base>/<uuid>/<major>/<minor>/<gw>/state", "inside / outside (plain text)", "yes", "mqtt.qos (1)"),
-        .init("<base>/<uuid>/<major>/<minor>/<gw>/event", "JSON enter / exit event", "no", "mqtt.qos"),
-        .init("<base>/<uuid>/<major>/<minor>/<gw>/attributes", "JSON state, since, last_seen, name", "yes", "mqtt.qos"),
-        .init("<base>/<uuid>/<major>/<minor>/<gw>/proximity", "JSON distance estimate", "no", "0"),
-        .init("<base>/regions/<region>/<gw>/state", "inside / outside", "yes", "mqtt.qos"),
-        .init("<base>/regions/<region>/<gw>/event", "JSON enter / exit event", "no", "mqtt.qos"),
-        .init(
-            "<base>/regions/<region>/<gw>/attributes", "JSON state, since, last_seen, beacons_in_range", "yes",
-            "mqtt.qos"),
-        .init("<base>/regions/<region>/<gw>/ranging", "JSON array, nearest first", "no", "0"),
-        .init(
-            "<base>/gateways/<gw>/status", "online / offline / degraded (plain text; offline is also the Last Will)",
-            "yes", "mqtt.qos, at least 1"),
-        .init("<base>/gateways/<gw>/stats", "JSON health counters, every mqtt.stats_interval", "yes", "0"),
-    ]
+    /// Spelled by TopicTree, with placeholder levels.
+    static let topics: [Topic] = {
+        let t = TopicTree.pattern
+        return [
+            .init(t.beaconPattern(.state), "inside / outside (plain text)", "yes", "mqtt.qos (1)"),
+            .init(t.beaconPattern(.event), "JSON enter / exit event", "no", "mqtt.qos"),
+            .init(t.beaconPattern(.attributes), "JSON state, since, last_seen, name", "yes", "mqtt.qos"),
+            .init(t.beaconPattern(.proximity), "JSON distance estimate", "no", "0"),
+            .init(t.region("<region>", .state), "inside / outside", "yes", "mqtt.qos"),
+            .init(t.region("<region>", .event), "JSON enter / exit event", "no", "mqtt.qos"),
+            .init(
+                t.region("<region>", .attributes), "JSON state, since, last_seen, beacons_in_range", "yes",
+                "mqtt.qos"),
+            .init(t.region("<region>", .ranging), "JSON array, nearest first", "no", "0"),
+            .init(
+                t.gatewayStatus, "online / offline / degraded (plain text; offline is also the Last Will)",
+                "yes", "mqtt.qos, at least 1"),
+            .init(t.gatewayStats, "JSON health counters, every mqtt.stats_interval", "yes", "0"),
+        ]
+    }()
 
     static let signals: [Item] = [
         .init(
