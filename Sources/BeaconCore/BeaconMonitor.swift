@@ -197,21 +197,14 @@ package struct BeaconMonitor: Sendable {
         heap.push(.init(due: due.microseconds, subject: .region, index: Int32(r), generation: regions[r].generation))
     }
 
-    /// Appends `e` and counts the messages the contract makes of it (`MonitorCounters`). Inlined so
-    /// each call site's switch folds away and the event is built once, in place.
+    /// Appends `e` and counts enters and exits (`MonitorCounters`). Inlined so each call site's
+    /// switch folds away and the event is built once, in place.
     @inline(__always)
     mutating func emit(_ e: MonitoringEvent, into out: inout [MonitoringEvent]) {
         switch e {
-        case .didEnterRegion, .beaconDidEnter:
-            countersStorage.eventMessages += 1
-            countersStorage.enterEvents += 1
-        case .didExitRegion, .beaconDidExit:
-            countersStorage.eventMessages += 1
-            countersStorage.exitEvents += 1
-        case .didDetermineState, .beaconDidDetermineState, .didStopMonitoringRegion, .didStopMonitoringBeacon:
-            countersStorage.stateMessages += 2  // state and attributes
-        case .didRangeBeacon: countersStorage.proximityMessages += 1
-        case .didRange: countersStorage.rangingMessages += 1
+        case .didEnterRegion, .beaconDidEnter: countersStorage.enterEvents += 1
+        case .didExitRegion, .beaconDidExit: countersStorage.exitEvents += 1
+        default: break
         }
         out.append(e)
     }

@@ -13,12 +13,6 @@ package struct MonitorCounters: Sendable, Equatable {
     /// Enter / exit events emitted (region and per-beacon; gated ones are not counted).
     package var enterEvents = 0
     package var exitEvents = 0
-    /// Messages the events make, by kind: retained state and attributes (two per state), events,
-    /// proximity, ranging lists. Home Assistant's room feed is not counted.
-    package var stateMessages = 0
-    package var eventMessages = 0
-    package var proximityMessages = 0
-    package var rangingMessages = 0
 
     package init() {}
 }

@@ -18,4 +18,14 @@ extension Array where Element == MonitoringEvent {
             return nil
         }
     }
+
+    /// Region and per-beacon state determinations (each is one retained state and attributes).
+    var determinations: [MonitoringEvent] {
+        filter {
+            switch $0 {
+            case .didDetermineState, .beaconDidDetermineState: return true
+            default: return false
+            }
+        }
+    }
 }

@@ -136,7 +136,7 @@ import Testing
             enter.contains(
                 .beaconDidDetermineState(
                     a1, name: nil, RegionStatus(state: .inside, since: Fixtures.at(0), lastSeen: Fixtures.at(0)))))
-        #expect(h.monitor.counters.stateMessages == 4)  // beacon and region: state + attributes each
+        #expect(enter.determinations.count == 2)  // beacon and region, once each
         #expect(
             h.advance(10).transitions == [
                 .didExitRegion("quiet", by: by(a1, lastSeen: 0), at: Fixtures.at(10)),
