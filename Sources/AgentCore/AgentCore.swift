@@ -321,11 +321,17 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         guard phase == .restoring else { return }
         if connectedGeneration != nil { for pattern in restore.subscriptions { session.unsubscribe(pattern) } }
         let messages = restore.messages
-        pipeline.restore(retained: messages, at: payloadTime)
+        let before = out.count
+        pipeline.restore(retained: messages, at: payloadTime, into: &out)
+        let cleared = out.count - before
+        enqueueOutput()
         if connectedGeneration == nil {
             log(.warning, "broker not reachable at start: states not restored, starting fresh")
         } else {
             log(.info, "restored retained states", ["read": String(messages.count)])
+        }
+        if cleared > 0 {
+            log(.info, "cleared retained topics of regions and beacons no longer configured", ["topics": String(cleared)])
         }
         phase = .running
         timers.advanceNow(now)

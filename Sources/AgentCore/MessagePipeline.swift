@@ -12,8 +12,9 @@ package protocol MessagePipeline {
     /// Applies a reloaded configuration, keeping the state of unchanged regions.
     mutating func reconfigure(_ configuration: Configuration, at now: Timestamp, into out: inout [OutboundMessage])
     /// Restores states read back from the broker's retained `attributes` topics: the pipeline keeps
-    /// those younger than `monitoring.restore_max_age` at `now`.
-    mutating func restore(retained: [RetainedMessage], at now: Timestamp)
+    /// those younger than `monitoring.restore_max_age` at `now`, and clears (into `out`) the retained
+    /// topics of regions and beacons it no longer monitors.
+    mutating func restore(retained: [RetainedMessage], at now: Timestamp, into out: inout [OutboundMessage])
     /// The retained messages (state, attributes) that describe the current state, to republish
     /// after a reconnect.
     mutating func republishRetained(into out: inout [OutboundMessage])

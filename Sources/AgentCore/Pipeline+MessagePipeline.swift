@@ -3,9 +3,10 @@ import BeaconWire
 import MessageContract
 
 /// BeaconCore's pipeline drives the agent: retained `attributes` read back from the broker are
-/// parsed here (`RetainedAttributes`), and the monitor drops those older than restore_max_age.
+/// parsed here (`RetainedAttributes`), and the monitor drops those older than restore_max_age;
+/// those of regions and beacons no longer configured are cleared.
 extension Pipeline: MessagePipeline {
-    package mutating func restore(retained: [RetainedMessage], at now: Timestamp) {
+    package mutating func restore(retained: [RetainedMessage], at now: Timestamp, into out: inout [OutboundMessage]) {
         let base = configuration.mqtt.baseTopic
         let gateway = configuration.gateway.id
         restore(
@@ -13,6 +14,7 @@ extension Pipeline: MessagePipeline {
                 RetainedAttributes.restoredState(
                     topic: $0.topic, payload: $0.payload, baseTopic: base, gatewayID: gateway)
             })
+        withdrawUnmonitored(retained.map(\.topic), into: &out)
     }
 
     package var statistics: PipelineStatistics {

@@ -149,6 +149,21 @@ package struct Pipeline: Sendable {
         }
     }
 
+    /// Clears those of this gateway's retained `state` and `attributes` topics, read back at start,
+    /// whose region or beacon the configuration no longer monitors (removed while the gateway was
+    /// down): they would otherwise stay on the broker forever.
+    package func withdrawUnmonitored(_ topics: [String], into out: inout [OutboundMessage]) {
+        let monitored = MonitoredSubjects(MonitorSettings(configuration))
+        let base = configuration.mqtt.baseTopic
+        let gateway = configuration.gateway.id
+        for topic in topics {
+            guard let (subject, _) = RetainedAttributes.subject(of: topic, baseTopic: base, gatewayID: gateway),
+                !monitored.monitors(subject)
+            else { continue }
+            out.append(composer.clearRetained(topic))
+        }
+    }
+
     /// Every retained message (state and attributes), to republish after a reconnect.
     package mutating func republishRetained(into out: inout [OutboundMessage]) {
         guard started else { return }

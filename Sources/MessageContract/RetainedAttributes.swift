@@ -11,18 +11,27 @@ package enum RetainedAttributes {
     package static func restoredState(topic: String, payload: String, baseTopic: String, gatewayID: String)
         -> RestoredState?
     {
-        let subject: RestoredState.Subject
-        switch TopicTree(base: baseTopic, gateway: gatewayID).parse(topic) {
-        case .region(let name, gateway: gatewayID, .attributes)?: subject = .region(name)
-        case .beacon(let id, gateway: gatewayID, .attributes)?: subject = .beacon(id)
-        default: return nil
-        }
-        guard let o = try? JSONObject(payload), let stateText = o.string("state"),
+        guard let (subject, leaf) = subject(of: topic, baseTopic: baseTopic, gatewayID: gatewayID), leaf == .attributes,
+            let o = try? JSONObject(payload), let stateText = o.string("state"),
             let state = RegionState(rawValue: stateText)
         else { return nil }
         return RestoredState(
             subject: subject, state: state, since: o.string("since").flatMap(timestamp(rfc3339:)),
             lastSeen: o.string("last_seen").flatMap(timestamp(rfc3339:)))
+    }
+
+    /// The region or beacon of one of this gateway's retained topics (`state` or `attributes`), or nil
+    /// when the topic is none of ours.
+    package static func subject(of topic: String, baseTopic: String, gatewayID: String)
+        -> (RestoredState.Subject, TopicTree.Leaf)?
+    {
+        switch TopicTree(base: baseTopic, gateway: gatewayID).parse(topic) {
+        case .region(let name, gateway: gatewayID, let leaf)? where leaf == .state || leaf == .attributes:
+            return (.region(name), leaf)
+        case .beacon(let id, gateway: gatewayID, let leaf)? where leaf == .state || leaf == .attributes:
+            return (.beacon(id), leaf)
+        default: return nil
+        }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SS[.fraction]Z` (RFC 3339 in UTC, as `Timestamp.rfc3339` prints it).

@@ -72,10 +72,14 @@ package struct TopicTree: Sendable, Equatable {
     /// `<base>/locators/<gw>/status`: the locator's availability.
     package var locatorStatus: String { "\(base)/locators/\(gateway)/status" }
 
-    /// What the agent subscribes to at start to read its own retained attributes back: every
-    /// beacon's (either scheme: three levels) and every region's, of this gateway only.
+    /// What the agent subscribes to at start to read its own retained states and attributes back:
+    /// every beacon's (either scheme: three levels) and every region's, of this gateway only. The
+    /// attributes restore states; a state or attributes topic of a subject no longer configured is cleared.
     package var restoreSubscriptions: [String] {
-        ["\(base)/+/+/+/\(gateway)/attributes", "\(base)/regions/+/\(gateway)/attributes"]
+        [
+            "\(base)/+/+/+/\(gateway)/attributes", "\(base)/regions/+/\(gateway)/attributes",
+            "\(base)/+/+/+/\(gateway)/state", "\(base)/regions/+/\(gateway)/state",
+        ]
     }
 
     // MARK: Patterns for people

@@ -33,7 +33,7 @@ struct FakePipeline: MessagePipeline {
 
     mutating func reconfigure(_ configuration: Configuration, at now: Timestamp, into out: inout [OutboundMessage]) {}
 
-    mutating func restore(retained: [RetainedMessage], at now: Timestamp) {
+    mutating func restore(retained: [RetainedMessage], at now: Timestamp, into out: inout [OutboundMessage]) {
         restored = retained
         restoredAt = now
     }

@@ -112,7 +112,7 @@ import Testing
         #expect(harness.wait(timeout: 10)?.0 == .success)
     }
 
-    @Test func startRestoresOnlyThisGatewaysRetainedAttributes() throws {
+    @Test func startReadsBackOnlyThisGatewaysRetainedStatesAndAttributes() throws {
         let broker = try MosquittoBroker()
         let (seed, _) = ClientEvents.client(port: broker.port)
         seed.start()
@@ -140,6 +140,7 @@ import Testing
             topics == [
                 "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/attributes",
                 "beacons/regions/office/gw1/attributes",
+                "beacons/regions/office/gw1/state",
             ])
         harness.signal(SIGTERM)
         #expect(harness.wait(timeout: 10)?.0 == .success)

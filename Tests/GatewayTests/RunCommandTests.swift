@@ -207,17 +207,52 @@ import Testing
                 "\($0.topic) \($0.payload.contains("enter") ? "enter" : "exit")"
             }
         }
-        // Beacons 1 and 2 walk in first (the simulation keeps every third beacon away at start).
+        // Beacons 1 and 2 walk in first (each leaves a retained state and attributes: read=4 below) (the simulation keeps every third beacon away at start).
         #expect(subscriber.waitFor { _ in Set(events()).count == 2 })
         first.signal(SIGTERM)
         #expect(first.wait(timeout: 10) == 0)
         let before = events()
         let second = try workspace.start(["--simulate", "--beacons", "2", "--seed", "7"])
-        #expect(waitUntil(timeout: 10) { workspace.logText.contains("restored retained states read=2") })
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("restored retained states read=4") })
         // Both beacons are advertising 10 times a second: an enter would show within a few hundred ms.
         #expect(!waitUntil(timeout: 2) { events() != before }, "\(events())")
         second.signal(SIGTERM)
         #expect(second.wait(timeout: 10) == 0)
+    }
+
+    /// The issue's repeat: run with region `zone`, stop, remove `zone`, run again. The second run
+    /// reads its retained states back and clears those of `zone`; `office` stays.
+    @Test func aRegionRemovedWhileStoppedHasItsRetainedStateClearedAtStart() throws {
+        let regions = """
+            regions:
+              - name: zone
+                uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0
+              - name: office
+                uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0
+            """
+        let broker = try MosquittoBroker()
+        let workspace = try Workspace(port: broker.port, extra: regions)
+        let first = try workspace.start()
+        let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/regions/#")
+        defer { watcher.stop() }
+        #expect(
+            watcher.waitFor { m in
+                ["zone", "office"].allSatisfy { r in m.contains { $0.topic == "beacons/regions/\(r)/e2e/state" } }
+            })
+        first.signal(SIGTERM)
+        #expect(first.wait(timeout: 10) == 0)
+        try workspace.write(port: broker.port, extra: "regions:\n  - name: office\n    uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0")
+        let second = try workspace.start()
+        #expect(waitUntil(timeout: 10) { workspace.logText.contains("no longer configured topics=2") })
+        second.signal(SIGTERM)
+        #expect(second.wait(timeout: 10) == 0)
+        // A late subscriber gets what the broker retains: office's state and attributes, nothing of zone.
+        let late = try TestSubscriber(port: broker.port, pattern: "beacons/regions/#")
+        defer { late.stop() }
+        #expect(late.waitFor { Set($0.map(\.topic)).count == 2 })
+        _ = waitUntil(timeout: 0.5) { false }
+        #expect(
+            Set(late.messages.map(\.topic)) == ["beacons/regions/office/e2e/state", "beacons/regions/office/e2e/attributes"])
     }
 
     static func residentKiB(_ pid: pid_t) -> Int? {

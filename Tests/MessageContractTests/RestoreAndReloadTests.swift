@@ -147,3 +147,41 @@ import Testing
         #expect(h.see(Fixtures.sighting(a1, at: 3)).eventPayloads.count == 1)
     }
 }
+
+/// Retained topics of this gateway read back at start whose region or beacon is no longer configured.
+@Suite struct WithdrawUnmonitoredTests {
+    @Test func clearsTheTopicsOfARemovedRegionAndOfBeaconsMatchingNoRegion() {
+        var c = Fixtures.regionConfig()
+        c.monitoring.perBeacon = true
+        let a = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2"
+        let b = "beacons/f7826da6-4fa2-4e98-8024-bc5b71e0893e/1/2"
+        let topics = [
+            "beacons/regions/office/gw1/state", "beacons/regions/office/gw1/attributes",
+            "beacons/regions/zone/gw1/state", "beacons/regions/zone/gw1/attributes",
+            "\(a)/gw1/state", "\(a)/gw1/attributes", "\(b)/gw1/state", "\(b)/gw1/attributes",
+            // Another gateway's, another base topic's, and a leaf that is not retained state: never ours to clear.
+            "beacons/regions/zone/gw2/state", "other/regions/zone/gw1/state", "beacons/regions/zone/gw1/event",
+        ]
+        var out: [OutboundMessage] = []
+        Pipeline(configuration: c).withdrawUnmonitored(topics, into: &out)
+        #expect(
+            out.map(\.topic) == [
+                "beacons/regions/zone/gw1/state", "beacons/regions/zone/gw1/attributes", "\(b)/gw1/state",
+                "\(b)/gw1/attributes",
+            ])
+        #expect(out.allSatisfy { $0.payload == .text("") && $0.retain })
+    }
+
+    @Test func withPerBeaconOffEveryBeaconTopicIsCleared() {
+        var c = Configuration()
+        c.gateway.id = "gw1"
+        c.monitoring.perBeacon = false
+        var out: [OutboundMessage] = []
+        Pipeline(configuration: c).withdrawUnmonitored(["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"], into: &out)
+        #expect(out.map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"])
+        c.monitoring.perBeacon = true
+        out = []
+        Pipeline(configuration: c).withdrawUnmonitored(["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"], into: &out)
+        #expect(out.isEmpty)
+    }
+}

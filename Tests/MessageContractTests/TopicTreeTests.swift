@@ -36,7 +36,11 @@ import Testing
         #expect(t.gatewayStatus == "home/ble/gateways/gw1/status")
         #expect(t.gatewayStats == "home/ble/gateways/gw1/stats")
         #expect(t.locatorStatus == "home/ble/locators/gw1/status")
-        #expect(t.restoreSubscriptions == ["home/ble/+/+/+/gw1/attributes", "home/ble/regions/+/gw1/attributes"])
+        #expect(
+            t.restoreSubscriptions == [
+                "home/ble/+/+/+/gw1/attributes", "home/ble/regions/+/gw1/attributes", "home/ble/+/+/+/gw1/state",
+                "home/ble/regions/+/gw1/state",
+            ])
         #expect(t.anyGatewayStatus == "home/ble/gateways/+/status")
         #expect(t.anyGatewayStats == "home/ble/gateways/+/stats")
         #expect(

@@ -62,7 +62,7 @@ struct ScriptedPipeline: MessagePipeline {
         recorder.regions.withLock { $0 = configuration.regions.map(\.name) }
     }
 
-    mutating func restore(retained: [RetainedMessage], at now: Timestamp) {
+    mutating func restore(retained: [RetainedMessage], at now: Timestamp, into out: inout [OutboundMessage]) {
         recorder.restored.withLock { $0 = retained }
     }
 
