@@ -170,23 +170,18 @@ package struct MessageComposer: Sendable {
         w.field("address", plain: b.address.appendText)
     }
 
-    /// The cache entry for `b`'s slot, reset when the slot now holds another beacon or address.
-    private mutating func cacheSlot(of b: RangedBeacon) -> Int {
+    /// The cache entry for `b`'s slot, or nil the first time the slot is asked about this beacon
+    /// (the entry is then reset to it): texts are kept from a beacon's second use on, so a flood
+    /// of identities that are each heard once fills no slot with text.
+    private mutating func cacheSlot(of b: RangedBeacon) -> Int? {
+        guard b.slot >= 0 else { return nil }
         let n = Int(b.slot)
         if n >= identityTexts.count {
             identityTexts.append(contentsOf: repeatElement(.empty, count: n + 1 - identityTexts.count))
         }
-        if !identityTexts[n].holds(b) {
-            identityTexts[n] = RangedIdentityText(generation: b.generation, address: b.address)
-        }
-        return n
-    }
-
-    /// `identityMembers(of:)` of `b`, from the per-slot cache.
-    mutating func cachedIdentityMembers(of b: RangedBeacon) -> [UInt8] {
-        let n = cacheSlot(of: b)
-        if identityTexts[n].members.isEmpty { identityTexts[n].members = identityMembers(of: b) }
-        return identityTexts[n].members
+        if identityTexts[n].holds(b) { return n }
+        identityTexts[n] = RangedIdentityText(generation: b.generation, address: b.address)
+        return nil
     }
 
     private func writeMeasurement(_ w: inout JSONWriter, _ b: RangedBeacon) {
@@ -203,8 +198,7 @@ package struct MessageComposer: Sendable {
         var w = JSONWriter()
         w.beginObject()
         let topic: String
-        if b.slot >= 0 {
-            let n = cacheSlot(of: b)
+        if let n = cacheSlot(of: b) {
             if identityTexts[n].proximityMembers.isEmpty {
                 identityTexts[n].proximityMembers = identityMembers(of: b, gatewayFields: true)
                 identityTexts[n].proximityTopic = topics.beacon(b.identity, .proximity)
@@ -229,8 +223,9 @@ package struct MessageComposer: Sendable {
         w.beginArray()
         for b in beacons {
             w.beginObject()
-            if b.slot >= 0 {
-                w.members(cachedIdentityMembers(of: b))
+            if let n = cacheSlot(of: b) {
+                if identityTexts[n].members.isEmpty { identityTexts[n].members = identityMembers(of: b) }
+                w.members(identityTexts[n].members)
             } else {
                 writeIdentityMembers(&w, b, gatewayFields: false)
             }

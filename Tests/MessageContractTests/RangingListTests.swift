@@ -9,8 +9,9 @@ import Testing
     let a1 = Fixtures.beacon(1)
     let a2 = Fixtures.beacon(2)
 
-    /// Ranging lists reuse each beacon's identity text between ticks; a new address, a slot reused by
-    /// another beacon, or a reload that renames it must all show in the next list.
+    /// Ranging lists reuse each beacon's identity text between ticks (kept from its second list on);
+    /// a new address, a slot reused by another beacon, or a reload that renames it must all show in
+    /// the next list. Each phase lasts two ticks, so the second list of each comes from the cache.
     @Test func rangingListFollowsAddressChangesSlotReuseAndRenames() {
         var c = Fixtures.regionConfig()
         c.ranging.publish.rangingList = true
@@ -19,21 +20,27 @@ import Testing
         c.beacons = [BeaconOverride(identity: a1, name: "desk")]
         var h = MessageHarness(c)
         let other = BluetoothAddress("c0:ff:ee:00:00:02")!
-        h.see(Fixtures.sighting(a1, at: 0.1))
-        let first = h.advance(1).of(.ranging).first?.payload.text ?? ""
-        h.see(Fixtures.sighting(a1, at: 1.1, address: other))
-        let moved = h.advance(2).of(.ranging).first?.payload.text ?? ""
-        h.see(Fixtures.sighting(a2, at: 2.1))  // evicts a1 (cap 1): a2 takes its slot
-        let reused = h.advance(3).of(.ranging).first?.payload.text ?? ""
-        h.see(Fixtures.sighting(a2, at: 3.1))
+        /// The ranging lists of two ticks in which `b` is heard from `address` before each.
+        func twoTicks(_ b: BeaconIdentity, from second: Double, address: BluetoothAddress? = nil) -> [String] {
+            (0..<2).map { i in
+                let t = second + Double(i)
+                h.see(Fixtures.sighting(b, at: t + 0.1, address: address ?? Fixtures.address))
+                return h.advance(t + 1).of(.ranging).first?.payload.text ?? ""
+            }
+        }
+        let first = twoTicks(a1, from: 0)
+        let moved = twoTicks(a1, from: 2, address: other)
+        let reused = twoTicks(a2, from: 4)  // evicts a1 (cap 1): a2 takes its slot
         c.beacons = [BeaconOverride(identity: a2, name: "door")]
         var o: [OutboundMessage] = []
-        h.pipeline.reconfigure(c, at: Fixtures.at(3.2), into: &o)
-        let renamed = h.advance(4).of(.ranging).first?.payload.text ?? ""
-        #expect(first.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:01""#))
-        #expect(moved.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:02""#))
-        #expect(reused.contains(#""minor":2,"name":null,"address":"c0:ff:ee:00:00:01""#))
-        #expect(!reused.contains(#""minor":1"#))
-        #expect(renamed.contains(#""minor":2,"name":"door","#))
+        h.pipeline.reconfigure(c, at: Fixtures.at(6.05), into: &o)
+        let renamed = twoTicks(a2, from: 6)
+        for text in first { #expect(text.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:01""#)) }
+        for text in moved { #expect(text.contains(#""minor":1,"name":"desk","address":"c0:ff:ee:00:00:02""#)) }
+        for text in reused {
+            #expect(text.contains(#""minor":2,"name":null,"address":"c0:ff:ee:00:00:01""#))
+            #expect(!text.contains(#""minor":1"#))
+        }
+        for text in renamed { #expect(text.contains(#""minor":2,"name":"door","#)) }
     }
 }
