@@ -22,6 +22,7 @@ let package = Package(
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
         // Its API stays `public` while everything else shared across modules is `package`: Swift 6.3
@@ -42,6 +43,9 @@ let package = Package(
         // back-pressure, phases and timers on injected monotonic instants. Tested without a broker.
         .target(
             name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire", "MessageContract"], swiftSettings: strict),
+        // The IRK resolver (`ah`, Core Spec Vol 3, Part H, §2.2.2) over libcrypto's AES: computation
+        // only, handed to the pure pipeline as an `IdentityResolver` so the pure modules carry no cipher.
+        .target(name: "IdentityCrypto", dependencies: ["BeaconCore", "BeaconWire", "CCrypto"], swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
         .target(name: "BeaconConfig", dependencies: ["BeaconCore", "CYAML"], swiftSettings: strict),
         // POSIX glue: threads, locks, clocks, the one syscall helper and sleep, files, environment,
@@ -80,7 +84,7 @@ let package = Package(
             name: "CLI",
             dependencies: [
                 "BeaconWire", "BeaconCore", "MessageContract", "AgentCore", "BeaconConfig", "Platform", "Runtime",
-                "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation",
+                "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation", "IdentityCrypto",
             ],
             swiftSettings: strict
         ),
@@ -111,12 +115,15 @@ let package = Package(
         .testTarget(
             name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],
             swiftSettings: strict),
+        .testTarget(
+            name: "IdentityCryptoTests", dependencies: ["IdentityCrypto", "BeaconCore", "BeaconWire"],
+            swiftSettings: strict),
         .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "CLI", "Runtime", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
-                "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
+                "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "IdentityCrypto",
             ],
             swiftSettings: strict
         ),

@@ -11,6 +11,7 @@ enum CommandRegistry {
         RunCommand.self,
         StatusCommand.self,
         LocateCommand.self,
+        IrkCommand.self,
         ManPageCommand.self,
     ]
 }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ModuleLayeringTests {
     static let pure: Set = ["BeaconWire", "BeaconCore", "MessageContract", "AgentCore"]
     static let transports: Set = ["HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation"]
-    static let cModules: Set = ["CYAML", "CMosquitto", "CBlueZ", "CSystemd"]
+    static let cModules: Set = ["CYAML", "CMosquitto", "CBlueZ", "CSystemd", "CCrypto"]
 
     /// Each `.target`'s name and dependencies, read from Package.swift.
     static func targets() throws -> [String: Set<String>] {
@@ -29,6 +29,14 @@ import Testing
         for name in Self.pure where targets[name] != nil {
             #expect(targets[name]!.subtracting(Self.pure) == [], "\(name)")
         }
+    }
+
+    /// The IRK resolver is computation over libcrypto: it sees the pure modules and CCrypto, nothing
+    /// with I/O, and no pure module sees it (the command line hands it in as an `IdentityResolver`).
+    @Test func identityCryptoSeesThePureModulesAndLibcryptoOnly() throws {
+        let targets = try Self.targets()
+        #expect(try #require(targets["IdentityCrypto"]).subtracting(Self.pure) == ["CCrypto"])
+        for name in Self.pure { #expect(targets[name]?.contains("IdentityCrypto") != true, "\(name)") }
     }
 
     @Test func platformSeesOnlyThePureModules() throws {
