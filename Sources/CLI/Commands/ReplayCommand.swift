@@ -18,7 +18,7 @@ struct ReplayCommand: Command {
             capture, so the result is deterministic and as fast as the CPU. At the end of the capture the
             clock runs on until every pending exit has fired (unless --no-drain). A summary goes to stderr.
             A truncated or corrupt capture is an error with its byte offset (exit 65), after everything
-            before the damage has been processed.
+            before the damage has been processed; a file that is not a capture exits 66.
             """,
         arguments: [.init("<file>", "The capture to replay.")],
         options: [
@@ -66,6 +66,13 @@ struct ReplayCommand: Command {
             context.err("\(path): cannot read: \(error)\n")
             return .noInput
         }
+        // A file with no recognisable container header is not a capture (66, as `run --replay`);
+        // damage after the header is a data error (65), after what came before it was processed.
+        var reader: CaptureReader
+        do throws(CaptureError) { reader = try CaptureReader(data) } catch {
+            context.err("\(path): \(error)\n")
+            return .noInput
+        }
         var pipeline = Pipeline(configuration: config)
         var messages: [OutboundMessage] = []
         var published = 0
@@ -82,7 +89,6 @@ struct ReplayCommand: Command {
         }
         var failure: String?
         do throws(CaptureError) {
-            var reader = try CaptureReader(Array(data))
             while let packet = try reader.next() {
                 pipeline.ingest(packet, into: &messages)
                 emit()
