@@ -64,4 +64,20 @@ import Testing
         #expect(run.stdout.isEmpty)
         #expect(run.stderr.contains("HCI event 0x0e"))
     }
+
+    // MARK: - What a new user types (issue 17, defect 2)
+
+    @Test func truncatedAdvertisingDataExits65WithItsOffsetOnStderr() throws {
+        // A length byte of 0x1a (26) with only 7 bytes after it: the structure at offset 0 runs past the end.
+        let run = CapturedRun(["decode", "--ad", "1aff4c000215e2c5"])
+        #expect(run.code == .dataError)
+        #expect(run.stderr.contains("input 1:"), "\(run.stderr)")
+        #expect(run.stderr.contains("offset 0"), "\(run.stderr)")
+        #expect(try Self.objects(run.stdout).first?["ad_truncated_at"] as? Int == 0)
+    }
+
+    @Test func anEmptyArgumentIsAUsageError() {
+        #expect(CapturedRun(["decode", ""]).code == .usage)
+        #expect(CapturedRun(["decode", "--ad", " "]).code == .usage)
+    }
 }

@@ -11,8 +11,9 @@ struct DecodeCommand: Command {
         discussion: """
             Prints one JSON object per advertising report, with the AD structures and the beacons found.
             Packets may start with the H4 indicator byte (04) or not. With no <hex>, reads one packet per
-            line from standard input. Bytes that cannot be decoded are reported on stderr with their offset
-            and exit 65, after everything before them was printed.
+            line from standard input. Bytes that cannot be decoded (with --ad: an AD structure that runs
+            past the end) are reported on stderr with their offset and exit 65, after everything before
+            them was printed. An empty <hex> is a usage error (64).
             """,
         arguments: [.init("<hex>", "One packet in hex, e.g. 043e2a0201…; spaces are ignored.")],
         options: [.init("--ad", "Treat each <hex> as bare advertising data (AD structures), not an HCI packet.")])
@@ -23,6 +24,9 @@ struct DecodeCommand: Command {
     init(_ arguments: inout Arguments) throws(UsageError) {
         bareAD = arguments.flag("--ad")
         inputs = try arguments.positionals()
+        if inputs.contains(where: { $0.allSatisfy(\.isWhitespace) }) {
+            throw UsageError("<hex> is empty; give the packet's bytes, or no <hex> to read standard input")
+        }
     }
 
     func run(_ context: CommandContext) -> ExitCode {
@@ -41,6 +45,10 @@ struct DecodeCommand: Command {
                 ReportJSON.writeADFields(bytes, to: &w)
                 w.endObject()
                 context.out(w.text + "\n")
+                if let offset = ADStructure.parse(bytes).truncatedAt {
+                    context.err("\(label): AD structure at offset \(offset) runs past the end of the data\n")
+                    failed = true
+                }
                 continue
             }
             var reports: [AdvertisingReport] = []
