@@ -65,7 +65,20 @@ import Testing
         #expect(run.stderr.contains("HCI event 0x0e"))
     }
 
-    // MARK: - What a new user types (issue 17, defect 2)
+    // MARK: - What a new user types (issue 17, defects 2 and 3)
+
+    static let text = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/text")
+
+    /// `decode` fed on standard input through a shell, as `hcidump --raw | beacon2mqtt decode` is.
+    static func decodeStdin(_ file: String, _ arguments: [String] = []) throws -> (code: Int32?, output: String) {
+        let log = NSTemporaryDirectory() + "b2m-decode-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let command = ([RunCommandTests.binary, "decode"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        let shell = try ChildProcess("/bin/sh", ["-c", "\(command) < '\(file)'"], output: log)
+        let code = shell.wait(timeout: 20)
+        return (code, (try? String(contentsOfFile: log, encoding: .utf8)) ?? "")
+    }
 
     @Test func truncatedAdvertisingDataExits65WithItsOffsetOnStderr() throws {
         // A length byte of 0x1a (26) with only 7 bytes after it: the structure at offset 0 runs past the end.
@@ -79,5 +92,51 @@ import Testing
     @Test func anEmptyArgumentIsAUsageError() {
         #expect(CapturedRun(["decode", ""]).code == .usage)
         #expect(CapturedRun(["decode", "--ad", " "]).code == .usage)
+    }
+
+    @Test func unquotedSpacedHexIsOnePacket() throws {
+        var bytes: [String] = []
+        var hex = Substring(Self.iBeaconEvent)
+        while !hex.isEmpty {
+            bytes.append(String(hex.prefix(2)))
+            hex = hex.dropFirst(2)
+        }
+        let run = CapturedRun(["decode"] + bytes)
+        #expect(run.code == .success, "\(run.stderr)")
+        let reports = try Self.objects(run.stdout)
+        #expect(reports.count == 1)
+        #expect((reports.first?["beacons"] as? [[String: Any]])?.first?["major"] as? Int == 100)
+    }
+
+    @Test func realHcidumpRawOutputOnStandardInputDecodes() throws {
+        let run = try Self.decodeStdin(Self.text.appendingPathComponent("hcidump-raw-lescan.txt").path)
+        #expect(run.code == 0, "\(run.output)")
+        let lines = run.output.split(separator: "\n")
+        #expect(lines.count == 1, "\(run.output)")
+        let report = try #require(try Self.objects(String(lines.first ?? "")).first)
+        #expect(report["address"] as? String == "ef:b0:0e:62:ca:1f")
+        #expect(report["rssi"] as? Int == -76)
+    }
+
+    @Test func theSharedHcidumpCaptureDecodesAsSevenReports() throws {
+        let path = ReplayCommandTests.fixtures.appendingPathComponent("goodystone-estimote-eddystone_hcidump-raw.txt").path
+        let run = try Self.decodeStdin(path)
+        #expect(run.code == 0, "\(run.output)")
+        let reports = try Self.objects(run.output)
+        #expect(reports.count == 7)
+        let types = reports.compactMap { ($0["beacons"] as? [[String: Any]])?.first?["type"] as? String }
+        #expect(types.filter { $0 == "eddystone_uid" }.count == 2, "\(types)")
+        // Pasted as one argument, the same text gives the same reports.
+        let pasted = CapturedRun(["decode", try String(contentsOfFile: path, encoding: .utf8)])
+        #expect(pasted.code == .success)
+        #expect(pasted.stdout == run.output)
+    }
+
+    @Test func btmonTextSaysHowToGetBytesInsteadOfNotHex() throws {
+        let run = try Self.decodeStdin(Self.text.appendingPathComponent("btmon-le-scan.txt").path)
+        #expect(run.code == 65)
+        #expect(!run.output.contains("not hex"), "\(run.output)")
+        #expect(run.output.contains("btmon -w"), "\(run.output)")
+        #expect(run.output.contains("replay"), "\(run.output)")
     }
 }

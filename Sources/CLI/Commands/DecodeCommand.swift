@@ -11,11 +11,13 @@ struct DecodeCommand: Command {
         discussion: """
             Prints one JSON object per advertising report, with the AD structures and the beacons found.
             Packets may start with the H4 indicator byte (04) or not. With no <hex>, reads one packet per
-            line from standard input. Bytes that cannot be decoded (with --ad: an AD structure that runs
+            line from standard input. Unquoted spaced hex (decode 04 3E 2A …) is one packet, and the output
+            of hcidump --raw (> 04 3E … with continuation lines), piped or pasted, is read packet by packet.
+            btmon prints decoded text without the bytes: record with btmon -w FILE and replay FILE. Bytes that cannot be decoded (with --ad: an AD structure that runs
             past the end) are reported on stderr with their offset and exit 65, after everything before
             them was printed. An empty <hex> is a usage error (64).
             """,
-        arguments: [.init("<hex>", "One packet in hex, e.g. 043e2a0201…; spaces are ignored.")],
+        arguments: [.init("<hex>", "One packet in hex, e.g. 043e2a0201…; spaces are ignored, and one-byte arguments in a row are one packet.")],
         options: [.init("--ad", "Treat each <hex> as bare advertising data (AD structures), not an HCI packet.")])
 
     let bareAD: Bool
@@ -30,12 +32,11 @@ struct DecodeCommand: Command {
     }
 
     func run(_ context: CommandContext) -> ExitCode {
-        let lines = inputs.isEmpty ? StandardInput.lines() : inputs
+        let texts = inputs.isEmpty ? StandardInput.lines() : inputs
         var failed = false
-        for (index, text) in lines.enumerated() where !text.allSatisfy(\.isWhitespace) {
-            let label = "input \(index + 1)"
-            guard let bytes = Hex.bytes(text) else {
-                context.err("\(label): not hex: '\(text)'\n")
+        for item in DecodeInput(texts).items {
+            guard case .packet(let label, let bytes) = item else {
+                if case .failure(let label, let message) = item { context.err("\(label): \(message)\n") }
                 failed = true
                 continue
             }
