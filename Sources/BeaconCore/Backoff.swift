@@ -1,8 +1,10 @@
 import BeaconWire
 
 /// Reconnect delays: exponential growth from `minimum` to a `maximum` cap, with jitter so that a
-/// fleet of gateways does not reconnect in lockstep after a broker restart ("equal jitter": the
-/// delay is drawn uniformly from the upper `jitter` fraction of the exponential step).
+/// fleet of gateways does not reconnect in lockstep after a broker restart. The jitter is added on
+/// top of the step (uniform in step … step·(1 + `jitter`), never past `maximum`), so `minimum` is the
+/// shortest wait and `maximum` the longest, as `mqtt.reconnect_min`/`reconnect_max` promise. At the cap
+/// the delay is `maximum` exactly; by then the random waits before it keep a fleet apart.
 ///
 /// A pure value: the random source is injected, so tests are deterministic.
 package struct Backoff: Sendable, Equatable {
@@ -36,9 +38,9 @@ package struct Backoff: Sendable, Equatable {
     package mutating func nextDelay<R: RandomNumberGenerator>(using random: inout R) -> TimeSpan {
         let base = step.microseconds
         attempts += 1
-        let spread = Int64((Double(base) * jitter).rounded())
+        let spread = min(Int64((Double(base) * jitter).rounded()), maximum.microseconds - base)
         guard spread > 0 else { return TimeSpan(microseconds: base) }
-        return TimeSpan(microseconds: base - spread + Int64.random(in: 0...spread, using: &random))
+        return TimeSpan(microseconds: base + Int64.random(in: 0...spread, using: &random))
     }
 
     /// A connection succeeded: start again from `minimum`.

@@ -19,14 +19,28 @@ struct SeededRandom: RandomNumberGenerator {
         #expect(delays == [1, 2, 4, 8, 10, 10])
     }
 
-    @Test func jitterStaysWithinTheUpperPartOfEachStep() {
+    /// reconnect_min is the least wait and reconnect_max the most: jitter adds up to half a step on
+    /// top of it, never taking a delay below its step or above the cap (issue 17: a first retry came
+    /// 0.5–0.9 s after a loss with reconnect_min 1s).
+    @Test func jitterAddsToEachStepAndNeverPassesTheCap() {
         var backoff = Backoff(minimum: .seconds(2), maximum: .seconds(60), jitter: 0.5)
         var random = SeededRandom(state: 42)
         for attempt in 0..<10 {
             let step = backoff.step
             let delay = backoff.nextDelay(using: &random)
-            #expect(delay.microseconds >= step.microseconds / 2, "attempt \(attempt)")
-            #expect(delay <= step, "attempt \(attempt)")
+            #expect(delay >= step, "attempt \(attempt)")
+            #expect(delay.microseconds <= step.microseconds * 3 / 2, "attempt \(attempt)")
+            #expect(delay <= .seconds(60), "attempt \(attempt)")
+        }
+    }
+
+    @Test func theFirstDelayIsNeverShorterThanTheMinimum() {
+        for seed in 0..<200 as Range<UInt64> {
+            var backoff = Backoff(minimum: .seconds(1), maximum: .seconds(60))
+            var random = SeededRandom(state: seed)
+            let first = backoff.nextDelay(using: &random)
+            #expect(first >= .seconds(1), "seed \(seed): \(first.microseconds) µs")
+            #expect(first <= .milliseconds(1500), "seed \(seed): \(first.microseconds) µs")
         }
     }
 

@@ -110,7 +110,7 @@ extension ManPage {
         .init("mqtt.require_broker_at_start", "boolean", "false",
             "Exit 69 when the broker is unreachable at start, instead of retrying in the background."),
         .init("mqtt.reconnect_min", "duration ≥ 100ms", "1s",
-            "First reconnect delay; it doubles up to reconnect_max, with jitter."),
+            "Shortest reconnect delay: the first retry waits 1–1.5× this; the step doubles up to reconnect_max, plus up to half a step at random."),
         .init("mqtt.reconnect_max", "duration ≥ reconnect_min", "60s", "Longest reconnect delay."),
         .init("monitoring.exit_timeout", "duration ≥ 1s", "10s",
             "A region or beacon exits when none of its beacons was seen for this long."),
