@@ -49,4 +49,27 @@ import Testing
         #expect(CapturedRun(["check-config"]).code == .usage)
         #expect(CapturedRun(["check-config", "a", "b"]).code == .usage)
     }
+
+    /// check-config warns about a world-readable secret as run does (issue 17: it said OK silently).
+    @Test func aWorldReadablePasswordOrKeyFileIsWarnedAboutLikeRunDoes() throws {
+        let directory = NSTemporaryDirectory() + "b2m-secrets-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let password = directory + "/password"
+        try "s3cr3t\n".write(toFile: password, atomically: true, encoding: .utf8)
+        let config = try Self.temporaryFile("mqtt:\n  username: gw\n  password_file: \(password)\n")
+        defer { try? FileManager.default.removeItem(atPath: config) }
+
+        chmod(password, 0o644)
+        let open = CapturedRun(["check-config", config])
+        #expect(open.code == .success)
+        #expect(open.stderr.contains("warning: secret file is world-readable; chmod 600 it"), "\(open.stderr)")
+        #expect(open.stderr.contains(password))
+        #expect(!open.stderr.contains("s3cr3t"))
+
+        chmod(password, 0o600)
+        let closed = CapturedRun(["check-config", config])
+        #expect(closed.code == .success)
+        #expect(!closed.stderr.contains("world-readable"), "\(closed.stderr)")
+    }
 }

@@ -8,7 +8,10 @@ struct CheckConfigCommand: Command {
         name: "check-config",
         abstract: "Validate a configuration file.",
         usage: "beacon2mqtt check-config <file>",
-        discussion: "Exits 0 when the file is valid, and 78 with file:line:column: key: what is wrong when not.",
+        discussion: """
+            Exits 0 when the file is valid, and 78 with file:line:column: key: what is wrong when not.
+            Warnings (as run logs them, a world-readable password or key file among them) go to stderr.
+            """,
         arguments: [.init("<file>", "The YAML configuration, e.g. /etc/beacon2mqtt/beacon2mqtt.yaml.")])
 
     let path: String
@@ -29,6 +32,9 @@ struct CheckConfigCommand: Command {
             return .config
         }
         for warning in warnings { context.err("warning: \(warning)\n") }
+        for file in config.worldReadableSecrets() {
+            context.err("warning: \(Configuration.worldReadableSecretWarning): \(file)\n")
+        }
         let regions = config.regions.isEmpty ? "no regions (every beacon is tracked)" : "\(config.regions.count) region(s)"
         context.out(
             "\(path): OK — gateway \(config.gateway.id), broker \(config.mqtt.host):\(config.mqtt.port), \(regions)\n")

@@ -178,11 +178,8 @@ struct RunCommand: Command {
 
     /// Secrets (the password file, the TLS key) readable by everyone are worth a warning.
     private func warnAboutReadableSecrets(_ configuration: Configuration, logger: Logger) {
-        let secrets = [configuration.mqtt.passwordFile, configuration.mqtt.tls.keyFile].compactMap { $0 }
-        for file in secrets {
-            guard let mode = FileSystem.permissions(file), mode & 0o004 != 0
-            else { continue }
-            logger.warning("secret file is world-readable; chmod 600 it", ["path": file])
+        for file in configuration.worldReadableSecrets() {
+            logger.warning(Configuration.worldReadableSecretWarning, ["path": file])
         }
     }
 }
