@@ -23,6 +23,8 @@ package final class Agent<Pipeline: MessagePipeline> {
     // this loop's own turns (PipelineWatchdog), so a wedged loop gets the service restarted.
     private let systemd = SystemdNotifier(environment: ProcessEnvironment.current())
     private lazy var watchdog = PipelineWatchdog(notifier: systemd)
+    /// STOPPING=1 goes out once: on the core's stop (a signal) or, failing that, at shutdown.
+    private var stoppingNotified = false
 
     /// - Parameter reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
     package init(
@@ -78,7 +80,7 @@ package final class Agent<Pipeline: MessagePipeline> {
             case .notify(.ready(let status)): systemd.ready(status: status)
             case .notify(.status(let status)): systemd.status(status)
             case .notify(.reloading): systemd.reloading()
-            case .notify(.stopping): systemd.stopping()
+            case .notify(.stopping): notifyStopping()
             case .stopSource:
                 source.stop()
                 queue.close()
@@ -106,8 +108,14 @@ package final class Agent<Pipeline: MessagePipeline> {
         }
     }
 
+    private func notifyStopping() {
+        guard !stoppingNotified else { return }
+        stoppingNotified = true
+        systemd.stopping()
+    }
+
     private func shutDown(_ termination: AgentTermination) -> ExitCode {
-        systemd.stopping()  // systemd (ship)
+        notifyStopping()  // systemd (ship)
         source.stop()
         queue.close()
         let lost = core.counters.queued

@@ -34,11 +34,16 @@ package enum SignalWatcher {
 
     /// The agent core's view of a handled signal.
     package static func signal(_ number: Int32) -> AgentSignal {
+        number == SIGHUP ? .reload : .stop(name: name(number))
+    }
+
+    /// How logs name a signal (`signal=SIGTERM`), in `run` and `locate` alike.
+    package static func name(_ number: Int32) -> String {
         switch number {
-        case SIGHUP: .reload
-        case SIGTERM: .stop(name: "SIGTERM")
-        case SIGINT: .stop(name: "SIGINT")
-        default: .stop(name: "\(number)")
+        case SIGHUP: "SIGHUP"
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        default: "\(number)"
         }
     }
 

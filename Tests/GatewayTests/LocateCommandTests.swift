@@ -52,6 +52,8 @@ import Testing
 
         locator.signal(SIGTERM)
         #expect(locator.wait(timeout: 10) == 0)
+        // The signal by name, as run logs it (issue 17: locate logged signal=15).
+        #expect(workspace.logText.contains("info: locator stopping signal=SIGTERM "), "\(workspace.logText)")
         #expect(
             watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "offline" } })
         gateway.stop(timeout: .seconds(1))

@@ -33,15 +33,15 @@ import Testing
         #expect(seen.filter { $0 == "WATCHDOG=1" }.count >= 2, "\(seen)")
 
         agent.signal(SIGTERM)
-        var stopping = false
+        // Everything sent until the process has ended: STOPPING=1 exactly once (issue 17: twice).
+        var afterSignal: [String] = []
         for _ in 0..<50 {
             guard let datagram = socket.receive() else { break }
-            if datagram.hasPrefix("STOPPING=1") {
-                stopping = true
-                break
-            }
+            afterSignal.append(datagram)
+            if datagram.hasPrefix("STOPPING=1") { break }
         }
-        #expect(stopping)
         #expect(agent.wait(timeout: 15) == 0)
+        while let datagram = socket.receiveNow() { afterSignal.append(datagram) }
+        #expect(afterSignal.filter { $0.hasPrefix("STOPPING=1") }.count == 1, "\(afterSignal)")
     }
 }

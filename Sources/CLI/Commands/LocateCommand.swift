@@ -98,7 +98,8 @@ struct LocateCommand: Command {
         }
         stopping.wait()
         let received = stopSignal.withLock { $0 } ?? 0
-        logger.info("locator stopping", ["signal": "\(received)", "published": "\(service.published)"])
+        logger.info(
+            "locator stopping", ["signal": SignalWatcher.name(received), "published": "\(service.published)"])
         service.stop()
         return .success
     }
