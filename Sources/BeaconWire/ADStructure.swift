@@ -11,6 +11,8 @@ public struct ADStructure: Sendable, Equatable {
     }
 
     public static let flags: UInt8 = 0x01
+    /// Complete List of 16-bit Service Class UUIDs.
+    public static let completeServiceUUIDs16: UInt8 = 0x03
     public static let serviceData16: UInt8 = 0x16
     public static let manufacturerSpecificData: UInt8 = 0xFF
 

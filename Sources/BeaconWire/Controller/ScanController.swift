@@ -19,9 +19,7 @@
 /// still nothing → the period doubles (up to 8×) so a quiet site is not reset every minute.
 /// `listen` mode sends nothing at all, ever.
 public struct ScanController: Sendable {
-    public enum CommandSet: String, Sendable, Equatable {
-        case legacy, extended
-    }
+    public typealias CommandSet = LECommandSet
 
     public enum Action: Sendable, Equatable {
         /// Send this command; its Command Complete/Status is awaited until `nextDeadline`.
@@ -68,17 +66,7 @@ public struct ScanController: Sendable {
         }
     }
 
-    public enum ScanFailure: Error, Sendable, Equatable, CustomStringConvertible {
-        case rejected(HCIOpcode, HCIStatus)
-        case timedOut(HCIOpcode)
-
-        public var description: String {
-            switch self {
-            case .rejected(let op, let status): return "\(op) failed: \(status)"
-            case .timedOut(let op): return "\(op) timed out"
-            }
-        }
-    }
+    public typealias ScanFailure = ControllerFailure
 
     /// Counters for the stats topic and the logs.
     public struct Statistics: Sendable, Equatable {

@@ -13,6 +13,16 @@ public struct SupportedCommands: Sendable, Equatable {
 
     public static let leSetScanParameters = Position(octet: 26, bit: 2)
     public static let leSetScanEnable = Position(octet: 26, bit: 3)
+    public static let leSetRandomAddress = Position(octet: 25, bit: 4)
+    public static let leSetAdvertisingParameters = Position(octet: 25, bit: 5)
+    public static let leSetAdvertisingData = Position(octet: 25, bit: 7)
+    public static let leSetAdvertisingEnable = Position(octet: 26, bit: 1)
+    public static let leReadSupportedStates = Position(octet: 28, bit: 3)
+    public static let leSetAdvertisingSetRandomAddress = Position(octet: 36, bit: 1)
+    public static let leSetExtendedAdvertisingParameters = Position(octet: 36, bit: 2)
+    public static let leSetExtendedAdvertisingData = Position(octet: 36, bit: 3)
+    public static let leSetExtendedAdvertisingEnable = Position(octet: 36, bit: 5)
+    public static let leRemoveAdvertisingSet = Position(octet: 37, bit: 0)
     public static let leSetExtendedScanParameters = Position(octet: 37, bit: 5)
     public static let leSetExtendedScanEnable = Position(octet: 37, bit: 6)
 
@@ -32,5 +42,12 @@ public struct SupportedCommands: Sendable, Equatable {
     /// Both extended scan commands are needed: the command sets must never be mixed (§3.1.1).
     public var supportsExtendedScanning: Bool {
         contains(Self.leSetExtendedScanParameters) && contains(Self.leSetExtendedScanEnable)
+    }
+
+    /// Extended advertising needs parameters, data, enable and remove (the set is removed on stop);
+    /// as with scanning, the two command sets are never mixed.
+    public var supportsExtendedAdvertising: Bool {
+        [Self.leSetExtendedAdvertisingParameters, Self.leSetExtendedAdvertisingData, Self.leSetExtendedAdvertisingEnable,
+         Self.leRemoveAdvertisingSet].allSatisfy(contains)
     }
 }
