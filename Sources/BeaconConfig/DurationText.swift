@@ -3,16 +3,16 @@ import BeaconWire
 /// Durations as the configuration writes them: a number with a unit, `10s`, `500ms`, `2m`, `1h`,
 /// `1.5s`, `250us`, or several run together (`1m30s`). `0` alone is allowed, since zero needs
 /// no unit; any other bare number is refused, because `interval: 100` could mean ms or s.
-enum DurationText {
-    struct Problem: Error, Equatable {
-        var message: String
+package enum DurationText {
+    package struct Problem: Error, Equatable {
+        package var message: String
     }
 
     private static let units: [(suffix: String, microseconds: Int64)] = [
         ("us", 1), ("ms", 1000), ("s", 1_000_000), ("m", 60_000_000), ("h", 3_600_000_000),
     ]
 
-    static func parse(_ text: String) -> Result<TimeSpan, Problem> {
+    package static func parse(_ text: String) -> Result<TimeSpan, Problem> {
         if text == "0" { return .success(.zero) }
         if text.hasPrefix("-") { return .failure(Problem(message: "must not be negative, found '\(text)'")) }
         if !text.isEmpty, text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }) {
@@ -44,7 +44,7 @@ enum DurationText {
     /// Readable text that `parse` reads back exactly: a whole number of the largest unit below
     /// 1000 of it (`90s`, `100ms`); else, under a minute, a decimal of the largest unit that is at
     /// least 1 (`10.24s`, `2.5ms`); else hours and minutes then decimal seconds (`1h2m3.5s`).
-    static func format(_ span: TimeSpan) -> String {
+    package static func format(_ span: TimeSpan) -> String {
         let us = span.microseconds
         if us <= 0 { return us == 0 ? "0" : "-" + format(TimeSpan(microseconds: -us)) }
         if let whole = units.reversed().first(where: { us % $0.microseconds == 0 && us / $0.microseconds < 1000 }) {

@@ -7,6 +7,7 @@ enum CommandRegistry {
         CheckConfigCommand.self,
         AdaptersCommand.self,
         ScanCommand.self,
+        AdvertiseCommand.self,
         RecordCommand.self,
         RunCommand.self,
         StatusCommand.self,

@@ -18,6 +18,8 @@ package struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
         case adapterGone
         /// No adapter matches the configured `scanner.adapter`.
         case noSuchAdapter
+        /// The controller rejected a command the procedure cannot do without.
+        case rejected
         /// Anything else.
         case system
     }
@@ -79,6 +81,8 @@ package struct HCIError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the adapter went away (\(cause))"
         case .noSuchAdapter:
             return "no Bluetooth adapter matches \(operation)" + (detail.map { " (\($0))" } ?? "")
+        case .rejected:
+            return "the controller refused: \(operation)"
         case .system:
             return cause
         }

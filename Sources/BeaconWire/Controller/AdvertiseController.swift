@@ -54,6 +54,8 @@ public struct AdvertiseController: Sendable {
         case eventMaskRejected(HCIOpcode, HCIStatus)
         case resetByAnotherHost
         case refreshing
+        /// The legacy commands have no TX power parameter: the controller's default is used.
+        case txPowerNotSettable
 
         public var description: String {
             switch self {
@@ -68,6 +70,8 @@ public struct AdvertiseController: Sendable {
             case .eventMaskRejected(let op, let status): return "\(op) after reset failed: \(status); carrying on"
             case .resetByAnotherHost: return "the controller was reset by another host; setting advertising up again"
             case .refreshing: return "refreshing the advertising set-up"
+            case .txPowerNotSettable:
+                return "the legacy advertising commands cannot set the TX power; the controller's default is used"
             }
         }
     }
@@ -268,6 +272,7 @@ public struct AdvertiseController: Sendable {
             let extended = forced.map { $0 == .extended } ?? (supported.supportsExtendedAdvertising && !legacyOnly)
             commandSet = extended ? .extended : .legacy
             var notes: [Action] = [.note(.usingCommandSet(commandSet!))]
+            if !extended, configuration.txPower != nil { notes.append(.note(.txPowerNotSettable)) }
             remaining = setUpSteps()
             if configuration.alongsideScan != nil {
                 if supported.contains(SupportedCommands.leReadSupportedStates) {

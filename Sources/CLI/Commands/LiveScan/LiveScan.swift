@@ -7,12 +7,13 @@ import HCITransport
 import Platform
 import Synchronization
 
-/// Runs an `HCISource` on its own thread for an interactive command (`scan`, `record`) until
-/// Ctrl-C / SIGTERM, an optional duration, or a fatal error, calling `refresh` about every `interval`
-/// on the calling thread. Stopping goes through `HCISource.stop()`, so the scan is disabled cleanly.
+/// Runs a live HCI source on its own thread for an interactive command (`scan`, `record`,
+/// `advertise`) until Ctrl-C / SIGTERM, an optional duration, or a fatal error, calling `refresh`
+/// about every `interval` on the calling thread. Stopping goes through the source's `stop()`, so the
+/// scan (or advertising) is disabled cleanly.
 enum LiveScan {
     static func run(
-        _ source: HCISource, duration: TimeSpan?, refreshEvery interval: TimeSpan = .seconds(1),
+        _ source: any PacketSource, duration: TimeSpan?, refreshEvery interval: TimeSpan = .seconds(1),
         deliver: @escaping @Sendable (SourceEvent) -> Void, refresh: () -> Void = {}
     ) -> HCIError? {
         let done = DispatchSemaphore(value: 0)

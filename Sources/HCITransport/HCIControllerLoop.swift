@@ -1,0 +1,240 @@
+import AgentCore
+import BeaconCore
+import BeaconWire
+import Glibc
+import Platform
+import Synchronization
+
+/// How an `HCIControllerLoop` waits, retries and reports.
+package struct HCILoopOptions: Sendable {
+    /// Upper bound of one blocking wait: the procedure is ticked at least this often.
+    /// (`stop()` ends a wait at once.)
+    package var pollInterval: TimeSpan = .milliseconds(250)
+    package var reopenBackoffMin: TimeSpan = .seconds(1)
+    package var reopenBackoffMax: TimeSpan = .seconds(30)
+    /// Throw instead of waiting when the first open fails (interactive commands).
+    package var failIfAbsentAtStart = false
+    /// Throw when the procedure fails (a command rejected) instead of reopening and trying again.
+    package var endOnFailure = false
+    /// Also deliver the commands sent (as outgoing packets), as a capture would hold them.
+    package var deliverCommands = true
+    package init() {}
+}
+
+/// Where time comes from: the wall clock stamps packets, the monotonic one drives timeouts.
+package struct HCIClock: Sendable {
+    package var wall: @Sendable () -> Timestamp
+    package var monotonic: @Sendable () -> Timestamp
+    package init(wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> Timestamp) {
+        self.wall = wall
+        self.monotonic = monotonic
+    }
+
+    package static let system = HCIClock(
+        wall: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) },
+        monotonic: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_MONOTONIC)) })
+}
+
+/// Runs one `HCIProcedure` on a live adapter until stopped: opens it, drives the procedure, and
+/// delivers every HCI packet (events in, commands out) stamped with the wall clock.
+///
+/// Faults it survives without returning: the adapter absent, unplugged, powered off or silent. It
+/// reports `.health(.degraded(reason:))`, logs the loss once, backs off (1 s doubling to 30 s),
+/// reopens through `opener` (which resolves the adapter again, so by address after an index
+/// change), starts the procedure again and carries on. Only missing Bluetooth support and missing
+/// privilege end the loop with an `HCIError` (and, with `endOnFailure`, a rejected command).
+package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
+    package typealias Opener = @Sendable () throws(HCIError) -> any HCITransport
+    package typealias Log = @Sendable (LogLevel, String) -> Void
+
+    /// The loop's own counters; the procedure keeps its own.
+    package struct Counters: Sendable, Equatable {
+        package var advertisingReportEvents = 0
+        package var adapterLosses = 0
+        package var reopens = 0
+        /// Opens that failed while waiting for the adapter (absent, down, blocked).
+        package var failedOpens = 0
+        package init() {}
+    }
+
+    private let opener: Opener
+    private let options: HCILoopOptions
+    private let clock: HCIClock
+    private let log: Log
+    private let stopping = StopSignal()
+    private let state: Mutex<(procedure: Procedure, counters: Counters)>
+
+    package init(
+        _ procedure: Procedure, opener: @escaping Opener, options: HCILoopOptions, clock: HCIClock, log: @escaping Log
+    ) {
+        self.opener = opener
+        self.options = options
+        self.clock = clock
+        self.log = log
+        self.state = Mutex((procedure, Counters()))
+    }
+
+    /// The procedure as of its last action (for its statistics).
+    package var procedure: Procedure { state.withLock { $0.procedure } }
+    package var counters: Counters { state.withLock { $0.counters } }
+
+    package func stop() { stopping.stop() }
+
+    private var isStopping: Bool { stopping.isStopped }
+
+    private enum SessionEnd {
+        case stopped
+        case lost(HCIError)
+        case failed(ControllerFailure)
+    }
+
+    package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws(HCIError) {
+        var procedure = state.withLock { $0.procedure }
+        var health = HealthReporter(deliver: deliver)
+        var backoff = options.reopenBackoffMin
+        var opened = false
+        // The outage being reported: one log line and one health reason per outage, however many
+        // retries it takes; cleared once the procedure runs again.
+        var outage: String?
+        func report(_ reason: String, _ level: LogLevel, _ line: String) {
+            log(outage == reason ? .debug : level, line)
+            outage = reason
+            health.report(reason)
+        }
+        while !isStopping {
+            let transport: any HCITransport
+            do {
+                transport = try opener()
+            } catch {
+                if error.isFatal || (!opened && options.failIfAbsentAtStart) { throw error }
+                state.withLock { $0.counters.failedOpens += 1 }
+                // Still the same outage when the adapter just has not come back yet.
+                let reason = outage ?? error.description
+                report(reason, .warning, "adapter unavailable: \(error.description); retrying")
+                sleep(backoff)
+                backoff = min(backoff * 2, options.reopenBackoffMax)
+                continue
+            }
+            if opened { state.withLock { $0.counters.reopens += 1 } }
+            opened = true
+            var reachedRunning = false
+            let end: SessionEnd
+            do {
+                end = try session(transport, &procedure, &health, &reachedRunning, deliver)
+            } catch {
+                transport.close()
+                throw error
+            }
+            transport.close()
+            if reachedRunning {
+                backoff = options.reopenBackoffMin
+                outage = nil
+            }
+            switch end {
+            case .stopped:
+                return
+            case .lost(let error):
+                state.withLock { $0.counters.adapterLosses += 1 }
+                report(error.description, .warning, "\(error.description); will reopen")
+            case .failed(let failure):
+                if options.endOnFailure { throw HCIError(kind: .rejected, operation: failure.description) }
+                report(failure.description, .error, "set-up failed: \(failure); will reopen")
+            }
+            guard !isStopping else { return }
+            sleep(backoff)
+            backoff = min(backoff * 2, options.reopenBackoffMax)
+        }
+    }
+
+    /// One open transport, from set-up to stop or loss.
+    private func session(
+        _ transport: any HCITransport, _ procedure: inout Procedure, _ health: inout HealthReporter,
+        _ reachedRunning: inout Bool, _ deliver: @escaping @Sendable (SourceEvent) -> Void
+    ) throws(HCIError) -> SessionEnd {
+        var stopRequested = false
+        var actions = procedure.start(at: clock.monotonic())
+        while true {
+            if let end = try perform(actions, transport, &procedure, &health, &reachedRunning, deliver) {
+                return end
+            }
+            if isStopping, !stopRequested {
+                stopRequested = true
+                actions = procedure.stop(at: clock.monotonic())
+                continue
+            }
+            var wait = options.pollInterval
+            if let deadline = procedure.nextDeadline {
+                wait = min(wait, max(.zero, deadline - clock.monotonic()))
+            }
+            let packet: [UInt8]?
+            do {
+                // The stop wakes this wait at once. Its pipe then stays readable, so the procedure's
+                // stop handshake that follows waits on the socket alone.
+                packet = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping)
+            } catch {
+                if error.isFatal { throw error }
+                return stopRequested ? .stopped : .lost(error)
+            }
+            actions = []
+            if let packet {
+                deliver(.packet(CapturedPacket(timestamp: clock.wall(), bytes: packet, incoming: true)))
+                if let event = try? HCIPacketDecoder.controllerEvent(packet) {
+                    if event.isAdvertisingReport { state.withLock { $0.counters.advertisingReportEvents += 1 } }
+                    actions = procedure.handle(event, at: clock.monotonic())
+                }
+            }
+            actions += procedure.tick(at: clock.monotonic())
+        }
+    }
+
+    /// Performs the procedure's actions; returns how the session ends, if it does.
+    private func perform(
+        _ actions: [Procedure.Action], _ transport: any HCITransport, _ procedure: inout Procedure,
+        _ health: inout HealthReporter, _ reachedRunning: inout Bool,
+        _ deliver: @escaping @Sendable (SourceEvent) -> Void
+    ) throws(HCIError) -> SessionEnd? {
+        defer { state.withLock { [procedure] in $0.procedure = procedure } }
+        for action in actions {
+            switch Procedure.effect(of: action) {
+            case .send(let command):
+                log(.debug, "sending \(command)")
+                do {
+                    try transport.send(command.packet)
+                } catch {
+                    if error.isFatal { throw error }
+                    return isStopping ? .stopped : .lost(error)
+                }
+                if options.deliverCommands {
+                    deliver(.packet(CapturedPacket(timestamp: clock.wall(), bytes: command.packet, incoming: false)))
+                }
+            case .running(let level, let line):
+                reachedRunning = true
+                log(level, line)
+                health.report(nil)
+            case .log(let level, let line):
+                log(level, line)
+            case .stopped:
+                return .stopped
+            case .failed(let failure):
+                return .failed(failure)
+            }
+        }
+        return nil
+    }
+
+    /// Sleeps `span`, waking at once on `stop()`.
+    private func sleep(_ span: TimeSpan) { stopping.sleep(for: .microseconds(span.microseconds)) }
+}
+
+/// Delivers `.health` only when it changes.
+private struct HealthReporter {
+    let deliver: @Sendable (SourceEvent) -> Void
+    var last: String?? = .none
+
+    mutating func report(_ reason: String?) {
+        if case .some(let previous) = last, previous == reason { return }
+        last = .some(reason)
+        deliver(.health(reason.map { .degraded(reason: $0) } ?? .healthy))
+    }
+}
+extension HCIControllerLoop: PacketSource {}

@@ -1,0 +1,63 @@
+import BeaconCore
+import BeaconWire
+
+/// A controller state machine `HCIControllerLoop` drives over one transport: the scan
+/// (`ScanController`) or advertising (`AdvertiseController`). Each turns events and deadlines into
+/// actions; `effect(of:)` says what the loop does with one.
+package protocol HCIProcedure: Sendable {
+    associatedtype Action: Sendable
+    mutating func start(at now: Timestamp) -> [Action]
+    mutating func stop(at now: Timestamp) -> [Action]
+    mutating func handle(_ event: ControllerEvent, at now: Timestamp) -> [Action]
+    mutating func tick(at now: Timestamp) -> [Action]
+    var nextDeadline: Timestamp? { get }
+    static func effect(of action: Action) -> HCIProcedureEffect
+}
+
+/// What the loop does with one action.
+package enum HCIProcedureEffect: Sendable, Equatable {
+    /// Write the command to the transport.
+    case send(HCICommand)
+    /// The procedure reached its steady state (scanning, advertising, refused): healthy, log the line.
+    case running(LogLevel, String)
+    case log(LogLevel, String)
+    /// The procedure ended after `stop`.
+    case stopped
+    /// Set-up failed: close, back off, reopen (or end, `HCILoopOptions.endOnFailure`).
+    case failed(ControllerFailure)
+}
+
+extension ScanController: HCIProcedure {
+    package static func effect(of action: Action) -> HCIProcedureEffect {
+        switch action {
+        case .send(let command): return .send(command)
+        case .scanning(let set):
+            return .running(.info, set.map { "scanning with the \($0.rawValue) LE commands" } ?? "listening (no commands sent)")
+        case .note(let note):
+            switch note {
+            case .usingCommandSet, .silent: return .log(.debug, note.description)
+            case .commandDisallowedTolerated: return .log(.info, note.description)
+            default: return .log(.warning, note.description)
+            }
+        case .stopped: return .stopped
+        case .failed(let failure): return .failed(failure)
+        }
+    }
+}
+
+extension AdvertiseController: HCIProcedure {
+    package static func effect(of action: Action) -> HCIProcedureEffect {
+        switch action {
+        case .send(let command): return .send(command)
+        case .advertising(let set): return .running(.info, "advertising with the \(set.rawValue) LE commands")
+        case .refused(let refusal): return .running(.warning, refusal.description)
+        case .note(let note):
+            switch note {
+            case .usingCommandSet, .refreshing: return .log(.debug, note.description)
+            default: return .log(.warning, note.description)
+            }
+        case .stopped: return .stopped
+        case .failed(let failure): return .failed(failure)
+        }
+    }
+}
