@@ -4,6 +4,7 @@ import Testing
 
 @testable import CLI
 @testable import Platform
+@testable import Simulation
 
 /// `beacon2mqtt advertise`: the dry run's bytes, their round trip through `decode --ad`, and usage errors.
 @Suite struct AdvertiseCommandTests {
@@ -125,7 +126,7 @@ import Testing
 
     /// Random arguments (seeded, so a failure reproduces): never a crash, always 0 or 64.
     @Test func fuzzedArgumentsEndInSuccessOrAUsageError() {
-        var rng = SplitMix(seed: 13)
+        var rng = SplitMix64(seed: 13)
         let words = [
             "ibeacon", "altbeacon", "eddystone-uid", "eddystone-url", "--uuid", "--major", "--minor", "--measured-power",
             "--id1", "--id2", "--id3", "--company-id", "--reference-rssi", "--namespace", "--instance", "--url", "--interval",
@@ -140,18 +141,5 @@ import Testing
             #expect(run.code == .success || run.code == .usage, "\(arguments)")
             if run.code == .success { #expect(run.stdout.hasPrefix("advertising_data: 020106")) }
         }
-    }
-}
-
-/// A tiny deterministic generator for the fuzz test.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
