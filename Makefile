@@ -27,8 +27,10 @@ demo-floors: deps
 bench: deps
 	@scripts/bench.sh
 
+# libFuzzer targets (docs/testing.md, "Fuzzing"); FUZZ_ARGS="--seconds 20" or "--runs N" and target names.
+FUZZ_ARGS ?=
 fuzz: deps
-	@scripts/fuzz.sh
+	@scripts/fuzz.sh $(FUZZ_ARGS)
 
 clean:
 	rm -rf .build

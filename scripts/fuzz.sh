@@ -1,39 +1,74 @@
-#!/bin/sh
-# Fuzz the BeaconWire decoders with libFuzzer + AddressSanitizer.
-# Usage: scripts/fuzz.sh [seconds]   (default 60)
-# Builds fuzz/bin/decoder-fuzz from Sources/BeaconWire/*.swift + fuzz/DecoderFuzz.swift,
-# seeds fuzz/corpus from the golden vectors and the capture fixtures, then runs for N seconds.
-# Findings (crash-*, leak-*, timeout-*) land in fuzz/bin/. fuzz/bin and fuzz/corpus are git-ignored.
-set -eu
+#!/bin/bash
+# libFuzzer + AddressSanitizer targets (docs/testing.md, "Fuzzing").
+# Usage: scripts/fuzz.sh [--runs N | --seconds S] [target …]
+#   targets: hci btsnoop pcap pcapng hcidump config mqtt (default: all, one after another)
+#   --runs N     stop each target after N executions (the figures in docs/testing.md use 10000000)
+#   --seconds S  stop each target after S seconds (default 60)
+# The pure modules a target needs are compiled with -sanitize=fuzzer,address into .build/fuzz/, the
+# target's fuzz/*Fuzz.swift is linked against them. The corpus starts from fuzz/seeds/<target>/ (in
+# the repo: real captures, vectors, configurations, payloads) and grows in .build/fuzz/corpus/<target>.
+# Findings (crash-*, leak-*, timeout-*) land in .build/fuzz/findings/<target>/; the script fails then.
+# A summary line per target: "fuzz <target>: <runs> runs in <s> s, <n> crashes".
+set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds="${1:-60}"
-mkdir -p fuzz/bin fuzz/corpus
-
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
-    -swift-version 6 -enable-upcoming-feature MemberImportVisibility \
-    -module-name BeaconWireFuzz \
-    Sources/BeaconWire/*.swift fuzz/DecoderFuzz.swift \
-    -o fuzz/bin/decoder-fuzz
-
-seed() { printf '%s' "$2" | xxd -r -p > "fuzz/corpus/seed-$1"; }
-# HCI events (see Tests/BeaconWireTests/HCIVectors.swift for the byte-by-byte annotations)
-seed ibeacon  043E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3
-seed iphone   043E2202010001433EA2C96B6A1602011A020A0C0FFF4C000F06A033BD08C5001002440CC4
-seed bare     3E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3
-seed legacy2  043E190202030066554433221103020106C80401F6E5D4C3B2C1007F
-seed legacy3  043E280203030066554433221103020106C80401F6E5D4C3B2C1007F0000010203040506050409616263A6
-seed ext2     043E350D021300006655443322110100FF7FC800000000000000000003020106210001F6E5D4C3B2C1030205F4B01000010A0B0C0D0E0F00
-seed eddyuid  043E2902010001C17C1CCBB1EB1D0201060303AAFE1516AAFE00EBEDD1EBEAC04E5DEFA017EBB1CB1C7CC1D0
-seed eddytlm  043E2502010301C17C1CCBB1EB190201060303AAFE1116AAFE20000B6D20C000061B1700437CB8D5
-seed eddyurl  043E2402010301C17C1CCBB1EB180201060303AAFE1016AAFE10E502676F2E657374692E6265CA
-seed alt      1BFF1801BEAC2F234454CF6D4A0FADF2F4911BA9FFA600010002C500
-seed cmdcompl 040E0401030C00
-seed reset    01030C00
-# Capture containers: the heads of the real captures (the fuzzer mutates from there).
-for f in Tests/Fixtures/captures/*.log Tests/Fixtures/captures/*.pcapng Tests/Fixtures/captures/goodystone-*.txt; do
-    head -c 2048 "$f" > "fuzz/corpus/seed-capture-$(basename "$f" | cut -c1-24)"
+export PATH="/opt/swift/usr/bin:$PATH"
+limit=(-max_total_time=60)
+targets=()
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --runs) limit=(-runs="$2"); shift 2 ;;
+    --seconds) limit=(-max_total_time="$2"); shift 2 ;;
+    *) targets+=("$1"); shift ;;
+    esac
 done
+[ ${#targets[@]} -gt 0 ] || targets=(hci btsnoop pcap pcapng hcidump config mqtt)
 
-ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" \
-    fuzz/bin/decoder-fuzz fuzz/corpus -max_total_time="$seconds" -max_len=4096 \
-    -artifact_prefix=fuzz/bin/ -print_final_stats=1
+out=.build/fuzz
+mkdir -p "$out/modules"
+flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
+    -enable-upcoming-feature MemberImportVisibility -package-name beacon2mqtt -I "$out/modules" -I Sources/CYAML)
+
+# module NAME: one instrumented object and .swiftmodule, rebuilt when a source is newer.
+module() {
+    local name=$1 object="$out/modules/$1.o"
+    local sources
+    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    if [ -f "$object" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$object")" ]; then return; fi
+    echo "fuzz: compiling $name" >&2
+    swiftc "${flags[@]}" -module-name "$name" -wmo -num-threads 0 -c "${sources[@]}" \
+        -emit-module -emit-module-path "$out/modules/$name.swiftmodule" -o "$object"
+}
+
+# target NAME → modules it links and the -D flag of its source.
+build() {
+    local name=$1 source defines=() modules=(BeaconWire) libs=()
+    case "$name" in
+    hci) source=fuzz/HCIDecoderFuzz.swift ;;
+    btsnoop | pcap | pcapng | hcidump) source=fuzz/CaptureFuzz.swift; defines=(-D "$(tr a-z A-Z <<<"$name")") ;;
+    config) source=fuzz/ConfigFuzz.swift; modules=(BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
+    mqtt) source=fuzz/InboundMQTTFuzz.swift; modules=(BeaconWire BeaconCore MessageContract) ;;
+    *) echo "fuzz: unknown target '$name'" >&2; exit 64 ;;
+    esac
+    for m in "${modules[@]}"; do module "$m"; done
+    local objects=()
+    for m in "${modules[@]}"; do objects+=("$out/modules/$m.o"); done
+    swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$name" "$source" "${objects[@]}" -lm "${libs[@]}" \
+        -o "$out/$name-fuzz" 2> >(grep -v "Cannot export local symbol" >&2)
+}
+
+status=0
+for t in "${targets[@]}"; do
+    build "$t"
+    mkdir -p "$out/corpus/$t" "$out/findings/$t"
+    log="$out/$t.log"
+    start=$(date +%s)
+    # -rss_limit_mb: ASan's shadow plus libFuzzer's corpus; -timeout: one input never takes a second.
+    ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" "$out/$t-fuzz" "$out/corpus/$t" "fuzz/seeds/$t" \
+        "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$out/findings/$t/" >"$log" 2>&1 || true
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    crashes=$(find "$out/findings/$t" -type f | wc -l)
+    echo "fuzz $t: ${runs:-0} runs in $(($(date +%s) - start)) s, $crashes findings (log $log)"
+    if [ "$crashes" -gt 0 ] || [ -z "$runs" ]; then status=1; tail -30 "$log" >&2; fi
+done
+exit $status

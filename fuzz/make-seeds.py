@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Writes fuzz/seeds/<target>/ from the real captures, the golden vectors, the shipped configuration
+and real payloads (run once; the output is committed). Each seed is small: the fuzzer mutates from
+there. See fuzz/seeds/README.md for where each came from."""
+import json, os, struct, subprocess, sys
+
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+caps = os.path.join(root, "Tests/Fixtures/captures")
+seeds = os.path.join(root, "fuzz/seeds")
+
+def put(target, name, data):
+    os.makedirs(os.path.join(seeds, target), exist_ok=True)
+    with open(os.path.join(seeds, target, name), "wb") as f:
+        f.write(data)
+
+# hci: the annotated vectors of Tests/BeaconWireTests/HCIVectors.swift (iBeacon, iPhone, no H4 byte,
+# legacy and extended reports, Eddystone UID/TLM/URL, AltBeacon AD, Command Complete, a command).
+vectors = {
+    "ibeacon": "043E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3",
+    "iphone": "043E2202010001433EA2C96B6A1602011A020A0C0FFF4C000F06A033BD08C5001002440CC4",
+    "bare": "3E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3",
+    "legacy2": "043E190202030066554433221103020106C80401F6E5D4C3B2C1007F",
+    "legacy3": "043E280203030066554433221103020106C80401F6E5D4C3B2C1007F0000010203040506050409616263A6",
+    "ext2": "043E350D021300006655443322110100FF7FC800000000000000000003020106210001F6E5D4C3B2C1030205F4B01000010A0B0C0D0E0F00",
+    "eddyuid": "043E2902010001C17C1CCBB1EB1D0201060303AAFE1516AAFE00EBEDD1EBEAC04E5DEFA017EBB1CB1C7CC1D0",
+    "eddytlm": "043E2502010301C17C1CCBB1EB190201060303AAFE1116AAFE20000B6D20C000061B1700437CB8D5",
+    "eddyurl": "043E2402010301C17C1CCBB1EB180201060303AAFE1016AAFE10E502676F2E657374692E6265CA",
+    "alt": "1BFF1801BEAC2F234454CF6D4A0FADF2F4911BA9FFA600010002C500",
+    "cmdcompl": "040E0401030C00",
+    "reset": "01030C00",
+}
+for name, hex_ in vectors.items():
+    put("hci", name, bytes.fromhex(hex_))
+
+def btsnoop_records(path, limit):
+    data = open(path, "rb").read()
+    datalink = struct.unpack(">I", data[12:16])[0]
+    at, out = 16, []
+    while at + 24 <= len(data) and len(out) < limit:
+        orig, incl, flags, drops, ts = struct.unpack(">IIIIq", data[at:at + 24])
+        out.append((flags, ts, data[at + 24:at + 24 + incl]))
+        at += 24 + incl
+    return data[:16], datalink, out
+
+# btsnoop: the first records of both real Android captures (whole records, under 2 KiB).
+for name in ["csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", "wangdalian-btsnooper_ext-adv_btsnoop_hci.log"]:
+    head, datalink, records = btsnoop_records(os.path.join(caps, name), 1000)
+    body, n = b"", 0
+    for flags, ts, pkt in records:
+        rec = struct.pack(">IIIIq", len(pkt), len(pkt), flags, 0, ts) + pkt
+        if len(head) + len(body) + len(rec) > 2048:
+            break
+        body += rec
+    put("btsnoop", name.split("_")[0][:20], head + body)
+
+# pcap: the same real records re-laid out as pcap (LINKTYPE_BLUETOOTH_HCI_H4_WITH_PHDR, 201), as
+# Wireshark writes them: a 4-byte direction pseudo-header, then the H4 packet.
+head, datalink, records = btsnoop_records(os.path.join(caps, "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log"), 20)
+pcap = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 201)
+for flags, ts, pkt in records:
+    usec = ts - 0x00DCDDB30F2F8000
+    phdr = struct.pack(">I", flags & 1)
+    pcap += struct.pack("<IIII", usec // 1_000_000, usec % 1_000_000, len(pkt) + 4, len(pkt) + 4) + phdr + pkt
+put("pcap", "csacca-201", pcap)
+pcap187 = struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, 187)
+for flags, ts, pkt in records[:8]:
+    usec = ts - 0x00DCDDB30F2F8000
+    pcap187 += struct.pack("<IIII", usec // 1_000_000, usec % 1_000_000, len(pkt), len(pkt)) + pkt
+put("pcap", "csacca-187", pcap187)
+
+# pcapng: the head of the real Wireshark capture, cut at a block boundary.
+data = open(os.path.join(caps, "csacca-horizon74_legacy-scanrsp-ibeacon.pcapng"), "rb").read()
+at = 0
+while at + 12 <= len(data):
+    length = struct.unpack("<I", data[at + 4:at + 8])[0]
+    if at + length > 2048 or length < 12:
+        break
+    at += length
+put("pcapng", "csacca-head", data[:at])
+
+# hcidump: the shared hcidump capture and the real hcidump --raw output of the decode tests.
+put("hcidump", "goodystone", open(os.path.join(caps, "goodystone-estimote-eddystone_hcidump-raw.txt"), "rb").read())
+put("hcidump", "lescan", open(os.path.join(root, "Tests/Fixtures/text/hcidump-raw-lescan.txt"), "rb").read())
+
+# config: the shipped example (every section), and the configurations of docs/*.md's yaml blocks.
+put("config", "example", open(os.path.join(root, "etc/beacon2mqtt.yaml"), "rb").read())
+n = 0
+for doc in sorted(os.listdir(os.path.join(root, "docs"))):
+    text = open(os.path.join(root, "docs", doc)).read()
+    for block in text.split("```yaml")[1:]:
+        body = block.split("```")[0].lstrip("\n")
+        if body.strip():
+            n += 1
+            put("config", f"{doc[:-3]}-{n}", body.encode())
+
+# mqtt: kind byte + a real payload of what `replay --output jsonl` makes of the real capture.
+binary = os.path.join(root, ".build/debug/beacon2mqtt")
+capture = os.path.join(caps, "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log")
+lines = subprocess.run([binary, "replay", capture, "--output", "jsonl"], capture_output=True, text=True).stdout.splitlines()
+wanted = {"proximity": 0, "event": 1, "attributes": 4, "state": 5}
+taken = set()
+for line in lines:
+    m = json.loads(line)
+    leaf = m["topic"].rsplit("/", 1)[-1]
+    if leaf in wanted and leaf not in taken:
+        taken.add(leaf)
+        payload = m["payload"] if isinstance(m["payload"], str) else json.dumps(m["payload"], separators=(",", ":"))
+        put("mqtt", leaf, bytes([wanted[leaf]]) + payload.encode())
+        put("mqtt", leaf + "-topic", bytes([7]) + m["topic"].replace("/vm/", "/gw1/").encode() + b"\0" + payload.encode())
+put("mqtt", "location", bytes([2]) + b'{"gateway":"A","floor":"1","room":"hall","accuracy":2,"since":"2024-05-01T12:00:01.000Z","confidence":0.71,"state":"home","last_seen":"2024-05-01T12:00:00.500Z"}')
+put("mqtt", "status-online", bytes([3]) + b"online")
+put("mqtt", "status-offline", bytes([3]) + b"offline")
+put("mqtt", "stats", bytes([6]) + b'{"uptime":12,"reports_per_s":3.5,"beacons_tracked":2,"messages_published":40,"queued":0,"dropped":0,"reconnects":1,"degraded":false}')
+print("seeds:", {t: len(os.listdir(os.path.join(seeds, t))) for t in sorted(os.listdir(seeds))})
