@@ -29,6 +29,7 @@ struct ConfigDecoder {
             config.locator.interval = config.ranging.interval
             if let v = m["locator"] { try locator(v, into: &config.locator) }
             if let v = m["homeassistant"] { try homeAssistant(v, into: &config.homeAssistant) }
+            if let v = m["telemetry"] { try telemetry(v, into: &config.telemetry) }
         }
         return try validated(config)
     }

@@ -3,7 +3,7 @@
 /// example file and this table cannot drift apart.
 enum ConfigKeys {
     static let sections: [String: [String]] = [
-        "": ["log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "locator", "homeassistant"],
+        "": ["log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "locator", "homeassistant", "telemetry"],
         "gateway": ["id", "floor", "room", "rssi_offset"],
         "scanner": ["adapter", "mode", "interval", "window", "watchdog"],
         "mqtt": [
@@ -20,6 +20,7 @@ enum ConfigKeys {
         "ranging.publish": ["on_proximity_change", "accuracy_deadband", "heartbeat", "ranging_list"],
         "regions[]": ["name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout"],
         "homeassistant": ["discovery", "prefix", "room_topic"],
+        "telemetry": ["enabled", "interval", "low_battery_mv"],
         "locator": [
             "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",

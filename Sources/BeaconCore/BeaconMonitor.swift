@@ -100,7 +100,9 @@ package struct BeaconMonitor: Sendable {
 
     /// Records one sighting (after advancing to its timestamp): enters what it makes inside, feeds
     /// the RSSI filter, and re-arms exit timers. Sightings older than `now` count as `now`.
-    package mutating func observe(_ s: BeaconSighting, into out: inout [MonitoringEvent]) {
+    /// False when the beacon matches no region and is ignored.
+    @discardableResult
+    package mutating func observe(_ s: BeaconSighting, into out: inout [MonitoringEvent]) -> Bool {
         advance(to: s.timestamp, into: &out)
         let t = now
         countersStorage.sightings += 1
@@ -116,7 +118,7 @@ package struct BeaconMonitor: Sendable {
             let matchList = regionIndex.matchList(for: s.identity)
             if !regionIndex.isEmpty && matchList == RegionIndex.none {
                 countersStorage.ignored += 1
-                return
+                return false
             }
             while table.count >= max(1, settings.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
             i = table.insert(newSlot(s.identity, kind: s.kind, matchList: matchList, at: t))
@@ -141,6 +143,7 @@ package struct BeaconMonitor: Sendable {
             if !regions[ri].armed { arm(region: ri, due: t + regions[ri].exitTimeout) }
         }
         wakeRanging(at: t)
+        return true
     }
 
     /// Fires everything due at or before `time`, in time order: exit deadlines, initial-state

@@ -15,6 +15,8 @@ package struct Configuration: Sendable, Equatable {
     package var locator = LocatorSettings()
     /// Home Assistant MQTT discovery and the `mqtt_room` feed (both off by default).
     package var homeAssistant = HomeAssistantSettings()
+    /// Per-beacon telemetry: Eddystone-TLM/URL, TX power, advertising interval.
+    package var telemetry = TelemetrySettings()
     package var logLevel: LogLevel = .info
 
     package init() {}

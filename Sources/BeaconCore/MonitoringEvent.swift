@@ -28,6 +28,9 @@ package enum MonitoringEvent: Sendable, Equatable {
     case didStopMonitoringRegion(String)
     /// A reload left the beacon matching no region: what was published for it is withdrawn.
     case didStopMonitoringBeacon(BeaconIdentity)
+    /// A beacon's telemetry is due (`TelemetryTracker`: its first TLM, a window's end, a battery
+    /// crossing). Indirect: it is rare and large, and every event is as large as its largest case.
+    indirect case didUpdateTelemetry(BeaconTelemetry)
 
     /// Why a beacon exited before its exit timeout.
     package enum ExitReason: String, Sendable, Equatable {

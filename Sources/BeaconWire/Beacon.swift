@@ -23,6 +23,19 @@ public enum Beacon: Sendable, Equatable {
         case .eddystone: return nil
         }
     }
+
+    /// The TX power the frame advertises, as advertised: iBeacon's and AltBeacon's calibrated RSSI
+    /// at 1 m, Eddystone UID's, URL's and EID's calibrated power at 0 m; nil for TLM and unknown frames.
+    public var advertisedTxPower: (dBm: Int8, atMetres: Int)? {
+        switch self {
+        case .iBeacon(let b): return (b.measuredPower, 1)
+        case .altBeacon(let b): return (b.referenceRSSI, 1)
+        case .eddystone(.uid(let u)): return (u.txPowerAt0m, 0)
+        case .eddystone(.url(let u)): return (u.txPowerAt0m, 0)
+        case .eddystone(.eid(let e)): return (e.txPowerAt0m, 0)
+        case .eddystone: return nil
+        }
+    }
 }
 
 /// Apple iBeacon: manufacturer-specific data, company 0x004C, type 0x02, length 0x15.
@@ -100,21 +113,34 @@ public struct EddystoneURL: Sendable, Equatable {
     }
 }
 
-/// Eddystone-TLM (frame type 0x20), unencrypted version 0 only. Fields are big-endian.
+/// Eddystone-TLM (frame type 0x20), unencrypted version 0 only (eddystone-tlm/tlm-plain.md).
+/// Fields are big-endian on air.
 public struct EddystoneTLM: Sendable, Equatable {
-    /// Battery voltage, mV (0 = not supported).
+    /// Battery voltage, 1 mV per bit; 0 means not supported (a mains- or USB-powered beacon).
     public var batteryMillivolts: UInt16
-    /// Beacon temperature, °C, from signed 8.8 fixed point (-128 °C = not supported).
-    public var temperature: Double
+    /// Beacon temperature, °C, from signed 8.8 fixed point; nil for 0x8000 (−128 °C), "not supported".
+    public var temperature: Double?
+    /// Advertising PDUs of all frame types sent since power-on or reboot.
     public var advertisingCount: UInt32
-    /// Time since power-on, in units of 0.1 s.
+    /// Time since power-on or reboot, in units of 0.1 s.
     public var uptimeDeciseconds: UInt32
 
-    public init(batteryMillivolts: UInt16, temperature: Double, advertisingCount: UInt32, uptimeDeciseconds: UInt32) {
+    public init(batteryMillivolts: UInt16, temperature: Double?, advertisingCount: UInt32, uptimeDeciseconds: UInt32) {
         self.batteryMillivolts = batteryMillivolts
         self.temperature = temperature
         self.advertisingCount = advertisingCount
         self.uptimeDeciseconds = uptimeDeciseconds
+    }
+
+    /// The battery voltage in mV, nil when the beacon does not report one (0).
+    public var battery: UInt16? { batteryMillivolts == 0 ? nil : batteryMillivolts }
+
+    /// Time since power-on or reboot, in seconds.
+    public var uptimeSeconds: Double { Double(uptimeDeciseconds) / 10 }
+
+    /// °C from the TEMP field's signed 8.8 fixed-point bits; nil for 0x8000 ("not supported").
+    public static func temperature(fixedPoint88 bits: Int16) -> Double? {
+        bits == Int16.min ? nil : Double(bits) / 256
     }
 }
 

@@ -50,6 +50,19 @@ public enum BeaconDecoder {
         ad.withUnsafeBytes { firstIdentifiedBeacon(inAD: $0) }
     }
 
+    /// The first Eddystone frame without an identity (TLM, URL, EID, unknown type): what a report
+    /// without an identified beacon may still carry (see `firstIdentifiedBeacon`).
+    public static func firstUnidentifiedEddystone(inAD ad: UnsafeRawBufferPointer) -> EddystoneFrame? {
+        var walker = ADWalker(ad)
+        while let (type, data) = walker.next() {
+            guard type == ADStructure.serviceData16, data.count >= 3, data[0] == 0xAA, data[1] == 0xFE,
+                data[2] != EddystoneFrameType.uid
+            else { continue }
+            return eddystone(frameType: data[2], body: UnsafeRawBufferPointer(rebasing: data[3...]))
+        }
+        return nil
+    }
+
     /// The beacon frame carried by one AD structure, if any.
     public static func beacon(adType: UInt8, data: UnsafeRawBufferPointer) -> Beacon? {
         switch adType {
@@ -118,8 +131,8 @@ public enum BeaconDecoder {
                 return .tlm(
                     EddystoneTLM(
                         batteryMillivolts: ByteReader.load(UInt16.self, body, at: 1, .bigEndian),
-                        temperature: Double(ByteReader.load(Int16.self, body, at: 3, .bigEndian))
-                            / 256,
+                        temperature: EddystoneTLM.temperature(
+                            fixedPoint88: ByteReader.load(Int16.self, body, at: 3, .bigEndian)),
                         advertisingCount: ByteReader.load(UInt32.self, body, at: 5, .bigEndian),
                         uptimeDeciseconds: ByteReader.load(UInt32.self, body, at: 9, .bigEndian)))
             }

@@ -95,10 +95,10 @@ public enum ReportJSON {
             w.field("tx_power", Int(u.txPowerAt0m))
         case .eddystone(.tlm(let t)):
             w.field("type", "eddystone_tlm")
-            w.field("battery_mv", Int(t.batteryMillivolts))
+            w.field("battery_mv", t.battery.map { Int($0) })
             w.field("temperature", t.temperature, decimals: 3)
             w.field("adv_count", Int(t.advertisingCount))
-            w.field("uptime_s", Double(t.uptimeDeciseconds) / 10, decimals: 1)
+            w.field("uptime_s", t.uptimeSeconds, decimals: 1)
         case .eddystone(.eid(let e)):
             w.field("type", "eddystone_eid")
             w.field("eid", Hex.string((0..<8).map { UInt8(truncatingIfNeeded: e.ephemeralID >> (56 - 8 * $0)) }))

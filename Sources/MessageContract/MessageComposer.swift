@@ -63,6 +63,8 @@ package struct MessageComposer: Sendable {
         case .didStopMonitoringBeacon(let id):
             out.append(clearRetained(topics.beacon(id, .state)))
             out.append(clearRetained(topics.beacon(id, .attributes)))
+        case .didUpdateTelemetry(let b):
+            out.append(telemetry(b))
         }
     }
 

@@ -17,7 +17,7 @@ package struct OutboundMessage: Sendable, Equatable {
     /// What the message is, so an outbox can treat events and states as must-deliver and coalesce
     /// proximity per beacon.
     package enum Kind: String, Sendable, Equatable {
-        case state, event, proximity, ranging, status, stats, location, discovery
+        case state, event, proximity, ranging, status, stats, location, discovery, telemetry
     }
 
     package var topic: String

@@ -20,6 +20,8 @@ package struct Pipeline: Sendable {
     /// The last decoding error, for a debug log line.
     package private(set) var lastError: DecodeError?
     private var composer: MessageComposer
+    /// Beside the monitor: TLM/URL association and the telemetry rate limit (nil when off).
+    private var telemetry: TelemetryTracker?
     /// The monitor's events of one call, reused so the per-report path allocates nothing.
     private var events: [MonitoringEvent] = []
     private var pendingRestore: [RestoredState] = []
@@ -59,9 +61,17 @@ package struct Pipeline: Sendable {
                         guard let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: ad),
                             let sighting = BeaconSighting(
                                 beacon: beacon, address: header.address, rssi: header.rssi, timestamp: time)
-                        else { return }
+                        else {
+                            if let frame = BeaconDecoder.firstUnidentifiedEddystone(inAD: ad) {
+                                countersStorage.unidentifiedFrames += 1
+                                telemetry?.observe(frame, from: header.address, at: time, into: &events)
+                            }
+                            return
+                        }
                         countersStorage.beacons += 1
-                        engine.observe(sighting, into: &events)
+                        if engine.observe(sighting, into: &events), telemetry != nil {
+                            telemetry!.observe(sighting, advertised: beacon.advertisedTxPower, into: &events)
+                        }
                     })
             } catch {
                 return .failure(error)
@@ -79,19 +89,25 @@ package struct Pipeline: Sendable {
             lastError = error
         }
         engine.advance(to: time, into: &events)
+        telemetry?.advance(to: time, into: &events)
     }
 
-    /// Monitors one sighting that comes without a packet (the floor-plan simulator's).
-    package mutating func observe(_ sighting: BeaconSighting, into out: inout [OutboundMessage]) {
+    /// Monitors one sighting that comes without a packet (the floor-plan simulator's); false when
+    /// it matches no region and is ignored.
+    @discardableResult
+    package mutating func observe(_ sighting: BeaconSighting, into out: inout [OutboundMessage]) -> Bool {
         if !started { begin(at: sighting.timestamp) }
-        engine.observe(sighting, into: &events)
+        let tracked = engine.observe(sighting, into: &events)
+        if tracked, telemetry != nil { telemetry!.observe(sighting, advertised: nil, into: &events) }
         composeEvents(into: &out)
+        return tracked
     }
 
     /// Lets time pass without packets: exits, initial states and ranging ticks that are due fire.
     package mutating func advance(to time: Timestamp, into out: inout [OutboundMessage]) {
         if !started { begin(at: time) }
         engine.advance(to: time, into: &events)
+        telemetry?.advance(to: time, into: &events)
         composeEvents(into: &out)
     }
 
@@ -110,6 +126,8 @@ package struct Pipeline: Sendable {
             var longest = max(configuration.monitoring.exitTimeout, configuration.ranging.staleAfter)
             for r in configuration.regions { longest = max(longest, r.exitTimeout ?? .zero) }
             for b in configuration.beacons { longest = max(longest, b.exitTimeout ?? .zero) }
+            // A telemetry window open at the end still publishes what it heard.
+            if configuration.telemetry.enabled { longest = max(longest, configuration.telemetry.interval) }
             drainHorizon = now + longest + configuration.ranging.interval * 2
         }
         let horizon = drainHorizon!
@@ -128,6 +146,13 @@ package struct Pipeline: Sendable {
         // What is due before the reload is published as configured before it.
         advance(to: time, into: &out)
         engine.reconfigure(MonitorSettings(config), at: time, into: &events)
+        if !config.telemetry.enabled {
+            telemetry = nil
+        } else if telemetry == nil {
+            telemetry = Self.tracker(config)
+        } else {
+            telemetry!.reconfigure(config.telemetry, beacons: config.beacons)
+        }
         // Withdrawals go to the topics the old names made; everything after, to the new ones.
         var old = composer
         composer = MessageComposer(config)
@@ -175,12 +200,29 @@ package struct Pipeline: Sendable {
 
     private mutating func begin(at time: Timestamp) {
         engine = BeaconMonitor(settings: MonitorSettings(configuration), start: time)
+        telemetry = Self.tracker(configuration)
         started = true
         if !pendingRestore.isEmpty {
             engine.restore(pendingRestore)
             pendingRestore = []
         }
     }
+
+    private static func tracker(_ c: Configuration) -> TelemetryTracker? {
+        guard c.telemetry.enabled else { return nil }
+        return TelemetryTracker(settings: c.telemetry, beacons: c.beacons, capacity: max(16, c.monitoring.maxTracked))
+    }
+
+    /// The latest TLM battery voltage (mV) of each of `identities` that has one (for `scan`).
+    package func batteries(of identities: [BeaconIdentity]) -> [BeaconIdentity: UInt16] {
+        guard started, let telemetry else { return [:] }
+        var out: [BeaconIdentity: UInt16] = [:]
+        for id in identities { if let mv = telemetry.telemetry(of: id)?.tlm?.battery { out[id] = mv } }
+        return out
+    }
+
+    /// The telemetry tracker, once monitoring began with telemetry on.
+    package var telemetryTracker: TelemetryTracker? { started ? telemetry : nil }
 
     /// Turns the monitor's events of one call into messages; most reports make none.
     private mutating func composeEvents(into out: inout [OutboundMessage]) {

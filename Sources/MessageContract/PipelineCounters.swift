@@ -12,6 +12,8 @@ package struct PipelineCounters: Sendable, Equatable {
     package var reports = 0
     /// Reports that carried a beacon with an identity (iBeacon, AltBeacon, Eddystone-UID).
     package var beacons = 0
+    /// Reports that carried an Eddystone frame without identity (TLM, URL, EID, unknown).
+    package var unidentifiedFrames = 0
     /// Packets whose bytes could not be decoded (skipped; earlier reports in them still count).
     package var malformed = 0
     package var monitor = MonitorCounters()

@@ -27,7 +27,7 @@ package struct TopicTree: Sendable, Equatable {
 
     /// The last level of a beacon's or a region's topic.
     package enum Leaf: String, Sendable, CaseIterable {
-        case state, attributes, event, proximity, ranging
+        case state, attributes, event, proximity, ranging, telemetry
     }
 
     /// What a topic names; `parse` returns it, the builders below spell it.

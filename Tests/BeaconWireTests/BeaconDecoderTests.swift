@@ -98,6 +98,59 @@ import Testing
         }
         #expect(t.temperature == -0.5)
         #expect(t.batteryMillivolts == 0)
+        #expect(t.battery == nil)
+    }
+
+    /// tlm-plain.md: TEMP is signed 8.8 fixed point, 0x8000 (−128 °C) meaning "not supported";
+    /// VBATT 0 means not supported; SEC_CNT counts 0.1 s.
+    @Test func tlmFieldsFollowTheSpec() {
+        let cases: [(Int16, Double?)] = [
+            (0x1980, 25.5), (0x0000, 0), (0x0001, 1.0 / 256), (0x7FFF, 127 + 255.0 / 256), (-0x0080, -0.5),
+            (-0x0100, -1), (-0x7FFF, -127 - 255.0 / 256), (Int16.min, nil),
+        ]
+        for (bits, celsius) in cases { #expect(EddystoneTLM.temperature(fixedPoint88: bits) == celsius, "\(bits)") }
+        guard case .eddystone(.tlm(let t))? = BeaconDecoder.beacons(inAD: BeaconVectors.eddystoneTLMNoTemperature).first
+        else {
+            Issue.record("no TLM")
+            return
+        }
+        #expect(t.temperature == nil)
+        #expect(t.battery == 3600)
+        #expect(t.advertisingCount == UInt32.max)
+        #expect(t.uptimeSeconds == Double(UInt32.max) / 10)
+        guard case .eddystone(.tlm(let plain))? = BeaconDecoder.beacons(inAD: BeaconVectors.eddystoneTLM).first else {
+            Issue.record("no TLM")
+            return
+        }
+        #expect(plain.uptimeSeconds == 1000)
+        #expect(plain.battery == 3000)
+    }
+
+    /// The real Estimote TLM frame from goodystone's capture (Tests/Fixtures/captures/PROVENANCE.md):
+    /// 0x0B6D = 2925 mV, 0x20C0 = 32.75 °C, 0x00061B17 = 400151 PDUs, 0x00437CB8 = 4422840 × 0.1 s.
+    @Test func estimoteTLMFromTheSharedCapture() throws {
+        let ad: [UInt8] = [
+            0x02, 0x01, 0x06, 0x03, 0x03, 0xAA, 0xFE, 0x11, 0x16, 0xAA, 0xFE, 0x20, 0x00, 0x0B, 0x6D, 0x20, 0xC0,
+            0x00, 0x06, 0x1B, 0x17, 0x00, 0x43, 0x7C, 0xB8,
+        ]
+        #expect(
+            BeaconDecoder.beacons(inAD: ad) == [
+                .eddystone(
+                    .tlm(
+                        EddystoneTLM(
+                            batteryMillivolts: 2925, temperature: 32.75, advertisingCount: 400_151,
+                            uptimeDeciseconds: 4_422_840)))
+            ])
+        #expect(BeaconDecoder.firstIdentifiedBeacon(inAD: ad) == nil)
+    }
+
+    @Test func advertisedTxPowerIsAsTheFrameCarriesIt() {
+        func power(_ ad: [UInt8]) -> (Int8, Int)? { BeaconDecoder.beacons(inAD: ad).first?.advertisedTxPower.map { ($0.dBm, $0.atMetres) } }
+        #expect(power(BeaconVectors.eddystoneUID)! == (-16, 0))
+        #expect(power(BeaconVectors.eddystoneURL)! == (-10, 0))
+        #expect(power(BeaconVectors.eddystoneEID)! == (-10, 0))
+        #expect(power(BeaconVectors.iBeacon)!.1 == 1)
+        #expect(power(BeaconVectors.eddystoneTLM) == nil)
     }
 
     @Test func encryptedTLMAndUnknownFramesAreUnknown() {

@@ -114,7 +114,7 @@ import Testing
                     continue
                 }
                 let actual = [first, last].flatMap {
-                    [Double($0.batteryMillivolts), $0.temperature, Double($0.advertisingCount),
+                    [Double($0.batteryMillivolts), $0.temperature ?? .nan, Double($0.advertisingCount),
                      Double($0.uptimeDeciseconds)]
                 }
                 #expect(actual == numbers, "\(key)")

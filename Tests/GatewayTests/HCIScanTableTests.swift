@@ -47,7 +47,7 @@ import Testing
     @Test func textTableAlignsColumnsAndShowsDashesForWhatIsUnknown() {
         let row = ScanTableRow(
             identity: .uuid(Self.uuid, major: 1, minor: 2), name: "desk", rssi: -61, filteredRSSI: -62.25, accuracy: 1.2,
-            proximity: "near", seenPerSecond: 3, lastSeen: Self.t0)
+            proximity: "near", batteryMillivolts: 2925, seenPerSecond: 3, lastSeen: Self.t0)
         let bare = ScanTableRow(identity: .eddystone(BeaconID128(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10)),
             rssi: -90, seenPerSecond: 0.5, lastSeen: Self.t0 - .milliseconds(1500))
         let text = ScanTable.text([row, bare], now: Self.t0 + .milliseconds(200), title: "T")
@@ -57,6 +57,9 @@ import Testing
         #expect(lines[2].hasPrefix("e2c56db5-dffb-48d2-b060-d0f5a71096e0  1/2"))
         #expect(lines[2].contains("desk") && lines[2].contains("-62.3") && lines[2].contains("1.2 m") && lines[2].contains("near"))
         #expect(lines[2].hasSuffix("0.2 s ago"))
+        let batteryEnd = lines[1].range(of: "BATTERY")!.upperBound.utf16Offset(in: lines[1])
+        #expect(String(lines[2].prefix(batteryEnd)).hasSuffix(" 2925 mV"), "right-aligned under BATTERY")
+        #expect(String(lines[3].prefix(batteryEnd)).hasSuffix(" -"), "no TLM: a dash")
         // The ID column is as wide as the UUID; the Eddystone namespace is padded to it.
         #expect(lines[3].hasPrefix("0102030405060708090a" + String(repeating: " ", count: 18) + "0b0c0d0e0f10  -"))
         #expect(lines[3].hasSuffix("1.7 s ago"))
@@ -67,13 +70,38 @@ import Testing
         #expect(ScanTable.text([], now: Self.t0, title: "T").contains("(no beacons in range yet)"))
     }
 
+    /// The battery column comes from the TLM the pipeline attached to the beacon by address.
+    @Test func batteryComesFromTheTLMOfTheBeaconsAddress() {
+        var pipeline = Pipeline(configuration: Configuration())
+        var messages: [OutboundMessage] = []
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/captures/goodystone-estimote-eddystone_hcidump-raw.txt")
+        let bytes = Array((try? Data(contentsOf: fixtures)) ?? Data())
+        guard var reader = try? CaptureReader(bytes) else {
+            Issue.record("capture unreadable")
+            return
+        }
+        var last = Self.t0
+        while let packet = try? reader.next() {
+            // Re-timed to now: the hcidump text carries no times.
+            last = Self.t0 + (packet.timestamp - Timestamp(microseconds: 0))
+            pipeline.ingest(CapturedPacket(timestamp: last, bytes: packet.bytes), into: &messages)
+        }
+        var view = ScanView()
+        let tracked = pipeline.trackedBeacons
+        let rows = view.rows(tracked, batteries: pipeline.batteries(of: tracked.map(\.identity)), now: last)
+        #expect(rows.count == 1)
+        #expect(rows.first?.batteryMillivolts == 2925)
+        #expect(ScanTable.text(rows, now: last, title: "T").contains("2925 mV"))
+    }
+
     @Test func jsonLinesCarryOneObjectPerBeacon() {
         let row = ScanTableRow(identity: .uuid(Self.uuid, major: 1, minor: 2), rssi: -61, seenPerSecond: 3, lastSeen: Self.t0)
         let noRSSI = ScanTableRow(identity: .uuid(Self.uuid, major: 1, minor: 3), rssi: nil, seenPerSecond: 0.5, lastSeen: Self.t0)
         #expect(ScanTable.jsonLines([noRSSI], now: Self.t0).contains(#""rssi":null"#))
         #expect(ScanTable.jsonLines([row], now: Self.t0) == """
             {"time":"2024-05-01T12:00:00.000Z","uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":2,\
-            "name":null,"rssi":-61,"rssi_filtered":null,"accuracy":null,"proximity":null,"seen_per_second":3,\
+            "name":null,"rssi":-61,"rssi_filtered":null,"accuracy":null,"proximity":null,"battery_mv":null,"seen_per_second":3,\
             "last_seen":"2024-05-01T12:00:00.000Z"}
 
             """)

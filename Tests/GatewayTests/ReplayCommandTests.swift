@@ -23,6 +23,8 @@ import Testing
         var reports = 0
         var malformed = 0
         var identifiedFrames = 0
+        /// Every beacon frame, with an identity or not (Eddystone TLM, URL, EID).
+        var frames = 0
         /// "uuid/major/minor" for iBeacons, "eddystone/<ns>/<inst>" for Eddystone-UID.
         var identities: Set<String> = []
 
@@ -38,6 +40,7 @@ import Testing
                     let json = line.dropFirst("beacon_frames_by_kind:".count)
                     let kinds = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Int] ?? [:]
                     identifiedFrames = (kinds["ibeacon"] ?? 0) + (kinds["altbeacon"] ?? 0) + (kinds["eddystone_uid"] ?? 0)
+                    frames = kinds.values.reduce(0, +)
                 } else if line.hasPrefix("ibeacon uuid=") {
                     let f = Self.fields(line)
                     identities.insert("\(f["uuid"]!)/\(f["major"]!)/\(f["minor"]!)")
@@ -69,7 +72,10 @@ import Testing
 
         let summary = run.stderr
         #expect(summary.contains(" \(expected.reports) reports,"), "\(summary)")
-        #expect(summary.contains(" \(expected.identifiedFrames) decoded beacons,"), "\(summary)")
+        #expect(
+            summary.contains(" \(expected.frames) beacon frames (\(expected.identifiedFrames) with an identity),"),
+            "\(summary)")
+        #expect(summary.contains(" \(expected.identities.count) beacons,"), "\(summary)")
         #expect(summary.contains(" \(expected.malformed) malformed,"), "\(summary)")
 
         var entered: Set<String> = []
@@ -94,6 +100,43 @@ import Testing
         }
         #expect(entered == expected.identities)
         #expect(exited == expected.identities, "every beacon exits once the capture ends (drain)")
+    }
+
+    /// Issue #15: the Estimote capture has 7 frames of one beacon (2 UID, 1 TLM, 4 URL from one address);
+    /// replay counts them so and publishes its telemetry: the TLM at once (the first one), then at the
+    /// end of the window what was heard since (the URLs), both with the capture's own TLM values.
+    @Test func estimoteCaptureReplaysOneBeaconWithItsTelemetry() throws {
+        let path = Self.fixtures.appendingPathComponent("goodystone-estimote-eddystone_hcidump-raw.txt").path
+        let run = CapturedRun(["replay", path])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stderr.contains(" 7 beacon frames (2 with an identity), 1 beacons,"), "\(run.stderr)")
+        #expect(run.stderr.contains("(1 enter, 1 exit, 2 telemetry)"), "\(run.stderr)")
+        let telemetry = run.stdout.split(separator: "\n").filter { $0.contains("/telemetry ") }
+        try #require(telemetry.count == 2, "\(run.stdout)")
+        let topic = "beacons/eddystone/edd1ebeac04e5defa017/ebb1cb1c7cc1/\(HostName.gatewayID())/telemetry"
+        var payloads: [[String: Any]] = []
+        for line in telemetry {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            #expect(parts[0] == topic)
+            payloads.append(try #require(try JSONSerialization.jsonObject(with: Data(parts[1].utf8)) as? [String: Any]))
+        }
+        for p in payloads {
+            #expect(p["battery_mv"] as? Int == 2925)
+            #expect(p["temperature"] as? Double == 32.75)
+            #expect(p["adv_count"] as? Int == 400_151)
+            #expect(p["uptime_s"] as? Double == 442_284)
+            #expect(p["tx_power"] as? Int == -21)
+            #expect(p["tx_power_at_m"] as? Int == 0)
+            #expect(p["address"] as? String == "eb:b1:cb:1c:7c:c1")
+            #expect(p["low_battery"] as? Bool == false)
+        }
+        // The hcidump text has no times: the reader spaces packets 100 ms apart, so the UID frames
+        // (packets 1 and 2) are 100 ms apart and the TLM (packet 3) comes at 0.2 s.
+        #expect(payloads[0]["interval_ms"] as? Int == 100)
+        #expect(payloads[0]["timestamp"] as? String == "1970-01-01T00:00:00.200Z")
+        #expect(payloads[0]["url"] is NSNull)
+        #expect(payloads[1]["url"] as? String == "http://go.esti.be")
+        #expect(payloads[1]["timestamp"] as? String == "1970-01-01T00:01:00.200Z")
     }
 
     @Test func aTruncatedCaptureIsProcessedUpToTheDamageThenExits65WithTheOffset() throws {

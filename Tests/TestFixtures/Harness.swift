@@ -6,7 +6,8 @@ import BeaconWire
 package protocol Drivable {
     associatedtype Output
     init(configuration: Configuration, start: Timestamp)
-    mutating func observe(_ s: BeaconSighting, into out: inout [Output])
+    /// False when the sighting was ignored (it matches no region).
+    @discardableResult mutating func observe(_ s: BeaconSighting, into out: inout [Output]) -> Bool
     mutating func advance(to time: Timestamp, into out: inout [Output])
 }
 

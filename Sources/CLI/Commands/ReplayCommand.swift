@@ -25,7 +25,7 @@ struct ReplayCommand: Command {
             .init("--config <file>", "Configuration (regions, gateway, ranging …). Default: built-in defaults."),
             .init(
                 "--output <format>",
-                "jsonl: every message as {\"topic\",\"payload\",\"qos\",\"retain\"}, one per line, in publish order;\nevents: enter/exit events only, one line each (default); none: the summary only."),
+                "jsonl: every message as {\"topic\",\"payload\",\"qos\",\"retain\"}, one per line, in publish order;\nevents: enter/exit events and beacon telemetry, one line each (default); none: the summary only."),
             .init("--no-drain", "Stop the clock at the last packet instead of letting pending exits fire."),
         ])
 
@@ -76,12 +76,14 @@ struct ReplayCommand: Command {
         var pipeline = Pipeline(configuration: config)
         var messages: [OutboundMessage] = []
         var published = 0
+        var telemetry = 0
         func emit() {
             for m in messages {
                 published += 1
+                if m.kind == .telemetry { telemetry += 1 }
                 switch output {
                 case .jsonl: context.out(m.jsonLine + "\n")
-                case .events where m.kind == .event: context.out("\(m.topic) \(m.payload.text)\n")
+                case .events where m.kind == .event || m.kind == .telemetry: context.out("\(m.topic) \(m.payload.text)\n")
                 case .events, .none: break
                 }
             }
@@ -102,8 +104,9 @@ struct ReplayCommand: Command {
         }
         let c = pipeline.counters
         context.err(
-            "replay: \(c.packets) packets, \(c.reports) reports, \(c.beacons) decoded beacons, "
-                + "\(c.malformed) malformed, \(published) messages (\(c.monitor.enterEvents) enter, \(c.monitor.exitEvents) exit)\n")
+            "replay: \(c.packets) packets, \(c.reports) reports, \(c.beacons + c.unidentifiedFrames) beacon frames "
+                + "(\(c.beacons) with an identity), \(c.monitor.tracked) beacons, \(c.malformed) malformed, "
+                + "\(published) messages (\(c.monitor.enterEvents) enter, \(c.monitor.exitEvents) exit, \(telemetry) telemetry)\n")
         if let failure {
             context.err(failure + "\n")
             return .dataError

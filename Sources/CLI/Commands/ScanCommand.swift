@@ -48,12 +48,13 @@ struct ScanCommand: Command {
             },
             refresh: {
                 let now = HCISource.Clock.system.wall()
-                let tracked = engine.withLock { pipeline -> [TrackedBeacon] in
+                let (tracked, batteries) = engine.withLock { pipeline in
                     var discarded: [OutboundMessage] = []
                     pipeline.advance(to: now, into: &discarded)
-                    return pipeline.trackedBeacons
+                    let tracked = pipeline.trackedBeacons
+                    return (tracked, pipeline.batteries(of: tracked.map(\.identity)))
                 }
-                let rows = view.withLock { $0.rows(tracked, now: now) }
+                let rows = view.withLock { $0.rows(tracked, batteries: batteries, now: now) }
                 if jsonl {
                     context.out(ScanTable.jsonLines(rows, now: now))
                 } else {

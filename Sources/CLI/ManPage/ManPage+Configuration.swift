@@ -189,5 +189,11 @@ extension ManPage {
             "Discovery prefix; <prefix>/status online republishes discovery."),
         .init("homeassistant.room_topic", "topic prefix", "none",
             "Feed HA's mqtt_room sensor: <room_topic>/<gateway.room> with {\"id\",\"name\",\"distance\"}."),
+        .init("telemetry.enabled", "boolean", "true",
+            "Publish each beacon's telemetry: Eddystone-TLM, Eddystone-URL, advertised TX power, measured advertising interval."),
+        .init("telemetry.interval", "duration ≥ 1s", "60s",
+            "At most one telemetry message per beacon this often; what is heard meanwhile goes at the end of the interval."),
+        .init("telemetry.low_battery_mv", "0…65535", "2500",
+            "A TLM battery below this many mV is low, and the crossing is published at once (back to normal at 50 mV above); 0 is off."),
     ]
 }

@@ -123,6 +123,9 @@ extension ManPage {
             .init(t.beaconPattern(.event), "JSON enter / exit event", "no", "mqtt.qos"),
             .init(t.beaconPattern(.attributes), "JSON state, since, last_seen, name", "yes", "mqtt.qos"),
             .init(t.beaconPattern(.proximity), "JSON distance estimate", "no", "0"),
+            .init(
+                t.beaconPattern(.telemetry), "JSON battery, temperature, URL, TX power, interval (every telemetry.interval)",
+                "yes", "mqtt.qos"),
             .init(t.region("<region>", .state), "inside / outside", "yes", "mqtt.qos"),
             .init(t.region("<region>", .event), "JSON enter / exit event", "no", "mqtt.qos"),
             .init(

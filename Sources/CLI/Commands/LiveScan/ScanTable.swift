@@ -2,7 +2,7 @@ import BeaconWire
 
 /// Renders the `scan` view: a refreshing text table, or one JSON object per beacon per refresh.
 package enum ScanTable {
-    static let columns = ["ID", "MAJOR/MINOR", "NAME", "RSSI", "FILTERED", "ACCURACY", "PROXIMITY", "SEEN/S", "LAST SEEN"]
+    static let columns = ["ID", "MAJOR/MINOR", "NAME", "RSSI", "FILTERED", "ACCURACY", "PROXIMITY", "BATTERY", "SEEN/S", "LAST SEEN"]
     /// ANSI: cursor home, clear screen.
     package static let clearScreen = "\u{1B}[H\u{1B}[2J"
 
@@ -14,6 +14,7 @@ package enum ScanTable {
                 row.filteredRSSI.map { JSONWriter.format($0, decimals: 1) } ?? "-",
                 row.accuracy.map { JSONWriter.format($0, decimals: 2) + " m" } ?? "-",
                 row.proximity ?? "-",
+                row.batteryMillivolts.map { "\($0) mV" } ?? "-",
                 JSONWriter.format(row.seenPerSecond, decimals: 1),
                 JSONWriter.format((now - row.lastSeen).seconds, decimals: 1) + " s ago",
             ]
@@ -23,7 +24,7 @@ package enum ScanTable {
             for (i, cell) in line.enumerated() { widths[i] = max(widths[i], cell.count) }
         }
         // Numbers read best right-aligned.
-        let rightAligned: Set<Int> = [3, 4, 5, 7]
+        let rightAligned: Set<Int> = [3, 4, 5, 7, 8]
         func format(_ line: [String]) -> String {
             line.enumerated().map { i, cell in
                 let pad = String(repeating: " ", count: widths[i] - cell.count)
@@ -56,6 +57,7 @@ package enum ScanTable {
             w.field("rssi_filtered", row.filteredRSSI, decimals: 1)
             w.field("accuracy", row.accuracy, decimals: 2)
             w.field("proximity", row.proximity)
+            w.field("battery_mv", row.batteryMillivolts.map { Int($0) })
             w.field("seen_per_second", row.seenPerSecond, decimals: 1)
             w.field("last_seen", row.lastSeen.rfc3339)
             w.endObject()

@@ -13,13 +13,16 @@ package struct ScanTableRow: Sendable, Equatable {
     package var accuracy: Double?
     /// `immediate`, `near`, `far`, `unknown`.
     package var proximity: String?
+    /// The latest Eddystone-TLM battery voltage attached to the beacon, mV.
+    package var batteryMillivolts: UInt16?
     package var seenPerSecond: Double
     package var lastSeen: Timestamp
 
     package init(
         identity: BeaconIdentity, name: String? = nil, rssi: Double?, filteredRSSI: Double? = nil, accuracy: Double? = nil,
-        proximity: String? = nil, seenPerSecond: Double, lastSeen: Timestamp
+        proximity: String? = nil, batteryMillivolts: UInt16? = nil, seenPerSecond: Double, lastSeen: Timestamp
     ) {
+        self.batteryMillivolts = batteryMillivolts
         self.identity = identity
         self.name = name
         self.rssi = rssi

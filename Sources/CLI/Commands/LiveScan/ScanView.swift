@@ -16,8 +16,11 @@ package struct ScanView: Sendable {
         self.staleAfter = staleAfter
     }
 
-    /// The beacons in range at `now`, nearest first (unknown accuracy last, then by RSSI).
-    package mutating func rows(_ tracked: [TrackedBeacon], now: Timestamp) -> [ScanTableRow] {
+    /// The beacons in range at `now`, nearest first (unknown accuracy last, then by RSSI), with the
+    /// battery voltages the telemetry tracker attached (`Pipeline.batteries`).
+    package mutating func rows(
+        _ tracked: [TrackedBeacon], batteries: [BeaconIdentity: UInt16] = [:], now: Timestamp
+    ) -> [ScanTableRow] {
         var seenNow: Set<BeaconIdentity> = []
         var rows: [ScanTableRow] = []
         for beacon in tracked where now - beacon.lastSeen <= staleAfter {
@@ -30,6 +33,7 @@ package struct ScanView: Sendable {
                 ScanTableRow(
                     identity: beacon.identity, name: beacon.name, rssi: beacon.rssi, filteredRSSI: beacon.filteredRSSI,
                     accuracy: beacon.accuracy >= 0 ? beacon.accuracy : nil, proximity: beacon.proximity.rawValue,
+                    batteryMillivolts: batteries[beacon.identity],
                     seenPerSecond: Self.rate(samples, beacon: beacon, now: now), lastSeen: beacon.lastSeen))
         }
         history = history.filter { seenNow.contains($0.key) }
