@@ -348,7 +348,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private mutating func announceToHomeAssistant<Session: BrokerSession>(_ session: inout Session) {
         guard let discovery = homeAssistant else { return }
         _ = session.subscribe(discovery.birthTopic, qos: 0)
-        out += discovery.messages()
+        out += discovery.legacyRemovals() + discovery.messages()
         enqueueOutput()
     }
 
@@ -366,7 +366,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private mutating func publishStats() {
         let payload = statistics.payload(
             at: now, wall: payloadTime, pipeline: pipeline.statistics, published: delivery.counters.published,
-            queued: delivery.queuedCount, dropped: dropped, degraded: health.degradedReason)
+            queued: delivery.queuedCount, dropped: dropped, degraded: health.degradedReason,
+            scanner: configuration.scanner)
         delivery.enqueue(
             OutboundMessage(
                 topic: TopicTree(configuration).gatewayStats, payload: .json(payload), qos: 0, retain: true,

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// The retained stats document (README, "Stats"): uptime and rates on the monotonic clock, the
@@ -17,7 +18,7 @@ package struct AgentStatistics: Sendable {
     /// The next stats payload; the rate covers the time since the previous one.
     package mutating func payload(
         at now: MonotonicInstant, wall: Timestamp, pipeline: PipelineStatistics, published: Int, queued: Int,
-        dropped: Int, degraded: String?
+        dropped: Int, degraded: String?, scanner: ScannerSettings
     ) -> String {
         let elapsed = max(now.seconds(since: lastAt), 0.001)
         var json = JSONWriter()
@@ -32,6 +33,8 @@ package struct AgentStatistics: Sendable {
         json.field("malformed", pipeline.malformed)
         json.field("reconnects", reconnects)
         json.field("degraded", degraded)
+        json.field("scan_mode", scanner.mode.rawValue)
+        json.field("adapter", scanner.adapter)
         json.field("timestamp", wall.rfc3339)
         json.endObject()
         lastAt = now

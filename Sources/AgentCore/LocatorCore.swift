@@ -20,12 +20,15 @@ package struct LocatorCore: AgentMachine {
     private var actions: [AgentAction] = []
     private var now: MonotonicInstant
     private var wall: Timestamp
+    /// Home Assistant discovery for the beacons' room trackers (nil: `homeassistant.discovery` off).
+    private let discovery: HomeAssistantLocatorDiscovery?
 
     package init(
         locator: Locator, clock: LocatorClock, tick: Double, outboxLimit: Int, flush: Double = 2, now: MonotonicInstant,
-        wall: Timestamp
+        wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil
     ) {
         self.locator = locator
+        self.discovery = discovery.flatMap { $0.settings.discovery ? $0 : nil }
         self.clock = clock
         self.tick = max(tick, 0.001)
         self.flush = flush
@@ -74,6 +77,10 @@ package struct LocatorCore: AgentMachine {
             connectedGeneration = generation
             for pattern in Locator.subscriptions(baseTopic: locator.baseTopic) { _ = session.subscribe(pattern, qos: 1) }
             actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))
+            if let discovery {
+                _ = session.subscribe(discovery.birthTopic, qos: 0)
+                delivery.enqueue(discovery.messages())
+            }
         case .mqtt(.disconnected(let generation)):
             guard generation == connectedGeneration else { break }
             delivery.connectionLost()
@@ -81,6 +88,9 @@ package struct LocatorCore: AgentMachine {
         case .mqtt(.published(let generation, let mid)):
             guard generation == connectedGeneration else { break }
             delivery.published(mid: mid)
+        case .mqtt(.message(let topic, let payload, _)) where topic == discovery?.birthTopic:
+            // Home Assistant restarted: announce again.
+            delivery.enqueue(discovery?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? [])
         case .mqtt(.message(let topic, let payload, _)):
             locator.handle(topic: topic, payload: String(decoding: payload, as: UTF8.self))
         case .signal(.stop):

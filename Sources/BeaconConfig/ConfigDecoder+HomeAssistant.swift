@@ -7,6 +7,7 @@ extension ConfigDecoder {
         try m.read("discovery", into: &s.discovery) { v throws(ConfigError) in try v.bool() }
         try m.read("prefix", into: &s.prefix) { v throws(ConfigError) in try Self.topicPrefix(v) }
         try m.readOptional("room_topic", into: &s.roomTopic) { v throws(ConfigError) in try Self.topicPrefix(v) }
+        try m.readOptional("gateway_entities", into: &s.gatewayEntities) { v throws(ConfigError) in try v.bool() }
     }
 
     /// One or more topic levels (`homeassistant`, `home/rooms`).

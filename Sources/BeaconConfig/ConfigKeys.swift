@@ -19,7 +19,7 @@ enum ConfigKeys {
         "ranging.proximity": ["immediate", "near"],
         "ranging.publish": ["on_proximity_change", "accuracy_deadband", "heartbeat", "ranging_list"],
         "regions[]": ["name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout"],
-        "homeassistant": ["discovery", "prefix", "room_topic"],
+        "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities"],
         "telemetry": ["enabled", "interval", "low_battery_mv"],
         "locator": [
             "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",

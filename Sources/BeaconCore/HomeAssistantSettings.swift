@@ -8,10 +8,18 @@ package struct HomeAssistantSettings: Sendable, Equatable {
     /// `homeassistant.room_topic`: when set, distances also go to `<room_topic>/<room>` as
     /// `{"id","name","distance"}` for HA's built-in `mqtt_room` sensor (its default is `room_presence`).
     package var roomTopic: String? = nil
+    /// `homeassistant.gateway_entities`: the gateway's own tracker, proximity, distance and event
+    /// on each beacon's device. Nil (the default): on, unless `locator.enabled` (the locator's room
+    /// tracker then says where the beacon is). Gateways of a fleet with a separate `locate` set it false.
+    package var gatewayEntities: Bool? = nil
 
-    package init(discovery: Bool = false, prefix: String = "homeassistant", roomTopic: String? = nil) {
+    package init(
+        discovery: Bool = false, prefix: String = "homeassistant", roomTopic: String? = nil,
+        gatewayEntities: Bool? = nil
+    ) {
         self.discovery = discovery
         self.prefix = prefix
         self.roomTopic = roomTopic
+        self.gatewayEntities = gatewayEntities
     }
 }

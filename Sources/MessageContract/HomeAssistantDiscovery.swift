@@ -1,24 +1,30 @@
 import BeaconCore
 import BeaconWire
 
-/// Home Assistant MQTT discovery for the configured beacons and regions (HA docs, "MQTT Discovery").
+/// Home Assistant MQTT discovery published by a gateway (docs/home-assistant.md).
 ///
-/// One HA device per gateway; under it, for each configured beacon (`beacons:`) and each region:
-/// a `device_tracker` (`source_type: bluetooth_le`, home/not_home from `inside`/`outside`), a distance
-/// `sensor` (m, `state_class: measurement`), a proximity `sensor` (enum) and an `event` entity for
-/// enter/exit. Every entity points at the topics of the message contract (README, “Messages, monitoring and ranging”),
-/// so discovery adds no new data topics, and its `availability` is the gateway's retained status.
-/// Configs are retained and are published again when HA announces itself on `<prefix>/status`.
-package struct HomeAssistantDiscovery: Sendable {
+/// - The gateway is a device with diagnostic entities (`HomeAssistantDiscovery+Gateway`), published
+///   first, so it exists before any beacon config names it as `via_device`.
+/// - Each configured beacon (`beacons:`) is a device of its own; with `gateway_entities` on, the
+///   gateway adds to it a tracker, proximity, distance and enter/exit event named after the
+///   gateway's room (`device_tracker.keys_hall`). The locator adds the room tracker
+///   (`HomeAssistantLocatorDiscovery`).
+/// - Each region is a tracker and an event on the gateway's device.
+///
+/// Every entity reads the topics of the message contract, so discovery adds no data topics; all
+/// are unavailable while the gateway is offline, and a beacon's distance and proximity also while
+/// the beacon is outside. Configs are retained and are published again when HA announces itself on
+/// `<prefix>/status`.
+package struct HomeAssistantDiscovery {
     package let settings: HomeAssistantSettings
-    private let composer: MessageComposer
-    private let configuration: Configuration
-    private let softwareVersion: String
+    let configuration: Configuration
+    let topics: TopicTree
+    let softwareVersion: String
 
     package init(configuration: Configuration, settings: HomeAssistantSettings, softwareVersion: String) {
         self.settings = settings
         self.configuration = configuration
-        self.composer = MessageComposer(configuration)
+        self.topics = TopicTree(configuration)
         self.softwareVersion = softwareVersion
     }
 
@@ -26,16 +32,12 @@ package struct HomeAssistantDiscovery: Sendable {
     package var birthTopic: String { TopicTree.homeAssistantBirth(prefix: settings.prefix) }
 
     /// `<base>/gateways/<gw>/status`, retained `online` / `offline` / `degraded`.
-    package var availabilityTopic: String { composer.topics.gatewayStatus }
+    package var availabilityTopic: String { topics.gatewayStatus }
 
-    /// Every discovery config, retained; empty when `homeassistant.discovery` is off.
+    /// Every discovery config, retained, the gateway's own first; empty when discovery is off.
     package func messages() -> [OutboundMessage] {
         guard settings.discovery else { return [] }
-        return entities().map { entity in
-            OutboundMessage(
-                topic: topic(entity), payload: .json(payload(entity)), qos: configuration.mqtt.qos, retain: true,
-                kind: .discovery)
-        }
+        return entities().map { $0.message(prefix: settings.prefix, qos: configuration.mqtt.qos, softwareVersion: softwareVersion) }
     }
 
     /// HA restarted (birth payload `online`) and forgot non-retained state: publish everything again.
@@ -46,192 +48,188 @@ package struct HomeAssistantDiscovery: Sendable {
     /// Empty retained messages on the same topics: removes the entities from HA, e.g. when
     /// discovery is turned off or a beacon or region is removed on reload.
     package func removals() -> [OutboundMessage] {
-        entities().map {
+        entities().map { $0.removal(prefix: settings.prefix, qos: configuration.mqtt.qos) }
+    }
+
+    /// Releases before per-beacon devices put every config sat under `<prefix>/<component>/<gw>/…` on one device per gateway;
+    /// clearing those topics on connect removes the old entities after an upgrade.
+    package func legacyRemovals() -> [OutboundMessage] {
+        guard settings.discovery else { return [] }
+        let node = HomeAssistantDevice.sanitized(configuration.gateway.id)
+        var objects: [(HomeAssistantEntity.Component, String)] = []
+        let subjects =
+            configuration.beacons.map { HomeAssistantDevice.key($0.identity) }
+            + configuration.regions.map { "region_" + HomeAssistantDevice.sanitized($0.name) }
+        for s in subjects {
+            objects += [(.deviceTracker, s), (.event, s + "_event"), (.sensor, s + "_distance"), (.sensor, s + "_proximity")]
+        }
+        return objects.map { component, object in
             OutboundMessage(
-                topic: topic($0), payload: .text(""), qos: configuration.mqtt.qos, retain: true, kind: .discovery)
+                topic: TopicTree.homeAssistantConfig(
+                    prefix: settings.prefix, component: component.rawValue, node: node, object: object),
+                payload: .text(""), qos: configuration.mqtt.qos, retain: true, kind: .discovery)
         }
     }
 
-    // MARK: Entities
+    /// Whether the gateway adds its own tracker and sensors to each beacon: `gateway_entities`,
+    /// by default on unless this process also runs the locator (whose room tracker says more).
+    package var gatewayEntities: Bool { settings.gatewayEntities ?? !configuration.locator.enabled }
 
-    private enum Component: String {
-        case deviceTracker = "device_tracker"
-        case sensor, event
+    /// Every entity, in publishing order.
+    package func entities() -> [HomeAssistantEntity] {
+        gatewayDiagnostics() + (gatewayEntities ? beaconEntities() : []) + regionEntities()
     }
 
-    private struct Entity {
-        var component: Component
-        /// Unique within the gateway; also the discovery topic's object id.
-        var objectID: String
-        var name: String
-        var fields: (inout JSONWriter) -> Void
-    }
+    // MARK: Beacons
 
-    private func entities() -> [Entity] {
-        var out: [Entity] = []
+    /// The discovery node of everything this gateway publishes.
+    var node: String { "beacon2mqtt_" + HomeAssistantDevice.sanitized(configuration.gateway.id) }
+
+    /// Where this gateway is, for entity names: its room, else its id.
+    var place: String { configuration.gateway.room ?? configuration.gateway.id }
+
+    var gatewayDevice: HomeAssistantDevice { .gateway(configuration, softwareVersion: softwareVersion) }
+
+    var gatewayOnline: HomeAssistantEntity.Availability { .init(topic: availabilityTopic) }
+
+    private func beaconEntities() -> [HomeAssistantEntity] {
+        var out: [HomeAssistantEntity] = []
+        let perBeacon = configuration.monitoring.perBeacon
         for beacon in configuration.beacons {
             let id = beacon.identity
-            let label = beacon.name ?? Self.label(id)
-            let object = Self.objectID(id)
-            if configuration.monitoring.perBeacon {
-                out.append(
-                    tracker(
-                        object, label, state: composer.topics.beacon(id, .state), composer.topics.beacon(id, .attributes))
-                )
-                out.append(event(object, label, topic: composer.topics.beacon(id, .event)))
+            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: gatewayDevice.identifier)
+            let key = HomeAssistantDevice.key(id)
+            // Distance and proximity mean nothing once the beacon left: unavailable while `outside`.
+            var present = [gatewayOnline]
+            if perBeacon {
+                let state = topics.beacon(id, .state)
+                present.append(.init(topic: state, available: RegionState.inside.rawValue, notAvailable: RegionState.outside.rawValue))
+                out.append(tracker(device, key: key + "_tracker", name: place, state: state))
+                out.append(event(device, key: key + "_event", name: "\(place) enter/exit", topic: topics.beacon(id, .event)))
             }
-            let proximity = composer.topics.beacon(id, .proximity)
+            let proximity = topics.beacon(id, .proximity)
             out.append(
-                distance(
-                    object, label, topic: proximity,
-                    template: "{{ value_json.accuracy if value_json.accuracy >= 0 else none }}"))
-            out.append(proximityClass(object, label, topic: proximity, template: "{{ value_json.proximity }}"))
-        }
-        for region in configuration.regions {
-            let object = "region_" + Self.sanitized(region.name)
-            let label = region.name
+                proximitySensor(
+                    device, key: key + "_proximity", name: "\(place) proximity", topic: proximity,
+                    template: "{{ value_json.proximity }}", availability: present))
             out.append(
-                tracker(
-                    object, label, state: composer.topics.region(region.name, .state),
-                    composer.topics.region(region.name, .attributes)))
-            out.append(event(object, label, topic: composer.topics.region(region.name, .event)))
-            if configuration.ranging.publish.rangingList {
-                // The ranging list is nearest first and is published once as [] when the region empties.
-                let ranging = composer.topics.region(region.name, .ranging)
-                out.append(
-                    distance(
-                        object, "\(label) nearest", topic: ranging,
-                        template:
-                            "{{ value_json[0].accuracy if value_json | length > 0 and value_json[0].accuracy >= 0 else none }}"
-                    ))
-                out.append(
-                    proximityClass(
-                        object, "\(label) nearest", topic: ranging,
-                        template: "{{ value_json[0].proximity if value_json | length > 0 else 'unknown' }}"))
-            }
+                distanceSensor(
+                    device, key: key + "_distance", name: "\(place) distance", topic: proximity,
+                    template: Self.roundedDistance("value_json.accuracy"), availability: present))
         }
         return out
     }
 
-    private func tracker(_ object: String, _ label: String, state: String, _ attributes: String) -> Entity {
-        Entity(component: .deviceTracker, objectID: object, name: label) { w in
-            w.field("state_topic", state)
+    // MARK: Regions
+
+    private func regionEntities() -> [HomeAssistantEntity] {
+        var out: [HomeAssistantEntity] = []
+        let device = gatewayDevice
+        for region in configuration.regions {
+            let key = "region_" + HomeAssistantDevice.sanitized(region.name)
+            let state = topics.region(region.name, .state)
+            out.append(tracker(device, key: key + "_tracker", name: region.name, state: state))
+            out.append(event(device, key: key + "_event", name: "\(region.name) enter/exit", topic: topics.region(region.name, .event)))
+            guard configuration.ranging.publish.rangingList else { continue }
+            // The ranging list is nearest first and is published once as [] when the region empties.
+            let ranging = topics.region(region.name, .ranging)
+            let present = [
+                gatewayOnline,
+                .init(topic: state, available: RegionState.inside.rawValue, notAvailable: RegionState.outside.rawValue),
+            ]
+            var proximity = proximitySensor(
+                device, key: key + "_nearest_proximity", name: "\(region.name) nearest proximity", topic: ranging,
+                template: "{{ value_json[0].proximity if value_json | length > 0 else 'unknown' }}",
+                availability: present)
+            proximity.enabledByDefault = false
+            out.append(proximity)
+            out.append(
+                distanceSensor(
+                    device, key: key + "_nearest_distance", name: "\(region.name) nearest distance", topic: ranging,
+                    template: Self.roundedDistance("value_json[0].accuracy", guard: "value_json | length > 0 and "),
+                    availability: present))
+        }
+        return out
+    }
+
+    // MARK: Entity kinds
+
+    /// `inside`/`outside` → home/not_home. No attributes: each transition is one recorder row.
+    private func tracker(_ device: HomeAssistantDevice, key: String, name: String, state: String) -> HomeAssistantEntity {
+        var e = HomeAssistantEntity(.deviceTracker, device: device, node: node, key: key, name: name, stateTopic: state)
+        e.availability = [gatewayOnline]
+        e.fields = { w in
             w.field("payload_home", RegionState.inside.rawValue)
             w.field("payload_not_home", RegionState.outside.rawValue)
             w.field("source_type", "bluetooth_le")
-            w.field("json_attributes_topic", attributes)
         }
+        return e
     }
 
-    private func event(_ object: String, _ label: String, topic: String) -> Entity {
-        Entity(component: .event, objectID: object + "_event", name: "\(label) event") { w in
-            w.field("state_topic", topic)
+    /// Fires `enter` or `exit`; only the event type is kept (the payload has the rest).
+    private func event(_ device: HomeAssistantDevice, key: String, name: String, topic: String) -> HomeAssistantEntity {
+        var e = HomeAssistantEntity(.event, device: device, node: node, key: key, name: name, stateTopic: topic)
+        e.availability = [gatewayOnline]
+        e.icon = "mdi:map-marker-radius"
+        // HA's event entity wants {"event_type": …}; our payload says "event" (MQTT Event docs, value_template).
+        e.valueTemplate = "{\"event_type\":\"{{ value_json.event }}\"}"
+        e.fields = { w in
             w.key("event_types")
             w.beginArray()
             w.string("enter")
             w.string("exit")
             w.endArray()
-            // HA's event entity wants {"event_type": …}; our payload says "event" (MQTT Event docs, value_template).
-            w.field("value_template", "{\"event_type\":\"{{ value_json.event }}\"}")
-            w.field("json_attributes_topic", topic)
         }
+        return e
     }
 
-    private func distance(_ object: String, _ label: String, topic: String, template: String) -> Entity {
-        Entity(component: .sensor, objectID: object + "_distance", name: "\(label) distance") { w in
-            w.field("state_topic", topic)
-            w.field("value_template", template)
-            w.field("device_class", "distance")
-            w.field("unit_of_measurement", "m")
-            w.field("state_class", "measurement")
-            w.field("suggested_display_precision", 2)
-        }
-    }
-
-    private func proximityClass(_ object: String, _ label: String, topic: String, template: String) -> Entity {
-        Entity(component: .sensor, objectID: object + "_proximity", name: "\(label) proximity") { w in
-            w.field("state_topic", topic)
-            w.field("value_template", template)
-            w.field("device_class", "enum")
+    private func proximitySensor(
+        _ device: HomeAssistantDevice, key: String, name: String, topic: String, template: String,
+        availability: [HomeAssistantEntity.Availability]
+    ) -> HomeAssistantEntity {
+        var e = HomeAssistantEntity(.sensor, device: device, node: node, key: key, name: name, stateTopic: topic)
+        e.valueTemplate = template
+        e.deviceClass = "enum"
+        e.icon = "mdi:signal-distance-variant"
+        e.availability = availability
+        e.expireAfter = expireAfter
+        e.fields = { w in
             w.key("options")
             w.beginArray()
             for p in Proximity.allCases { w.string(p.rawValue) }
             w.endArray()
         }
+        return e
     }
 
-    // MARK: Payloads
-
-    /// HA node id: the gateway id restricted to `[a-zA-Z0-9_-]` (discovery topic format).
-    private var nodeID: String { Self.sanitized(configuration.gateway.id) }
-
-    /// `<prefix>/<component>/<node_id>/<object_id>/config`.
-    private func topic(_ e: Entity) -> String {
-        TopicTree.homeAssistantConfig(
-            prefix: settings.prefix, component: e.component.rawValue, node: nodeID, object: e.objectID)
+    /// Off by default: a distance changes with every ranging tick. Rounded to 0.5 m, HA's only
+    /// deadband (an unchanged state writes no row); no `state_class`, hourly means of a moving
+    /// beacon's distance tell nobody anything.
+    private func distanceSensor(
+        _ device: HomeAssistantDevice, key: String, name: String, topic: String, template: String,
+        availability: [HomeAssistantEntity.Availability]
+    ) -> HomeAssistantEntity {
+        var e = HomeAssistantEntity(.sensor, device: device, node: node, key: key, name: name, stateTopic: topic)
+        e.valueTemplate = template
+        e.deviceClass = "distance"
+        e.unit = "m"
+        e.displayPrecision = 1
+        e.enabledByDefault = false
+        e.availability = availability
+        e.expireAfter = expireAfter
+        return e
     }
 
-    private func payload(_ e: Entity) -> String {
-        var w = JSONWriter()
-        w.beginObject()
-        w.field("name", e.name)
-        w.field("unique_id", "beacon2mqtt_\(nodeID)_\(e.objectID)_\(e.component.rawValue)")
-        w.field("object_id", "beacon2mqtt_\(nodeID)_\(e.objectID)")
-        e.fields(&w)
-        w.key("availability")
-        w.beginArray()
-        w.beginObject()
-        w.field("topic", availabilityTopic)
-        w.field("payload_available", "online")
-        w.field("payload_not_available", "offline")
-        w.endObject()
-        w.endArray()
-        w.field("qos", configuration.mqtt.qos)
-        w.key("device")
-        w.beginObject()
-        w.key("identifiers")
-        w.beginArray()
-        w.string("beacon2mqtt_\(nodeID)")
-        w.endArray()
-        w.field("name", "beacon2mqtt \(configuration.gateway.id)")
-        w.field("manufacturer", "beacon2mqtt")
-        w.field("model", "BLE beacon gateway")
-        w.field("sw_version", softwareVersion)
-        if let room = configuration.gateway.room { w.field("suggested_area", room) }
-        w.endObject()
-        w.key("origin")
-        w.beginObject()
-        w.field("name", "beacon2mqtt")
-        w.field("sw_version", softwareVersion)
-        w.endObject()
-        w.endObject()
-        return w.text
+    /// Two proximity heartbeats and a little: a beacon in range is refreshed at least every
+    /// heartbeat, so only a silent one expires.
+    private var expireAfter: Int? {
+        let heartbeat = configuration.ranging.publish.heartbeat
+        guard heartbeat > .zero else { return nil }
+        return Int(heartbeat.microseconds / 1_000_000) * 2 + 5
     }
 
-    /// iBeacon/AltBeacon `<uuid without dashes>_<major>_<minor>`, Eddystone `<namespace>_<instance>`.
-    static func objectID(_ id: BeaconIdentity) -> String {
-        switch id.scheme {
-        case .uuid: return "\(id.id.uuidString.filter { $0 != "-" })_\(id.major)_\(id.minor)"
-        case .eddystone: return "\(id.eddystoneNamespace)_\(id.eddystoneInstance)"
-        }
-    }
-
-    /// A readable default name for a beacon without a configured one.
-    static func label(_ id: BeaconIdentity) -> String {
-        switch id.scheme {
-        case .uuid: return "Beacon \(id.id.uuidString.prefix(8)) \(id.major).\(id.minor)"
-        case .eddystone: return "Eddystone \(id.eddystoneInstance)"
-        }
-    }
-
-    /// Characters outside `[a-zA-Z0-9_-]` become `_`.
-    static func sanitized(_ text: String) -> String {
-        String(
-            text.unicodeScalars.map { s -> Character in
-                switch s {
-                case "a"..."z", "A"..."Z", "0"..."9", "_", "-": return Character(s)
-                default: return "_"
-                }
-            })
+    /// `accuracy` rounded to 0.5 m, none when unknown (−1).
+    static func roundedDistance(_ value: String, guard condition: String = "") -> String {
+        "{{ ((\(value) * 2) | round / 2) if \(condition)\(value) >= 0 else none }}"
     }
 }

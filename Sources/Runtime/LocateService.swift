@@ -30,14 +30,15 @@ package final class LocateService: Sendable {
 
     package init(
         locator: Locator, connection: MQTTConnectionOptions, clock: Clock = .wall, logger: Logger,
-        tick: Duration = .milliseconds(200)
+        tick: Duration = .milliseconds(200), discovery: HomeAssistantLocatorDiscovery? = nil
     ) {
         self.clock = clock
         self.logger = logger
         waiting = Mutex(
             LocatorCore(
                 locator: locator, clock: clock, tick: Double(tick / .microseconds(1)) / 1e6,
-                outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallTime().timestamp))
+                outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallTime().timestamp,
+                discovery: discovery))
         let queue = self.queue
         client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt(BrokerEvent($0))) }
     }
@@ -54,7 +55,9 @@ package final class LocateService: Sendable {
         connection.statusTopic = TopicTree(c).locatorStatus
         let locator = Locator(
             settings: settings, baseTopic: c.mqtt.baseTopic, qos: c.mqtt.qos, distance: c.ranging.distance)
-        self.init(locator: locator, connection: connection, clock: clock, logger: logger)
+        self.init(
+            locator: locator, connection: connection, clock: clock, logger: logger,
+            discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string))
     }
 
     /// Messages published so far (locations, events, mqtt_room): written, or acknowledged at QoS ≥ 1.

@@ -43,6 +43,6 @@ import Testing
         #expect(stats.count == 1)
         let payload = stats.first?.payload ?? ""
         #expect(payload.hasPrefix(#"{"uptime":10,"reports":1,"reports_per_s":0.1,"#))
-        #expect(payload.contains(#""reconnects":0,"degraded":null,"timestamp":"2023-11-14T2"#))
+        #expect(payload.contains(#""reconnects":0,"degraded":null,"scan_mode":"passive","adapter":"auto","timestamp":"2023-11-14T2"#))
     }
 }

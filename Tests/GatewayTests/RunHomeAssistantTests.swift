@@ -33,17 +33,25 @@ import Testing
             agent.signal(SIGTERM)
             _ = agent.wait(timeout: 10)
         }
-        // One beacon and one region, four entities each.
-        #expect(subscriber.waitFor(timeout: 20) { Set($0.map(\.topic)).count >= 8 }, "\(workspace.logText)")
-        let first = subscriber.messages
+        // The gateway's 8 diagnostics, the beacon's 4 entities from this gateway, the region's 4.
+        let configs = { (all: [TestSubscriber.Received]) in all.filter { !$0.payload.isEmpty } }
+        #expect(subscriber.waitFor(timeout: 20) { Set(configs($0).map(\.topic)).count >= 16 }, "\(workspace.logText)")
+        let first = configs(subscriber.messages)
+        #expect(Set(first.map(\.topic)).count == 16)
         let components = Set(first.map { String($0.topic.split(separator: "/")[1]) })
-        #expect(components == ["device_tracker", "sensor", "event"])
+        #expect(components == ["binary_sensor", "device_tracker", "sensor", "event"])
+        // The gateway's device is announced before the beacon that names it as via_device.
+        let connectivity = try #require(first.firstIndex { $0.topic.hasSuffix("/connectivity/config") })
+        let beaconTracker = try #require(first.firstIndex { $0.topic.hasSuffix("_1_1_tracker/config") })
+        #expect(connectivity < beaconTracker)
         for message in first {
             let object = try #require(
                 try JSONSerialization.jsonObject(with: Data(message.payload.utf8)) as? [String: Any])
+            #expect(object["unique_id"] is String)
+            // Connectivity is the status itself; every other entity is unavailable while it is offline.
+            if message.topic.hasSuffix("/connectivity/config") { continue }
             let availability = try #require(object["availability"] as? [[String: Any]], "\(message.topic)")
             #expect(availability.first?["topic"] as? String == "beacons/gateways/hall/status")
-            #expect(object["unique_id"] is String)
         }
         let tracker = try #require(first.first { $0.topic.hasPrefix("homeassistant/device_tracker/") && $0.payload.contains("Keys") })
         #expect(tracker.payload.contains(#""source_type":"bluetooth_le""#))
@@ -51,7 +59,7 @@ import Testing
         // Retained: a subscriber that comes later gets them too.
         let late = try TestSubscriber(port: broker.port, pattern: "homeassistant/+/+/+/config")
         defer { late.stop() }
-        #expect(late.waitFor { Set($0.map(\.topic)) == Set(first.map(\.topic)) })
+        #expect(late.waitFor { Set(configs($0).map(\.topic)) == Set(first.map(\.topic)) })
 
         // Home Assistant restarts: its birth message makes the agent announce everything again.
         let before = subscriber.messages.count

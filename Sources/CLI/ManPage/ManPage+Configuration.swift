@@ -189,6 +189,8 @@ extension ManPage {
             "Discovery prefix; <prefix>/status online republishes discovery."),
         .init("homeassistant.room_topic", "topic prefix", "none",
             "Feed HA's mqtt_room sensor: <room_topic>/<gateway.room> with {\"id\",\"name\",\"distance\"}."),
+        .init("homeassistant.gateway_entities", "boolean", "not locator.enabled",
+            "Add this gateway's tracker, proximity, distance and event to each beacon's device."),
         .init("telemetry.enabled", "boolean", "true",
             "Publish each beacon's telemetry: Eddystone-TLM, Eddystone-URL, advertised TX power, measured advertising interval."),
         .init("telemetry.interval", "duration ≥ 1s", "60s",

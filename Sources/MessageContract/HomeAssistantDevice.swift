@@ -1,0 +1,105 @@
+import BeaconCore
+import BeaconWire
+
+/// A Home Assistant device, the `device` block of an MQTT discovery config (HA docs, "MQTT
+/// Discovery" → device). Each beacon is one device, whichever gateway or locator reports it, so
+/// every publisher writes the same block for it; each gateway and each locator is a device of its
+/// own, and a beacon's `via_device` names the one whose configs carry it.
+package struct HomeAssistantDevice: Sendable, Equatable {
+    /// The one identifier HA matches devices by.
+    package var identifier: String
+    /// Also the first words of every entity id on the device (HA: device name + entity name).
+    package var name: String
+    package var model: String
+    package var softwareVersion: String?
+    package var suggestedArea: String?
+    /// The identifier of the gateway or locator device this one is reached through.
+    package var viaDevice: String?
+
+    /// A configured beacon: identified by `<uuid hex>_<major>_<minor>` or `<namespace>_<instance>`,
+    /// named after `beacons[].name`. No area: a beacon moves (the locator's room tracker says where).
+    package static func beacon(_ id: BeaconIdentity, name: String?, via: String?) -> Self {
+        Self(
+            identifier: "beacon2mqtt_beacon_\(key(id))", name: name ?? label(id),
+            model: id.scheme == .eddystone ? "Eddystone-UID beacon" : "iBeacon/AltBeacon", viaDevice: via)
+    }
+
+    /// The gateway itself, in its `gateway.room`.
+    package static func gateway(_ c: Configuration, softwareVersion: String) -> Self {
+        Self(
+            identifier: "beacon2mqtt_gateway_\(sanitized(c.gateway.id))", name: "beacon2mqtt \(c.gateway.id)",
+            model: "BLE beacon gateway", softwareVersion: softwareVersion, suggestedArea: c.gateway.room)
+    }
+
+    /// A locator process (`beacon2mqtt locate`, or the one inside `run`), named by its `gateway.id`.
+    package static func locator(_ c: Configuration, softwareVersion: String) -> Self {
+        Self(
+            identifier: "beacon2mqtt_locator_\(sanitized(c.gateway.id))", name: "beacon2mqtt locator \(c.gateway.id)",
+            model: "beacon locator", softwareVersion: softwareVersion)
+    }
+
+    func write(_ w: inout JSONWriter) {
+        w.key("device")
+        w.beginObject()
+        w.key("identifiers")
+        w.beginArray()
+        w.string(identifier)
+        w.endArray()
+        w.field("name", name)
+        w.field("manufacturer", "beacon2mqtt")
+        w.field("model", model)
+        if let softwareVersion { w.field("sw_version", softwareVersion) }
+        if let suggestedArea { w.field("suggested_area", suggestedArea) }
+        if let viaDevice { w.field("via_device", viaDevice) }
+        w.endObject()
+    }
+
+    // MARK: Names
+
+    /// iBeacon/AltBeacon `<uuid without dashes>_<major>_<minor>`, Eddystone `<namespace>_<instance>`.
+    package static func key(_ id: BeaconIdentity) -> String {
+        switch id.scheme {
+        case .uuid: return "\(id.id.uuidString.filter { $0 != "-" })_\(id.major)_\(id.minor)"
+        case .eddystone: return "\(id.eddystoneNamespace)_\(id.eddystoneInstance)"
+        }
+    }
+
+    /// A readable default name for a beacon without a configured one.
+    package static func label(_ id: BeaconIdentity) -> String {
+        switch id.scheme {
+        case .uuid: return "Beacon \(id.id.uuidString.prefix(8)) \(id.major).\(id.minor)"
+        case .eddystone: return "Eddystone \(id.eddystoneInstance)"
+        }
+    }
+
+    /// Characters outside `[a-zA-Z0-9_-]` become `_` (discovery topic levels, identifiers).
+    package static func sanitized(_ text: String) -> String {
+        String(
+            text.unicodeScalars.map { s -> Character in
+                switch s {
+                case "a"..."z", "A"..."Z", "0"..."9", "_", "-": return Character(s)
+                default: return "_"
+                }
+            })
+    }
+
+    /// HA's `slugify` for ASCII text: lower case, every run of other characters one `_`, none at
+    /// the ends. Nil for text with other characters (HA transliterates those; we leave it to HA).
+    package static func slug(_ text: String) -> String? {
+        var out = ""
+        var pendingSeparator = false
+        for s in text.unicodeScalars {
+            guard s.isASCII else { return nil }
+            switch s {
+            case "a"..."z", "0"..."9", "A"..."Z":
+                if pendingSeparator, !out.isEmpty { out.append("_") }
+                pendingSeparator = false
+                let lower = ("A"..."Z").contains(s) ? Unicode.Scalar(UInt8(s.value) + 32) : s
+                out.unicodeScalars.append(lower)
+            default:
+                pendingSeparator = true
+            }
+        }
+        return out.isEmpty ? nil : out
+    }
+}

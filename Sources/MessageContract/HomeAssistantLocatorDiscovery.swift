@@ -1,0 +1,105 @@
+import BeaconCore
+import BeaconWire
+
+/// Home Assistant MQTT discovery published by a locator (`locate`, or the one `run` starts with
+/// `locator.enabled`): for each configured beacon, on the beacon's device,
+/// - the beacon's main entity, a `device_tracker` whose state is the room (`device_tracker.keys`),
+/// - `Room` and `Floor` sensors (`sensor.keys_room`, `sensor.keys_floor`),
+/// - a `Location change` event (`location` or `not_home`, with the rooms and floors).
+///
+/// All read the locator's retained `<base>/<beacon>/location` and its `<base>/<beacon>/event`, which
+/// change only when the locator's hysteresis moves the beacon, so each move is one recorder row per
+/// entity. Every locator publishes the same configs (same `unique_id`s): they agree on locations.
+/// The locator is a device too (its connectivity), published first, so it exists before the beacons
+/// name it as `via_device`.
+package struct HomeAssistantLocatorDiscovery {
+    package let settings: HomeAssistantSettings
+    let configuration: Configuration
+    let topics: TopicTree
+    let softwareVersion: String
+
+    package init(configuration: Configuration, softwareVersion: String) {
+        self.settings = configuration.homeAssistant
+        self.configuration = configuration
+        self.topics = TopicTree(configuration)
+        self.softwareVersion = softwareVersion
+    }
+
+    /// Where HA publishes its birth (`online`) and will (`offline`) messages.
+    package var birthTopic: String { TopicTree.homeAssistantBirth(prefix: settings.prefix) }
+
+    /// Every config, retained, the locator's device first; empty when discovery is off.
+    package func messages() -> [OutboundMessage] {
+        guard settings.discovery else { return [] }
+        return entities().map { $0.message(prefix: settings.prefix, qos: configuration.mqtt.qos, softwareVersion: softwareVersion) }
+    }
+
+    /// HA restarted: publish everything again.
+    package func messages(onBirth payload: String) -> [OutboundMessage] {
+        payload == "online" ? messages() : []
+    }
+
+    package func removals() -> [OutboundMessage] {
+        entities().map { $0.removal(prefix: settings.prefix, qos: configuration.mqtt.qos) }
+    }
+
+    /// The node shared by every locator's beacon configs.
+    static let node = "beacon2mqtt_locator"
+
+    package func entities() -> [HomeAssistantEntity] {
+        let locator = HomeAssistantDevice.locator(configuration, softwareVersion: softwareVersion)
+        let online = HomeAssistantEntity.Availability(topic: topics.locatorStatus)
+        var connectivity = HomeAssistantEntity(
+            .binarySensor, device: locator, node: locator.identifier, key: "connectivity", name: "Connectivity",
+            stateTopic: topics.locatorStatus)
+        connectivity.deviceClass = "connectivity"
+        connectivity.diagnostic = true
+        connectivity.valueTemplate = "{{ 'OFF' if value == 'offline' else 'ON' }}"
+        var out = [connectivity]
+        for beacon in configuration.beacons {
+            let id = beacon.identity
+            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: locator.identifier)
+            let key = HomeAssistantDevice.key(id)
+            let location = topics.location(id)
+            func entity(_ c: HomeAssistantEntity.Component, _ suffix: String, _ name: String?, _ topic: String)
+                -> HomeAssistantEntity
+            {
+                var e = HomeAssistantEntity(c, device: device, node: Self.node, key: key + suffix, name: name, stateTopic: topic)
+                e.availability = [online]
+                return e
+            }
+            // HA's MQTT device tracker: a state other than payload_home/payload_not_home is the location's name.
+            var tracker = entity(.deviceTracker, "_room_tracker", nil, location)
+            tracker.valueTemplate = "{{ (value_json.room or value_json.gateway) if value_json.state == 'home' else 'not_home' }}"
+            tracker.fields = { w in
+                w.field("source_type", "bluetooth_le")
+                w.field("json_attributes_topic", location)
+                // Only what changes with the location, so a move is one row (state and attributes
+                // come in the same message and HA writes them once).
+                w.field(
+                    "json_attributes_template",
+                    "{{ {'floor': value_json.floor, 'room': value_json.room, 'gateway': value_json.gateway} | tojson }}")
+            }
+            var room = entity(.sensor, "_room", "Room", location)
+            room.valueTemplate = "{{ (value_json.room or value_json.gateway) if value_json.state == 'home' else 'away' }}"
+            room.icon = "mdi:door"
+            var floor = entity(.sensor, "_floor", "Floor", location)
+            floor.valueTemplate = "{{ (value_json.floor or 'unknown') if value_json.state == 'home' else 'away' }}"
+            floor.icon = "mdi:stairs"
+            var change = entity(.event, "_location_change", "Location change", topics.locatorEvent(id))
+            change.icon = "mdi:map-marker-path"
+            change.valueTemplate =
+                "{{ {'event_type': value_json.event, 'room': value_json.room, 'floor': value_json.floor, "
+                + "'previous_room': value_json.previous_room, 'previous_floor': value_json.previous_floor} | tojson }}"
+            change.fields = { w in
+                w.key("event_types")
+                w.beginArray()
+                w.string("location")
+                w.string("not_home")
+                w.endArray()
+            }
+            out += [tracker, room, floor, change]
+        }
+        return out
+    }
+}

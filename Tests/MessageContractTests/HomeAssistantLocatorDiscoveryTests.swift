@@ -1,0 +1,90 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+import MessageContract
+import TestFixtures
+import Testing
+
+/// The locator's discovery: per configured beacon a room tracker, room and floor sensors and a
+/// location-change event on the beacon's device, all reading what the locator publishes.
+@Suite struct HomeAssistantLocatorDiscoveryTests {
+    static func configuration() -> Configuration {
+        var c = HomeAssistantDiscoveryTests.configuration()
+        c.gateway.id = "loc1"
+        c.homeAssistant.discovery = true
+        return c
+    }
+
+    static func discovery(_ c: Configuration = configuration()) -> HomeAssistantLocatorDiscovery {
+        HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: "9.9.9")
+    }
+
+    static func payloads() throws -> [(topic: String, json: [String: Any])] {
+        try discovery().messages().map { ($0.topic, try HomeAssistantDiscoveryTests.json($0)) }
+    }
+
+    @Test func offUnlessDiscoveryIsOn() {
+        var c = Self.configuration()
+        c.homeAssistant.discovery = false
+        #expect(Self.discovery(c).messages().isEmpty)
+    }
+
+    @Test func theBeaconsMainEntityIsItsRoomTrackerWithShortIDs() throws {
+        let p = try Self.payloads()
+        #expect(
+            p.map { $0.json["default_entity_id"] as? String } == [
+                "binary_sensor.beacon2mqtt_locator_loc1_connectivity", "device_tracker.keys", "sensor.keys_room",
+                "sensor.keys_floor", "event.keys_location_change",
+            ])
+        let tracker = try #require(p.first { $0.topic.hasPrefix("homeassistant/device_tracker/") }?.json)
+        #expect(tracker["name"] is NSNull, "name null: the device's main entity, named like the device")
+        #expect(tracker["state_topic"] as? String == "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/location")
+        // HA's MQTT tracker: a payload other than home/not_home is the location's name, here the room.
+        #expect(
+            tracker["value_template"] as? String
+                == "{{ (value_json.room or value_json.gateway) if value_json.state == 'home' else 'not_home' }}")
+        #expect(tracker["json_attributes_topic"] as? String == tracker["state_topic"] as? String, "one row per move")
+    }
+
+    @Test func everyBeaconEntityIsOnTheBeaconsDeviceThroughTheLocator() throws {
+        let p = try Self.payloads()
+        let locator = try #require(p.first?.json["device"] as? [String: Any])
+        #expect(locator["identifiers"] as? [String] == ["beacon2mqtt_locator_loc1"])
+        for (topic, json) in p.dropFirst() {
+            let device = try #require(json["device"] as? [String: Any])
+            #expect(device["identifiers"] as? [String] == ["beacon2mqtt_beacon_\(HomeAssistantDiscoveryTests.beaconKey)"])
+            #expect(device["via_device"] as? String == "beacon2mqtt_locator_loc1", "\(topic)")
+            #expect(
+                json["availability"] as? [[String: String]] == [
+                    ["topic": "beacons/locators/loc1/status", "payload_available": "online", "payload_not_available": "offline"]
+                ])
+            // Every locator publishes the same beacon configs.
+            #expect(topic.contains("/beacon2mqtt_locator/"))
+        }
+    }
+
+    /// Each entity listens on a topic the locator really publishes (its templates are rendered by a
+    /// real Home Assistant in `make test-ha`).
+    @Test func theTopicsAreTheLocatorsOwn() throws {
+        var locator = Locator(settings: { var s = LocatorSettings(); s.minDwell = .zero; return s }())
+        var out: [OutboundMessage] = []
+        let reading = #"{"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":1,"name":"Keys","floor":"2","room":"office","accuracy":1.2,"timestamp":"2023-11-14T22:13:20.000Z"}"#
+        locator.handle(topic: "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/proximity", payload: reading)
+        locator.advance(to: Timestamp(microseconds: 1_700_000_010_000_000), into: &out)
+        let topics = Set(out.map(\.topic))
+        for (topic, json) in try Self.payloads().dropFirst() {
+            #expect(topics.contains(json["state_topic"] as? String ?? ""), "\(topic)")
+        }
+        let event = try #require(try Self.payloads().first { $0.topic.hasPrefix("homeassistant/event/") }?.json)
+        #expect(event["event_types"] as? [String] == ["location", "not_home"])
+        #expect(out.contains { $0.topic.hasSuffix("/event") && $0.payload.text.contains(#""event":"location""#) })
+    }
+
+    @Test func birthRepublishesAndRemovalsClear() {
+        let d = Self.discovery()
+        #expect(d.birthTopic == "homeassistant/status")
+        #expect(d.messages(onBirth: "online") == d.messages())
+        #expect(d.messages(onBirth: "offline").isEmpty)
+        #expect(d.removals().map(\.topic) == d.messages().map(\.topic))
+    }
+}
