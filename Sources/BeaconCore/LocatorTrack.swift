@@ -47,15 +47,20 @@ package struct LocatorTrack: Sendable {
 
     package init() {}
 
+    /// Keeps each gateway's readings in timestamp order (a reading with a timestamp already held
+    /// replaces it). Edits the list in place: copying it out of the dictionary and back would copy
+    /// its storage on every reading.
     package mutating func insert(_ s: Sample, gateway: String) {
-        var list = samples[gateway] ?? []
+        Self.insert(s, into: &samples[gateway, default: []])
+    }
+
+    private static func insert(_ s: Sample, into list: inout [Sample]) {
         if let i = list.lastIndex(where: { $0.timestamp <= s.timestamp }) {
             if list[i].timestamp == s.timestamp { list[i] = s } else { list.insert(s, at: i + 1) }
         } else {
             list.insert(s, at: 0)
         }
-        if list.count > Self.capacity { list.removeFirst(list.count - Self.capacity) }
-        samples[gateway] = list
+        if list.count > capacity { list.removeFirst(list.count - capacity) }
     }
 
     package mutating func lose(gateway: String, at t: Timestamp) {
@@ -73,15 +78,26 @@ package struct LocatorTrack: Sendable {
     func candidates(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>) -> [Candidate] {
         var out: [Candidate] = []
         for gateway in samples.keys.sorted() where !offline.contains(gateway) {
-            let lost = lostAt[gateway].flatMap { $0 <= t ? $0 : nil }
-            let fresh = samples[gateway]!.filter { sample in
-                sample.timestamp <= t && t - sample.timestamp < s.staleAfter
-                    && (lost.map { sample.timestamp >= $0 } ?? true)
-            }
+            let fresh = Self.fresh(samples[gateway]!, at: t, staleAfter: s.staleAfter, lost: lostAt[gateway])
             guard !fresh.isEmpty else { continue }
             out.append(Candidate(gateway: gateway, history: fresh.suffix(max(1, s.historyWindow))))
         }
         return out
+    }
+
+    /// The readings of `list` (in timestamp order) that count at `t`: stamped at or before `t`, less
+    /// than `staleAfter` old, and not older than the gateway's exit event if it reported one by `t`.
+    /// Each bound is monotonic in the timestamp, so they are one contiguous slice of the list.
+    package static func fresh(_ list: [Sample], at t: Timestamp, staleAfter: TimeSpan, lost: Timestamp?) -> ArraySlice<Sample> {
+        var lower = t - staleAfter
+        var lowerInclusive = false
+        if let lost, lost <= t, lost > lower {
+            lower = lost
+            lowerInclusive = true
+        }
+        let start = list.firstIndex { lowerInclusive ? $0.timestamp >= lower : $0.timestamp > lower } ?? list.endIndex
+        let end = list.lastIndex { $0.timestamp <= t }.map { $0 + 1 } ?? list.startIndex
+        return start < end ? list[start..<end] : list[list.endIndex...]
     }
 
     /// Decides tick `t`; returns the previous and the new location when it changed.
@@ -97,8 +113,10 @@ package struct LocatorTrack: Sendable {
                 seen = newest
             }
         }
-        let cands = candidates(at: t, s, offline: offline)
+        // Pruned first: what goes is never fresh at t, and the candidates' slices then share the
+        // lists' storage without a later edit copying it.
         prune(before: t - s.staleAfter)
+        let cands = candidates(at: t, s, offline: offline)
         guard !cands.isEmpty else { return away(at: t, s) }
         let previous = location
         guard let owner = previous?.gateway else { return moved(to: preferred(cands, s), cands, at: t) }
@@ -199,14 +217,16 @@ package struct LocatorTrack: Sendable {
         return (previous, next)
     }
 
+    /// Drops readings stamped at or before `horizon` (each list is in timestamp order, so they are
+    /// its head), and the gateways left without any. Lists with nothing to drop are not touched.
     private mutating func prune(before horizon: Timestamp) {
-        for gateway in samples.keys.sorted() {
-            let kept = samples[gateway]!.filter { $0.timestamp > horizon }
-            if kept.isEmpty {
+        for (gateway, list) in samples {
+            let expired = list.firstIndex { $0.timestamp > horizon } ?? list.endIndex
+            if expired == list.endIndex {
                 samples[gateway] = nil
                 if let l = lostAt[gateway], l <= horizon { lostAt[gateway] = nil }
-            } else {
-                samples[gateway] = kept
+            } else if expired > 0 {
+                samples[gateway]!.removeFirst(expired)
             }
         }
     }

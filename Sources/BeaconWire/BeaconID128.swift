@@ -57,10 +57,20 @@ public struct BeaconID128: Hashable, Sendable, Comparable {
     }
 
     /// Parses a UUID with or without dashes (case-insensitive); nil when malformed.
+    /// 32 hex digits, most significant first, with any number of `-` anywhere (the UUID text form
+    /// and the bare one); nil for anything else. Reads the UTF-8 bytes once: the locator parses an
+    /// identity from every topic it receives.
     public init?(uuidString text: String) {
-        let hex = text.filter { $0 != "-" }
-        guard hex.count == 32, let b = Hex.bytes(hex), b.count == 16 else { return nil }
-        self.init(high: ByteReader.uint64(b, at: 0, .bigEndian), low: ByteReader.uint64(b, at: 8, .bigEndian))
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var digits = 0
+        for c in text.utf8 where c != 0x2D {
+            guard digits < 32, let v = Hex.nibble(c) else { return nil }
+            if digits < 16 { high = high << 4 | UInt64(v) } else { low = low << 4 | UInt64(v) }
+            digits += 1
+        }
+        guard digits == 32 else { return nil }
+        self.init(high: high, low: low)
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool {

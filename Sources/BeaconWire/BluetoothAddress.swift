@@ -71,13 +71,9 @@ public enum Hex {
         out.reserveCapacity(text.utf8.count / 2)
         var high: UInt8?
         for c in text.utf8 {
-            let v: UInt8
-            switch c {
-            case 0x30...0x39: v = c - 0x30
-            case 0x41...0x46: v = c - 0x37
-            case 0x61...0x66: v = c - 0x57
-            case 0x20, 0x09, 0x0A, 0x0D: continue
-            default: return nil
+            guard let v = nibble(c) else {
+                if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
+                return nil
             }
             if let h = high {
                 out.append(h << 4 | v)
@@ -87,5 +83,16 @@ public enum Hex {
             }
         }
         return high == nil ? out : nil
+    }
+
+    /// The value of one ASCII hex digit (either case); nil for any other byte.
+    @inlinable
+    public static func nibble(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: c - 0x30
+        case 0x41...0x46: c - 0x37
+        case 0x61...0x66: c - 0x57
+        default: nil
+        }
     }
 }

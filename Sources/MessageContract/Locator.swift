@@ -127,17 +127,19 @@ package struct Locator: Sendable {
     private mutating func decide(at t: Timestamp, into out: inout [OutboundMessage]) {
         var gone: [BeaconIdentity] = []
         for beacon in order {
-            guard var track = tracks[beacon] else { continue }
-            if let change = track.decide(at: t, settings, offline: offline) {
+            // The track is edited in place: a copy taken out of the dictionary would copy its
+            // readings' storage at the first change, every tick.
+            guard tracks[beacon] != nil else { continue }
+            if let change = tracks[beacon]!.decide(at: t, settings, offline: offline) {
                 let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
-                out.append(composer.event(beacon, name: track.name, change.current, previous: change.previous, at: t))
+                out.append(
+                    composer.event(beacon, name: tracks[beacon]!.name, change.current, previous: change.previous, at: t))
             }
-            if let feed = settings.mqttRoomTopic { feedRoom(beacon, &track, topic: feed, at: t, into: &out) }
-            tracks[beacon] = track
+            if let feed = settings.mqttRoomTopic { feedRoom(beacon, &tracks[beacon]!, topic: feed, at: t, into: &out) }
             // A beacon that is not_home with no reading left is forgotten, so memory follows the
             // beacons present; if it comes back it starts afresh (its previous location was null anyway).
-            if track.location?.isHome == false, track.samples.isEmpty { gone.append(beacon) }
+            if let track = tracks[beacon], track.location?.isHome == false, track.samples.isEmpty { gone.append(beacon) }
         }
         if !gone.isEmpty {
             for beacon in gone { tracks[beacon] = nil }

@@ -162,7 +162,10 @@ package struct TopicTree: Sendable, Equatable {
         guard utf8.count > baseCount + 1, utf8.starts(with: base.utf8) else { return nil }
         let slash = utf8.index(utf8.startIndex, offsetBy: baseCount)
         guard utf8[slash] == 0x2F else { return nil }
-        let levels = topic[utf8.index(after: slash)...].split(separator: "/", omittingEmptySubsequences: false)
+        // Split on the UTF-8 bytes: splitting the String on a Character walks grapheme breaks,
+        // and this runs for every message a locator receives.
+        let levels = utf8[utf8.index(after: slash)...].split(separator: 0x2F, omittingEmptySubsequences: false)
+            .map { Substring($0) }
         switch levels.count {
         case 3:
             // gateways/<gw>/status|stats, locators/<gw>/status
