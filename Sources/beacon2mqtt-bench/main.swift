@@ -45,6 +45,8 @@ for section in options.sections {
             try PipelineBench(options: options).run(into: &report)
         case "json":
             try JSONBench(options: options).run(into: &report)
+        case "locator":
+            try LocatorBench(options: options).run(into: &report)
         case "e2e":
             try EndToEndBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":

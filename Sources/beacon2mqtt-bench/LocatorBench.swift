@@ -1,0 +1,108 @@
+import BeaconCore
+import BeaconWire
+import MessageContract
+
+/// Section `locator`: the locator's own cost, in process, for a site of N gateways × M beacons
+/// (issue #18). Every beacon is heard by its home gateway and the two next to it, once a second
+/// each, with the proximity payloads the gateways really write (`MessageComposer`); every 20 s, 5 %
+/// of the beacons move nearer to the next of their gateways (or back), so decisions are taken. Building a second's messages is not
+/// timed; feeding them to `Locator.handle` (topic parse, JSON read, the rule's bookkeeping) and
+/// the tick's `advance` are, on the thread's CPU clock.
+///
+/// Figures: messages in per CPU second, locations out, the CPU time of one tick's decision
+/// (median and worst: it adds to `settle` before a location goes out).
+struct LocatorBench {
+    var options: BenchOptions
+
+    struct Site {
+        var gateways: Int
+        var beacons: Int
+        var name: String { "\(gateways) gateways × \(beacons) beacons" }
+    }
+
+    static let hearers = 3
+    static let moverShare = 20  // one beacon in 20 moves …
+    static let movePeriod = 20  // … every 20 s
+
+    func run(into report: inout BenchReport) throws(BenchFailure) {
+        let sites =
+            options.quick
+            ? [Site(gateways: 10, beacons: 200), Site(gateways: 50, beacons: 2_000)]
+            : [Site(gateways: 10, beacons: 200), Site(gateways: 50, beacons: 2_000), Site(gateways: 500, beacons: 20_000)]
+        let seconds = options.quick ? 30 : 60
+        for site in sites where options.includes(site.name) {
+            report.add(try measure(site, seconds: seconds))
+        }
+    }
+
+    private func measure(_ site: Site, seconds: Int) throws(BenchFailure) -> BenchResult {
+        let start = Timestamp(microseconds: 1_767_225_600_000_000)  // 2026-01-01T00:00:00Z
+        var composers = (0..<site.gateways).map { g in
+            var c = Configuration()
+            c.gateway.id = "gw\(g)"
+            c.gateway.floor = "\(g / 10)"
+            c.gateway.room = "room\(g)"
+            return MessageComposer(c)
+        }
+        var locator = Locator()
+        var messagesIn = 0
+        var locationsOut = 0
+        var cpu: UInt64 = 0
+        var tickCPU: [Double] = []
+        var unread = 0
+        var out: [OutboundMessage] = []
+        for second in 0..<seconds {
+            let now = start + TimeSpan.seconds(Int64(second))
+            let round = Self.round(site, second: second, at: now, composers: &composers)
+            let t0 = BenchClock.threadCPUNow()
+            for m in round where !locator.handle(topic: m.topic, payload: m.payload.text) { unread += 1 }
+            let t1 = BenchClock.threadCPUNow()
+            out.removeAll(keepingCapacity: true)
+            locator.advance(to: now, into: &out)
+            let t2 = BenchClock.threadCPUNow()
+            cpu &+= t2 &- t0
+            tickCPU.append(Double(t2 &- t1) / 1e9)
+            messagesIn += round.count
+            locationsOut += out.count(where: { $0.topic.hasSuffix("/location") })
+        }
+        guard unread == 0 else { throw BenchFailure("the locator did not read \(unread) proximity messages") }
+        guard locationsOut >= site.beacons else {
+            throw BenchFailure("\(site.name): only \(locationsOut) locations for \(site.beacons) beacons")
+        }
+        let sorted = tickCPU.sorted()
+        var r = BenchResult(section: "locator", name: site.name)
+        r.add("messages_per_s", Double(messagesIn) / (Double(cpu) / 1e9), "msg/s/core")
+        r.add("input_per_s", Double(site.beacons * Self.hearers), "msg/s offered")
+        r.add("locations", Double(locationsOut), "locations in \(seconds) s")
+        r.add("tick_median_ms", Repetitions.Outcome.median(tickCPU) * 1e3, "ms/tick", decimals: 2)
+        r.add("tick_max_ms", (sorted.last ?? 0) * 1e3, "ms/tick max", decimals: 2)
+        return r
+    }
+
+    /// One second of proximity messages: each beacon from its home gateway and the next two.
+    private static func round(
+        _ site: Site, second: Int, at now: Timestamp, composers: inout [MessageComposer]
+    ) -> [OutboundMessage] {
+        var round: [OutboundMessage] = []
+        round.reserveCapacity(site.beacons * hearers)
+        let epoch = second / movePeriod
+        for b in 0..<site.beacons {
+            let moves = b % moverShare == 0 && epoch % 2 == 1
+            let identity = BeaconIdentity.uuid(
+                BeaconID128(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0),
+                major: UInt16(truncatingIfNeeded: b >> 16), minor: UInt16(truncatingIfNeeded: b))
+            for h in 0..<hearers {
+                let g = (b + h) % site.gateways
+                // Rank 0 is the nearest; a mover is nearest to the second of its gateways.
+                let rank = moves ? (h + hearers - 1) % hearers : h
+                let distance = 1.2 + 2.5 * Double(rank) + 0.1 * Double((b &+ second) % 3)
+                let ranged = RangedBeacon(
+                    identity: identity, name: nil, address: BluetoothAddress(rawValue: 0xC000_0000_0000 | UInt64(b)),
+                    rssi: Int8(-60 - 6 * rank), filteredRSSI: Double(-60 - 6 * rank), measuredPower: -59,
+                    accuracy: distance, proximity: rank == 0 ? .near : .far, lastSeen: now)
+                composers[g].compose(.didRangeBeacon(ranged, at: now), into: &round)
+            }
+        }
+        return round
+    }
+}
