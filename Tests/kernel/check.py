@@ -287,6 +287,56 @@ def listen_phase(checks, agent, scenarios, live_run):
     checks.check("listen/%s: X enters then exits" % source, events["X"] == ["enter", "exit"], "X events %s" % events["X"], phase)
 
 
+ADV_TOPIC = "kt/%s/7/13/kt-{phase}/event" % UUID
+
+
+def advertise_phase(checks, phase, extended):
+    """'beacon2mqtt advertise' on hci1 → the linked hci0: BlueZ and 'beacon2mqtt run' receive it."""
+    command_set = "extended" if extended else "legacy"
+    log = controller_log(checks, phase)
+    stamps = marks(checks, phase)
+    adv_log = checks.text(phase, "advertise.log")
+    checks.check("%s: the advertiser used the %s LE advertising commands" % (phase, command_set),
+                 "advertising with the %s LE commands" % command_set in adv_log, adv_log[-2000:], phase)
+    commands = [row for row in log if row.get("event") == "advertiser-command"]
+    opcodes = [row["opcode"] for row in commands]
+    wanted = ["0x2036", "0x2035", "0x2037", "0x2039"] if extended else ["0x2005", "0x2006", "0x2008", "0x200a"]
+    sent = [op for op in opcodes if op in wanted]
+    checks.check("%s: set-up sent %s in order" % (phase, " ".join(wanted)),
+                 any(sent[i:i + 4] == wanted for i in range(len(sent))), "advertiser commands %s" % opcodes, phase)
+    stop = stamps.get("advertiser-stop")
+    after = [row for row in commands if stop is not None and row["time"] >= stop]
+    final = after[-1]["state"] if after else None
+    off = final is not None and final["legacy"] == "off" and all(v == "off" for v in final["sets"].values())
+    removed = final is not None and "10" not in final["sets"]
+    checks.check("%s: SIGTERM disabled advertising%s" % (phase, " and removed set 0x0A" if extended else ""),
+                 off and (removed or not extended), "state after the stop %s (commands %s)"
+                 % (final, [row["opcode"] for row in after]), phase)
+    checks.check("%s: the advertiser exited 0 on SIGTERM" % phase, checks.text(phase, "advertise.code").strip() == "0",
+                 "exit code %s" % checks.text(phase, "advertise.code").strip(), phase)
+    btmgmt = checks.text(phase, "btmgmt.log")
+    checks.check("%s: btmgmt find (kernel discovery) found the advertiser" % phase, "dev_found:" in btmgmt,
+                 btmgmt[-1500:], phase)
+    btmon = checks.text(phase, "btmon.txt")
+    # btmon decodes the manufacturer data of the kernel's Device Found events and of the reports.
+    checks.check("%s: btmon shows the iBeacon manufacturer data" % phase,
+                 "Device Found" in btmon and "Company: Apple, Inc. (76)" in btmon and "Type: iBeacon (2)" in btmon,
+                 btmon[-3000:], phase)
+    messages = read_jsonl(checks.path(phase, "mqtt"))
+    events = [(payload_of(r) or {}).get("event") for r in messages if r.get("topic") == ADV_TOPIC.format(phase=phase)
+              and isinstance(payload_of(r), dict)]
+    checks.check("%s/mqtt: run on hci0 published enter, then exit once the advertiser stopped" % phase,
+                 events == ["enter", "exit"], "events on %s: %s" % (ADV_TOPIC.format(phase=phase), events), phase)
+    bodies = event_payloads(messages, ADV_TOPIC.format(phase=phase))
+    exits = [parse_time(b["timestamp"]) for b in bodies if b.get("event") == "exit" and "timestamp" in b]
+    checks.check("%s/mqtt: the exit came after the advertiser stopped" % phase,
+                 bool(exits) and stop is not None and exits[0] >= stop, "exit at %s, stop at %s" % (exits, stop), phase)
+    alive = checks.text(phase, "agent.alive").strip()
+    code = checks.text(phase, "agent.code").strip()
+    checks.check("%s: run kept running and exited 0 on SIGTERM" % phase, alive == "yes" and code == "0",
+                 "running at the end: %s, exit code %s" % (alive or "?", code or "missing"), phase)
+
+
 def main():
     job, agent, scenarios = sys.argv[1:4]
     checks = Checks(job)
@@ -306,6 +356,8 @@ def main():
             unplug_phase(checks, live_run)
         elif phase == "listen":
             listen_phase(checks, agent, scenarios, live_run)
+        elif phase in ("advertise-legacy", "advertise-extended"):
+            advertise_phase(checks, phase, extended=phase.endswith("extended"))
 
     failed_phases = sorted({r[3] for r in checks.results if r[0] == "FAIL" and r[3]})
     if failed_phases:

@@ -155,6 +155,58 @@ privilege_denied() {
     wait_for_gone /sys/class/bluetooth/hci0 10
 }
 
+# Scenario 6 (advertise-legacy, advertise-extended): 'beacon2mqtt advertise' on hci1 sends an iBeacon over
+# the virtual link to hci0. First BlueZ's own discovery (btmgmt find, recorded by btmon) must report its
+# manufacturer data; then 'beacon2mqtt run' on hci0 publishes an enter, and stopping the advertiser an exit.
+ADV_ARGS="ibeacon --uuid e2c56db5-dffb-48d2-b060-d0f5a71096e0 --major 7 --minor 13 --interval 100ms"
+advertise_phase() {
+    name=$1
+    log "phase $name: start"
+    start_broker "$name" || return 1
+    mosquitto_sub -h 127.0.0.1 -F '%j' -t '#' > "$O/$name.mqtt" 2> "$O/$name.sub.log" &
+    sub=$!
+    python3 /job/vhci_controller.py "$S/$name.json" --log "$O/$name.controller.jsonl" 2> "$O/$name.controller.err" &
+    ctl=$!
+    wait_for /sys/class/bluetooth/hci1 30 || log "phase $name: no hci1"
+    adapter_up hci0 || log "phase $name: hci0 did not come up"
+    adapter_up hci1 || log "phase $name: hci1 did not come up"
+    mark "$name" advertiser-start
+    $D $B advertise $ADV_ARGS --adapter hci1 --address random-static -v > "$O/$name.advertise.log" 2>&1 &
+    adv=$!
+    sleep 3
+    before=$(hci_sockets)
+    $D btmon -w "$O/$name.btmon.snoop" > /dev/null 2>&1 &
+    mon=$!
+    wait_hci_socket "$before" 30 || log "phase $name: btmon has no monitor socket"
+    timeout 20 btmgmt --index 0 find -l > "$O/$name.btmgmt.log" 2>&1
+    kill -INT "$mon" 2>/dev/null; wait "$mon"
+    btmon -r "$O/$name.btmon.snoop" > "$O/$name.btmon.txt" 2>&1
+    mark "$name" agent-start
+    $D $B run --config "$S/$name.yaml" > "$O/$name.agent.log" 2>&1 &
+    agent=$!
+    sleep 8
+    mark "$name" advertiser-stop
+    kill -TERM "$adv" 2>/dev/null
+    i=0
+    while kill -0 "$adv" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -KILL "$adv" 2>/dev/null
+    wait "$adv"
+    echo $? > "$O/$name.advertise.code"
+    sleep 8  # exit_timeout 4s, plus the ranging tick and delivery
+    if kill -0 "$agent" 2>/dev/null; then echo yes; else echo no; fi > "$O/$name.agent.alive"
+    kill -TERM "$agent" 2>/dev/null
+    i=0
+    while kill -0 "$agent" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -KILL "$agent" 2>/dev/null
+    wait "$agent"
+    echo $? > "$O/$name.agent.code"
+    mark "$name" agent-stop
+    kill "$ctl" 2>/dev/null; wait "$ctl"
+    sleep 0.5
+    kill "$sub" 2>/dev/null; wait "$sub" 2>/dev/null
+    log "phase $name: advertiser exit $(cat "$O/$name.advertise.code"), agent exit $(cat "$O/$name.agent.code")"
+}
+
 wait_for_gone() {
     i=0
     while [ -e "$1" ]; do i=$((i + 1)); [ $i -gt $(($2 * 10)) ] && return 1; sleep 0.1; done
@@ -171,6 +223,7 @@ for name in $(cat "$S/phases"); do
             phase legacy passive setpriv --reuid=65534 --regid=65534 --clear-groups \
                 --inh-caps=+net_raw,+net_admin --ambient-caps=+net_raw,+net_admin ;;
         listen) phase listen listen ;;
+        advertise-*) advertise_phase "$name" ;;
         *) phase "$name" passive ;;
     esac
     wait_for_gone /sys/class/bluetooth/hci0 10 || log "hci0 still there after phase $name"

@@ -9,6 +9,11 @@ scanning is on, sends one advertising report per beacon per advertising interval
 * LE Advertising Report (Core Spec Vol 4, Part E, §7.7.65.2) after LE Set Scan Enable,
 * LE Extended Advertising Report (§7.7.65.13) after LE Set Extended Scan Enable.
 
+With an "advertiser" in the scenario, a second controller (the next hciN) shares the first one's link:
+it answers the legacy and extended advertising commands, and whatever it advertises the first one
+reports while it scans, as one more beacon. So a program advertising on one adapter is received by a
+scanner on the other, both through the real kernel.
+
 The scenario (JSON, see docs/testing.md, “The virtual controller”) gives the beacons, their RSSI over time
 (piecewise linear), start and stop times, and the times at which the controller vanishes (closes
 /dev/vhci) and returns with the same address. Scenario time starts at the first scan enable.
@@ -33,7 +38,7 @@ LE_SET_SCAN_PARAMETERS, LE_SET_SCAN_ENABLE = 0x200B, 0x200C
 LE_SET_EXT_SCAN_PARAMETERS, LE_SET_EXT_SCAN_ENABLE = 0x2041, 0x2042
 
 
-def supported_commands(extended):
+def supported_commands(extended, advertiser=False):
     """Read Local Supported Commands mask (§6.27): only what this controller really answers."""
     mask = bytearray(64)
 
@@ -57,15 +62,25 @@ def supported_commands(extended):
     if extended:
         bit(37, 5)  # LE Set Extended Scan Parameters
         bit(37, 6)  # LE Set Extended Scan Enable
+    if advertiser:
+        bit(25, 5)  # LE Set Advertising Parameters
+        bit(25, 7)  # LE Set Advertising Data
+        bit(26, 1)  # LE Set Advertising Enable
+        if extended:
+            bit(36, 1)  # LE Set Advertising Set Random Address
+            bit(36, 2)  # LE Set Extended Advertising Parameters
+            bit(36, 3)  # LE Set Extended Advertising Data
+            bit(36, 5)  # LE Set Extended Advertising Enable
+            bit(37, 0)  # LE Remove Advertising Set
     return bytes(mask)
 
 
-def return_parameters(opcode, address, extended):
+def return_parameters(opcode, address, extended, advertiser=False):
     """Return parameters after the status octet, or None for a status-only reply."""
+    if opcode == 0x1002:  # Read Local Supported Commands (§7.4.2)
+        return supported_commands(extended, advertiser)
     if opcode == 0x1001:  # Read Local Version Information (§7.4.1): 5.2, Linux Foundation
         return struct.pack("<BHBHH", 0x0B, 0, 0x0B, 0x05F1, 0)
-    if opcode == 0x1002:  # Read Local Supported Commands (§7.4.2)
-        return supported_commands(extended)
     if opcode == 0x1003:  # Read Local Supported Features (§7.4.3): LE only (octet 4: LE, no BR/EDR)
         return bytes([0, 0, 0, 0, 0x60, 0, 0, 0])
     if opcode == 0x1009:  # Read BD_ADDR (§7.4.6), little-endian
@@ -92,6 +107,8 @@ def return_parameters(opcode, address, extended):
         return bytes([0])
     if opcode == 0x203A:  # LE Read Maximum Advertising Data Length (§7.8.57)
         return struct.pack("<H", 31)
+    if opcode == 0x2036:  # LE Set Extended Advertising Parameters (§7.8.53): Selected_TX_Power
+        return struct.pack("<b", 0)
     if opcode == 0x204B:  # LE Read Transmit Power (§7.8.74)
         return struct.pack("<bb", -20, 10)
     if opcode == 0x1004:  # Read Local Extended Features (§7.4.4): page 0 only
@@ -146,6 +163,89 @@ class Beacon:
         return self.start <= t < self.stop
 
 
+class LinkAdvertiser:
+    """The second controller's advertising state (Core Spec Vol 4, Part E, §7.8.4–7.8.9 legacy,
+    §7.8.52–7.8.59 extended), and what the first controller's scan receives of it."""
+
+    def __init__(self, spec):
+        self.address = parse_address(spec.get("address", "c0:de:00:00:00:02"))
+        self.extended = spec.get("extended", False)
+        self.reset()
+
+    def reset(self):
+        self.legacy = {"enabled": False, "data": b"", "interval": 1.28, "random": None, "own": 0}
+        self.sets = {}  # handle -> same keys
+
+    def handle(self, opcode, params):
+        """Applies one command; returns the status to answer."""
+        legacy = self.legacy
+        if opcode == 0x0C03:
+            self.reset()
+        elif opcode == 0x2005 and len(params) >= 6:
+            legacy["random"] = params[:6]
+        elif opcode == 0x2006 and len(params) >= 15:
+            if legacy["enabled"]:
+                return 0x0C  # Command Disallowed while advertising (§7.8.5)
+            legacy["interval"] = struct.unpack_from("<H", params, 0)[0] * 0.000625
+            legacy["own"] = params[5]
+        elif opcode == 0x2008 and len(params) >= 1:
+            legacy["data"] = bytes(params[1:1 + params[0]])
+        elif opcode == 0x200A and len(params) >= 1:
+            legacy["enabled"] = bool(params[0])
+        elif opcode == 0x2036 and len(params) >= 25:
+            entry = self.sets.setdefault(params[0], {"enabled": False, "data": b"", "random": None})
+            if entry["enabled"]:
+                return 0x0C
+            entry["interval"] = int.from_bytes(params[3:6], "little") * 0.000625
+            entry["own"] = params[10]
+        elif opcode == 0x2035 and len(params) >= 7:
+            if params[0] not in self.sets:
+                return 0x42  # Unknown Advertising Identifier
+            self.sets[params[0]]["random"] = params[1:7]
+        elif opcode == 0x2037 and len(params) >= 4:
+            if params[0] not in self.sets:
+                return 0x42
+            self.sets[params[0]]["data"] = bytes(params[4:4 + params[3]])
+        elif opcode == 0x2039 and len(params) >= 2:
+            handles = [params[2 + 4 * i] for i in range(params[1])] if params[1] else list(self.sets)
+            if any(h not in self.sets for h in handles):
+                return 0x42
+            for h in handles:
+                self.sets[h]["enabled"] = bool(params[0])
+        elif opcode == 0x203D:  # LE Clear Advertising Sets
+            if any(e["enabled"] for e in self.sets.values()):
+                return 0x0C
+            self.sets.clear()
+        elif opcode == 0x203C and len(params) >= 1:
+            if params[0] not in self.sets:
+                return 0x42
+            if self.sets[params[0]]["enabled"]:
+                return 0x0C
+            del self.sets[params[0]]
+        return 0
+
+    def state(self):
+        return {"legacy": "on" if self.legacy["enabled"] else "off",
+                "sets": {str(h): "on" if e["enabled"] else "off" for h, e in self.sets.items()}}
+
+    def adverts(self):
+        """(key, address, data, interval) of everything on air now."""
+        out = []
+        for key, entry in [("legacy", self.legacy)] + [("set%d" % h, e) for h, e in self.sets.items()]:
+            if entry["enabled"]:
+                address = entry["random"] if entry["own"] == 1 and entry["random"] else self.address
+                out.append((key, address, entry["data"], max(entry.get("interval", 0.1), 0.02)))
+        return out
+
+
+class LinkBeacon:
+    """What the scanner reports of one advert on the shared link."""
+
+    def __init__(self, name, address, data, interval):
+        self.name, self.address, self.data, self.interval = name, address, data, interval
+        self.extended_pdu = False
+
+
 class Controller:
     def __init__(self, scenario, log):
         self.scenario = scenario
@@ -169,6 +269,9 @@ class Controller:
         self.scan_mode = None  # None, "legacy" or "extended"
         self.filter_duplicates = False
         self.reported = set()
+        self.link = LinkAdvertiser(scenario["advertiser"]) if "advertiser" in scenario else None
+        self.link_fd = None
+        self.link_due = {}
         self.t0 = None
         self.returns_at = None
         self.buffers = {}
@@ -198,6 +301,11 @@ class Controller:
         self.fd, self.index = self.open_vhci()
         self.buffers[self.fd] = b""
         self.log(event="appear", index=self.index, address=self.address[::-1].hex(":"))
+        if self.link is not None and self.link_fd is None:
+            self.link_fd, index = self.open_vhci()
+            self.buffers[self.link_fd] = b""
+            self.log(event="advertiser-appear", index=index, address=self.link.address[::-1].hex(":"),
+                     extended=self.link.extended)
 
     def disappear(self, new_index):
         os.close(self.fd)
@@ -226,6 +334,13 @@ class Controller:
         self.send_event(fd, EVT_COMMAND_COMPLETE, struct.pack("<BH", 1, opcode) + params)
 
     def handle_command(self, fd, opcode, params):
+        if fd == self.link_fd:
+            extra = return_parameters(opcode, self.link.address, self.link.extended, advertiser=True)
+            status = self.link.handle(opcode, params)
+            self.log(event="advertiser-command", opcode="0x%04x" % opcode, params=params.hex(), status=status,
+                     state=self.link.state())
+            self.command_complete(fd, opcode, bytes([status]) + ((extra or b"") if status == 0 else b""))
+            return
         is_main = fd == self.fd
         address = self.address if is_main else self.placeholder_address
         extra = return_parameters(opcode, address, self.extended)
@@ -297,6 +412,11 @@ class Controller:
         self.send_event(self.fd, EVT_LE_META, params)
 
     def advertise(self, now):
+        if self.link is not None and self.fd is not None and self.scan_mode:
+            for key, address, data, interval in self.link.adverts():
+                if now >= self.link_due.get(key, 0):
+                    self.link_due[key] = now + interval
+                    self.report(LinkBeacon("link-" + key, address, data, interval), self.scenario.get("link_rssi", -55))
         t = self.scenario_time()
         if t is None or self.fd is None or not self.scan_mode:
             return
@@ -340,7 +460,7 @@ class Controller:
                         logged_rssi[beacon.name] = state
                         self.log(event="beacon", name=beacon.name, active=state[0], rssi=state[1])
             self.advertise(now)
-            fds = [fd for fd in (self.fd, self.placeholder) if fd is not None]
+            fds = [fd for fd in (self.fd, self.placeholder, self.link_fd) if fd is not None]
             readable, _, _ = select.select(fds, [], [], 0.02)
             for fd in readable:
                 self.read_packets(fd)
