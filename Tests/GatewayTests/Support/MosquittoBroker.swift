@@ -84,6 +84,9 @@ final class MosquittoBroker: @unchecked Sendable {
         try start()
     }
 
+    /// The running broker's process id (for SIGSTOP/SIGCONT), nil when stopped.
+    var pid: pid_t? { process?.pid }
+
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
     struct BrokerError: Error, CustomStringConvertible {
