@@ -96,7 +96,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacon2mqtt-bench",
-            dependencies: ["BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto"],
+            dependencies: ["BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto", "IdentityCrypto"],
             swiftSettings: strict
         ),
 
@@ -107,10 +107,12 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(name: "BeaconWireTests", dependencies: ["BeaconWire"], swiftSettings: strict),
         .testTarget(
-            name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire", "TestFixtures"], swiftSettings: strict
+            name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
+            swiftSettings: strict
         ),
         .testTarget(
-            name: "MessageContractTests", dependencies: ["MessageContract", "BeaconCore", "BeaconWire", "TestFixtures"],
+            name: "MessageContractTests",
+            dependencies: ["MessageContract", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
             swiftSettings: strict),
         .testTarget(
             name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],

@@ -9,14 +9,7 @@ extension ConfigDecoder {
         var names: [String: ConfigValue] = [:]  // name → its region item
         for item in try value.list() {
             let m = try item.mapping()
-            guard let nameValue = m["name"], !nameValue.isNull else {
-                throw m.error("name", locatedAt: [], "is required (it names the region in topics)")
-            }
-            let name = try Self.topicLevel(nameValue)
-            if let first = names[name] {
-                throw nameValue.error("'\(name)' is already used by \(first.path) (line \(first.node.line))")
-            }
-            names[name] = item
+            let name = try Self.uniqueName(m, item, what: "region", in: &names)
             var region: BeaconRegion
             switch try Self.scheme(m, requireAll: false) {
             case .uuid(let uuid):
@@ -74,6 +67,21 @@ extension ConfigDecoder {
             beacons.append(beacon)
         }
         return beacons
+    }
+
+    /// An entry's required `name`: a topic level, used by no earlier entry of `names` (name → entry).
+    static func uniqueName(
+        _ m: ConfigMapping, _ item: ConfigValue, what: String, in names: inout [String: ConfigValue]
+    ) throws(ConfigError) -> String {
+        guard let nameValue = m["name"], !nameValue.isNull else {
+            throw m.error("name", locatedAt: [], "is required (it names the \(what) in topics)")
+        }
+        let name = try Self.topicLevel(nameValue)
+        if let first = names[name] {
+            throw nameValue.error("'\(name)' is already used by \(first.path) (line \(first.node.line))")
+        }
+        names[name] = item
+        return name
     }
 
     private enum Scheme {

@@ -26,6 +26,7 @@ struct ConfigDecoder {
             if let v = m["ranging"] { try ranging(v, into: &config.ranging) }
             if let v = m["regions"] { config.regions = try regions(v) }
             if let v = m["beacons"] { config.beacons = try beacons(v) }
+            if let v = m["devices"] { config.devices = try devices(v) }
             config.locator.interval = config.ranging.interval
             if let v = m["locator"] { try locator(v, into: &config.locator) }
             if let v = m["homeassistant"] { try homeAssistant(v, into: &config.homeAssistant) }

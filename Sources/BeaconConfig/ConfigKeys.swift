@@ -3,7 +3,10 @@
 /// example file and this table cannot drift apart.
 enum ConfigKeys {
     static let sections: [String: [String]] = [
-        "": ["log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "locator", "homeassistant", "telemetry"],
+        "": [
+            "log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "devices", "locator",
+            "homeassistant", "telemetry",
+        ],
         "gateway": ["id", "floor", "room", "rssi_offset"],
         "scanner": ["adapter", "mode", "interval", "window", "watchdog"],
         "mqtt": [
@@ -26,6 +29,7 @@ enum ConfigKeys {
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",
         ],
         "beacons[]": ["uuid", "major", "minor", "namespace", "instance", "name", "measured_power", "exit_timeout"],
+        "devices[]": ["name", "irk", "irk_file", "address", "measured_power", "exit_timeout"],
     ]
 
     /// Sections whose keys are names chosen by the operator (gateway ids), not fixed keys.

@@ -37,13 +37,18 @@ extension BeaconMonitor {
                     regions[r].lastSeen = s.lastSeen
                 }
             case .beacon(let id):
-                guard s.state == .inside, settings.monitoring.perBeacon, table.find(id) == nil,
+                guard s.state == .inside, settings.monitorsIndividually(id), table.find(id) == nil,
                     table.count < max(1, settings.monitoring.maxTracked)
                 else { continue }
                 let matchList = regionIndex.matchList(for: id)
-                guard regionIndex.isEmpty || matchList != RegionIndex.none else { continue }
-                var slot = newSlot(
-                    id, kind: id.scheme == .eddystone ? .eddystoneUID : .iBeacon, matchList: matchList, at: lastSeen)
+                let device = settings.devices.first { $0.identity == id }
+                if id.scheme == .device {
+                    guard device != nil else { continue }
+                } else {
+                    guard regionIndex.isEmpty || matchList != RegionIndex.none else { continue }
+                }
+                let kind: BeaconSighting.Kind = device?.kind ?? (id.scheme == .eddystone ? .eddystoneUID : .iBeacon)
+                var slot = newSlot(id, kind: kind, matchList: matchList, at: lastSeen)
                 slot.state = .inside
                 slot.since = s.since
                 slot.attributesDue = start + settings.monitoring.attributesRefresh
@@ -107,9 +112,12 @@ extension BeaconMonitor {
         for i in table.recencyOrder {
             let id = table[i].identity
             let matchList = regionIndex.matchList(for: id)
-            if !regionIndex.isEmpty && matchList == RegionIndex.none {
+            // A device stays while it is configured; a beacon while it matches a region (or any).
+            let dropped =
+                id.scheme == .device ? overrides[id] == nil : !regionIndex.isEmpty && matchList == RegionIndex.none
+            if dropped {
                 let old = table.remove(i)
-                if oldConfig.monitoring.perBeacon && old.state != .unknown {
+                if oldConfig.monitorsIndividually(id) && old.state != .unknown {
                     emit(.didStopMonitoringBeacon(id), into: &out)
                 }
                 continue
@@ -121,7 +129,7 @@ extension BeaconMonitor {
             table[i].kalman = KalmanFilter(
                 processNoise: config.ranging.filter.processNoise,
                 measurementNoise: config.ranging.filter.measurementNoise)
-            if !config.monitoring.perBeacon {
+            if !config.monitorsIndividually(id) {
                 table[i].state = .unknown
                 table[i].exitArmed = false
             }
@@ -172,8 +180,9 @@ extension BeaconMonitor {
     /// session, or after the broker lost its retained store.
     package mutating func republishRetained(into out: inout [MonitoringEvent]) {
         for r in regions.indices where regions[r].state != .unknown { publishRegionState(r, into: &out) }
-        guard settings.monitoring.perBeacon else { return }
-        for i in table.recencyOrder where table[i].state != .unknown { publishBeaconState(table[i], into: &out) }
+        for i in table.recencyOrder where table[i].state != .unknown && settings.monitorsIndividually(table[i].identity) {
+            publishBeaconState(table[i], into: &out)
+        }
     }
 
     /// The tracked beacons, most recently seen first, for the `scan` table.

@@ -86,9 +86,9 @@ package struct BeaconMonitor: Sendable {
     }
 
     /// Per-beacon events are gated by the flags of the regions the beacon matches (any allowing
-    /// suffices); with no regions configured they are always sent.
+    /// suffices); with no regions configured, and for devices, they are always sent.
     func perBeaconNotify(_ slot: BeaconSlot, entry: Bool) -> Bool {
-        if regionIndex.isEmpty { return true }
+        if regionIndex.isEmpty || slot.identity.scheme == .device { return true }
         for p in regionIndex.positions(slot.matchList) {
             let region = settings.regions[Int(regionIndex.region(at: p))]
             if entry ? region.notifyEntry : region.notifyExit { return true }
@@ -116,7 +116,8 @@ package struct BeaconMonitor: Sendable {
             }
         } else {
             let matchList = regionIndex.matchList(for: s.identity)
-            if !regionIndex.isEmpty && matchList == RegionIndex.none {
+            // Devices match no region; they are tracked because they are configured.
+            if !regionIndex.isEmpty && matchList == RegionIndex.none && s.identity.scheme != .device {
                 countersStorage.ignored += 1
                 return false
             }
@@ -125,7 +126,7 @@ package struct BeaconMonitor: Sendable {
         }
         table.record(i, s, at: t)
         if s.rssi != 127 && settings.ranging.filter.kind == .kalman { table[i].kalman.update(Double(s.rssi)) }
-        if settings.monitoring.perBeacon {
+        if settings.monitorsIndividually(s.identity) {
             if table[i].state != .inside { enterBeacon(i, at: t, into: &out) }
             if !table[i].exitArmed {
                 table[i].exitArmed = true

@@ -3,13 +3,18 @@ import BeaconWire
 /// One decoded beacon frame as the scanner heard it: the input of `BeaconMonitor`.
 ///
 /// The decoder (BeaconWire) produces frames; the gateway glues frame + report into a sighting.
-/// Only frames with an identity (iBeacon, AltBeacon, Eddystone-UID) become sightings.
+/// Only frames with an identity (iBeacon, AltBeacon, Eddystone-UID) become sightings, and reports
+/// from configured devices (`DeviceResolver`), whatever they carry.
 public struct BeaconSighting: Sendable, Equatable {
     /// The frame format, as printed in messages and the scan table.
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         case iBeacon = "ibeacon"
         case altBeacon = "altbeacon"
         case eddystoneUID = "eddystone_uid"
+        /// A configured device whose resolvable private address resolved with its IRK.
+        case irk
+        /// A configured device by its fixed (public or static random) address.
+        case address
     }
 
     public var identity: BeaconIdentity

@@ -11,6 +11,8 @@ package struct Configuration: Sendable, Equatable {
     /// Empty means: track every beacon seen.
     package var regions: [BeaconRegion] = []
     package var beacons: [BeaconOverride] = []
+    /// Phones, watches and tags by IRK or fixed address, tracked like beacons.
+    package var devices: [DeviceSettings] = []
     /// Floor/room location across gateways (`beacon2mqtt locate`, or inside `run` when enabled).
     package var locator = LocatorSettings()
     /// Home Assistant MQTT discovery and the `mqtt_room` feed (both off by default).

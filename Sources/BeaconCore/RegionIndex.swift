@@ -62,6 +62,9 @@ struct RegionIndex: Sendable {
             return Key(
                 scheme: .eddystone, high: high, low: r.uuid.low & namespaceMaskLow, depth: instance == nil ? 0 : 3,
                 major: 0, minor: 0, instance: instance ?? 0)
+        case .device:
+            // The configuration builds no region of devices.
+            preconditionFailure("a region of the device scheme")
         }
     }
 
@@ -109,6 +112,9 @@ struct RegionIndex: Sendable {
             k.depth = 0
             k.instance = 0
             return lists[k] ?? Self.none
+        case .device:
+            // Regions are beacon identifiers; a device is in none of them.
+            return Self.none
         }
     }
 

@@ -1,10 +1,14 @@
 /// What monitoring keys a beacon by: CoreLocation's (uuid, major, minor), or an Eddystone-UID's
 /// (namespace, instance). iBeacon and AltBeacon share the uuid scheme, since they publish on the
-/// same topics (AltBeacon's id1/id2/id3 map onto uuid/major/minor).
+/// same topics (AltBeacon's id1/id2/id3 map onto uuid/major/minor). A configured device (a phone,
+/// watch or tag known by its IRK or fixed address, whose advertised address may rotate) has the
+/// device scheme: `id` is a hash of its configured name (BeaconCore's `BeaconIdentity.device(named:)`),
+/// so every address it advertises from maps to the one identity.
 public struct BeaconIdentity: Hashable, Sendable, Comparable {
     public enum Scheme: UInt8, Sendable, Comparable {
         case uuid = 0
         case eddystone = 1
+        case device = 2
         public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
@@ -29,6 +33,11 @@ public struct BeaconIdentity: Hashable, Sendable, Comparable {
 
     public static func eddystone(_ id: BeaconID128) -> Self {
         Self(scheme: .eddystone, id: id, major: 0, minor: 0)
+    }
+
+    /// A configured device's identity from its key (see `Scheme.device`).
+    public static func device(key: BeaconID128) -> Self {
+        Self(scheme: .device, id: key, major: 0, minor: 0)
     }
 
     /// Eddystone namespace as 20 lowercase hex digits.

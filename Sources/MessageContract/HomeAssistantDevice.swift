@@ -61,6 +61,8 @@ package struct HomeAssistantDevice: Sendable, Equatable {
         switch id.scheme {
         case .uuid: return "\(id.id.uuidString.filter { $0 != "-" })_\(id.major)_\(id.minor)"
         case .eddystone: return "\(id.eddystoneNamespace)_\(id.eddystoneInstance)"
+        // A device's identity is a hash of its name (its HA device is keyed by the name instead).
+        case .device: return Hex.string(id.id.bytes)
         }
     }
 
@@ -69,6 +71,7 @@ package struct HomeAssistantDevice: Sendable, Equatable {
         switch id.scheme {
         case .uuid: return "Beacon \(id.id.uuidString.prefix(8)) \(id.major).\(id.minor)"
         case .eddystone: return "Eddystone \(id.eddystoneInstance)"
+        case .device: return "Device"
         }
     }
 

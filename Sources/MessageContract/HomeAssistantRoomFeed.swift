@@ -21,6 +21,8 @@ package struct HomeAssistantRoomFeed: Sendable {
         switch id.scheme {
         case .uuid: return "\(id.id.uuidString)-\(id.major)-\(id.minor)"
         case .eddystone: return "\(id.eddystoneNamespace)-\(id.eddystoneInstance)"
+        // A device's identity is a hash of its name; the name goes in the payload's "name".
+        case .device: return "device-" + Hex.string(id.id.bytes)
         }
     }
 

@@ -18,7 +18,8 @@ package struct Locator: Sendable {
     package let qos: Int
     /// How distances are recomputed for gateways with an `rssi_offset` (as the gateways range).
     package let distance: DistanceSettings
-    let topics: TopicTree
+    /// Learns device names from the topics it reads (a device's topic level is its name).
+    private(set) var topics: TopicTree
 
     private var tracks: [BeaconIdentity: LocatorTrack] = [:]
     /// Tracked beacons in order, so output order never depends on hashing.
@@ -57,6 +58,10 @@ package struct Locator: Sendable {
     /// Feeds one received message; returns false when it is none of the subscribed kinds.
     @discardableResult
     package mutating func handle(topic: String, payload: String) -> Bool {
+        // A device's name is learnt once it has a track, so memory follows the tracks (see `decide`).
+        defer {
+            if let name = topics.deviceName(in: topic), tracks[.device(named: name)] != nil { topics.learnDevice(in: topic) }
+        }
         switch topics.parse(topic) {
         case .beacon(let beacon, let gateway, .proximity)?:
             guard let r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
@@ -142,7 +147,10 @@ package struct Locator: Sendable {
             if let track = tracks[beacon], track.location?.isHome == false, track.samples.isEmpty { gone.append(beacon) }
         }
         if !gone.isEmpty {
-            for beacon in gone { tracks[beacon] = nil }
+            for beacon in gone {
+                tracks[beacon] = nil
+                if beacon.scheme == .device { topics.forgetDevice(beacon) }
+            }
             order.removeAll { tracks[$0] == nil }
         }
     }

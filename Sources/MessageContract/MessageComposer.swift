@@ -18,6 +18,8 @@ package struct MessageComposer: Sendable {
     var roomFeed: HomeAssistantRoomFeed?
     /// Per monitor table slot: cached ranging-list identity text (see `RangedIdentityText`).
     var identityTexts: [RangedIdentityText] = []
+    /// How each configured device is identified, printed as its payloads' `"identity"`.
+    var deviceKinds: [BeaconIdentity: BeaconSighting.Kind] = [:]
 
     package init(_ c: Configuration) {
         topics = TopicTree(c)
@@ -26,6 +28,7 @@ package struct MessageComposer: Sendable {
         qos = c.mqtt.qos
         rssiOffset = c.gateway.rssiOffset
         roomFeed = HomeAssistantRoomFeed(configuration: c, settings: c.homeAssistant)
+        for d in c.devices { deviceKinds[d.identity] = d.kind }
     }
 
     /// Appends the messages `e` makes, in the order they are published.
@@ -80,7 +83,10 @@ package struct MessageComposer: Sendable {
         OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .state)
     }
 
-    static func writeIdentity(_ w: inout JSONWriter, _ id: BeaconIdentity) {
+    /// The identity members: `"uuid","major","minor"`, `"namespace","instance"`, or for a device
+    /// `"identity"` (`irk` or `address`; nothing when `deviceKind` is unknown, as to the locator).
+    /// A device's name follows as `"name"` in every payload, so it is not repeated here.
+    static func writeIdentity(_ w: inout JSONWriter, _ id: BeaconIdentity, deviceKind: BeaconSighting.Kind? = nil) {
         switch id.scheme {
         case .uuid:
             w.field("uuid", plain: id.id.appendUUID)
@@ -89,7 +95,14 @@ package struct MessageComposer: Sendable {
         case .eddystone:
             w.field("namespace", id.eddystoneNamespace)
             w.field("instance", id.eddystoneInstance)
+        case .device:
+            if let deviceKind { w.field("identity", deviceKind.rawValue) }
         }
+    }
+
+    /// How a configured device is identified; nil for beacons.
+    func deviceKind(_ id: BeaconIdentity) -> BeaconSighting.Kind? {
+        id.scheme == .device ? deviceKinds[id] : nil
     }
 
     /// An RFC 3339 time, or null.
@@ -134,7 +147,7 @@ package struct MessageComposer: Sendable {
         w.beginObject()
         w.field("event", kind)
         if let region { w.field("region", region) }
-        if let id = b.identity { Self.writeIdentity(&w, id) }
+        if let id = b.identity { Self.writeIdentity(&w, id, deviceKind: deviceKind(id)) }
         w.field("name", b.name)
         w.field("gateway", topics.gateway)
         w.field("floor", floor)
@@ -162,7 +175,7 @@ package struct MessageComposer: Sendable {
     }
 
     private func writeIdentityMembers(_ w: inout JSONWriter, _ b: RangedBeacon, gatewayFields: Bool) {
-        Self.writeIdentity(&w, b.identity)
+        Self.writeIdentity(&w, b.identity, deviceKind: deviceKind(b.identity))
         w.field("name", b.name)
         if gatewayFields {
             w.field("gateway", topics.gateway)

@@ -8,6 +8,10 @@ import BeaconWire
 ///
 /// Monitoring starts at the first packet's (or `advance`'s) timestamp, so a replay's clock is the
 /// capture's own. Undecodable bytes are counted (`counters.malformed`) and skipped, never fatal.
+///
+/// A report without a beacon frame is looked up among the configured devices (`DeviceResolver`:
+/// a fixed address, or an RPA resolved with `ah` by the injected `IdentityResolver`); one that is
+/// no configured device is dropped, only counted.
 package struct Pipeline: Sendable {
     package private(set) var configuration: Configuration
     /// The monitor, once monitoring began.
@@ -27,22 +31,35 @@ package struct Pipeline: Sendable {
     private var pendingRestore: [RestoredState] = []
     /// Where `finish` stops the clock, fixed at its first step.
     private var drainHorizon: Timestamp?
+    /// Configured devices; rebuilt on reload with `makeResolver`.
+    private var devices: DeviceResolver
+    private let makeResolver: IdentityResolverFactory?
 
-    package init(configuration: Configuration) {
+    /// `identityResolver` makes `ah` over the configured IRKs (IdentityCrypto's
+    /// `AESIdentityResolver.factory`); without it, devices by IRK never resolve.
+    package init(configuration: Configuration, identityResolver: IdentityResolverFactory? = nil) {
         self.configuration = configuration
+        makeResolver = identityResolver
+        devices = DeviceResolver(devices: configuration.devices, makeResolver: identityResolver)
         composer = MessageComposer(configuration)
         engine = BeaconMonitor(settings: MonitorSettings(), start: Timestamp(microseconds: 0))
     }
 
     /// A pipeline whose monitoring starts at `start` rather than at the first packet.
     package init(configuration: Configuration, start: Timestamp) {
-        self.init(configuration: configuration)
+        self.init(configuration: configuration, start: start, identityResolver: nil)
+    }
+
+    package init(configuration: Configuration, start: Timestamp, identityResolver: IdentityResolverFactory?) {
+        self.init(configuration: configuration, identityResolver: identityResolver)
         begin(at: start)
     }
 
     package var counters: PipelineCounters {
         var c = countersStorage
         c.monitor = started ? engine.counters : MonitorCounters()
+        c.devices = devices.resolved
+        c.unresolvedPrivateAddresses = devices.unresolved
         return c
     }
 
@@ -65,6 +82,11 @@ package struct Pipeline: Sendable {
                             if let frame = BeaconDecoder.firstUnidentifiedEddystone(inAD: ad) {
                                 countersStorage.unidentifiedFrames += 1
                                 telemetry?.observe(frame, from: header.address, at: time, into: &events)
+                            } else if !devices.isEmpty,
+                                let device = devices.sighting(
+                                    address: header.address, addressType: header.addressType, rssi: header.rssi, at: time)
+                            {
+                                _ = engine.observe(device, into: &events)
                             }
                             return
                         }
@@ -128,6 +150,7 @@ package struct Pipeline: Sendable {
             for b in configuration.beacons { longest = max(longest, b.exitTimeout ?? .zero) }
             // A telemetry window open at the end still publishes what it heard.
             if configuration.telemetry.enabled { longest = max(longest, configuration.telemetry.interval) }
+            for d in configuration.devices { longest = max(longest, d.exitTimeout ?? .zero) }
             drainHorizon = now + longest + configuration.ranging.interval * 2
         }
         let horizon = drainHorizon!
@@ -139,6 +162,9 @@ package struct Pipeline: Sendable {
     /// Applies a reloaded configuration; unchanged regions and beacons keep their state.
     package mutating func reconfigure(_ config: Configuration, at time: Timestamp, into out: inout [OutboundMessage]) {
         configuration = config
+        if config.devices != devices.configured {
+            devices = DeviceResolver(devices: config.devices, makeResolver: makeResolver)
+        }
         guard started else {
             composer = MessageComposer(config)
             return begin(at: time)

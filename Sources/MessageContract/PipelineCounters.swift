@@ -14,6 +14,10 @@ package struct PipelineCounters: Sendable, Equatable {
     package var beacons = 0
     /// Reports that carried an Eddystone frame without identity (TLM, URL, EID, unknown).
     package var unidentifiedFrames = 0
+    /// Reports from configured devices (by IRK or fixed address).
+    package var devices = 0
+    /// Reports from resolvable private addresses that no configured IRK resolved (dropped).
+    package var unresolvedPrivateAddresses = 0
     /// Packets whose bytes could not be decoded (skipped; earlier reports in them still count).
     package var malformed = 0
     package var monitor = MonitorCounters()

@@ -6,8 +6,8 @@ import BeaconWire
 /// restore at start, `status` and Home Assistant use is spelled here and nowhere else.
 ///
 /// Under `<base>`:
-/// - `<beacon>/<gw>/<leaf>`: a beacon's messages from one gateway; `<beacon>` is `<uuid>/<major>/<minor>`
-///   or `eddystone/<namespace>/<instance>`;
+/// - `<beacon>/<gw>/<leaf>`: a beacon's messages from one gateway; `<beacon>` is `<uuid>/<major>/<minor>`,
+///   `eddystone/<namespace>/<instance>`, or `devices/<name>` for a configured device (phone, watch, tag);
 /// - `regions/<region>/<gw>/<leaf>`: a region's messages;
 /// - `gateways/<gw>/status|stats`, `locators/<gw>/status`: availability and statistics;
 /// - `<beacon>/location`, `<beacon>/event`: the locator's output.
@@ -17,13 +17,19 @@ package struct TopicTree: Sendable, Equatable {
     /// This process's `gateway.id`; the locator's status uses it too. Empty when only parsing or
     /// building gateway-independent topics.
     package var gateway: String
+    /// Device names by identity: a device's topic level is its name, which its identity (a hash of
+    /// it) cannot give back. Filled from the configuration, or by `learnDevice(in:)` from topics read.
+    package private(set) var deviceNames: [BeaconIdentity: String] = [:]
 
     package init(base: String, gateway: String = "") {
         self.base = base
         self.gateway = gateway
     }
 
-    package init(_ c: Configuration) { self.init(base: c.mqtt.baseTopic, gateway: c.gateway.id) }
+    package init(_ c: Configuration) {
+        self.init(base: c.mqtt.baseTopic, gateway: c.gateway.id)
+        for d in c.devices { deviceNames[d.identity] = d.name }
+    }
 
     /// The last level of a beacon's or a region's topic.
     package enum Leaf: String, Sendable, CaseIterable {
@@ -52,7 +58,7 @@ package struct TopicTree: Sendable, Equatable {
         t.reserveCapacity(base.utf8.count + gateway.utf8.count + leafText.utf8.count + 64)
         ASCIIText.append(base, to: &t)
         t.append(0x2F)
-        Self.appendBeaconLevels(id, to: &t)
+        appendBeaconLevels(id, to: &t)
         t.append(0x2F)
         ASCIIText.append(gateway, to: &t)
         t.append(0x2F)
@@ -79,6 +85,7 @@ package struct TopicTree: Sendable, Equatable {
         [
             "\(base)/+/+/+/\(gateway)/attributes", "\(base)/regions/+/\(gateway)/attributes",
             "\(base)/+/+/+/\(gateway)/state", "\(base)/regions/+/\(gateway)/state",
+            "\(base)/devices/+/\(gateway)/attributes", "\(base)/devices/+/\(gateway)/state",
         ]
     }
 
@@ -90,6 +97,9 @@ package struct TopicTree: Sendable, Equatable {
 
     /// `<base>/<uuid>/<major>/<minor>/<gw>/<leaf>` with placeholders (an identity has no placeholder form).
     package func beaconPattern(_ leaf: Leaf) -> String { "\(base)/<uuid>/<major>/<minor>/\(gateway)/\(leaf.rawValue)" }
+
+    /// `<base>/devices/<name>/<gw>/<leaf>` with placeholders.
+    package func devicePattern(_ leaf: Leaf) -> String { "\(base)/devices/<name>/\(gateway)/\(leaf.rawValue)" }
 
     // MARK: Every gateway's topics
 
@@ -105,7 +115,10 @@ package struct TopicTree: Sendable, Equatable {
     /// What a locator subscribes to: every gateway's proximity and beacon events, gateway status,
     /// and the retained locations (read back at start).
     package var locatorSubscriptions: [String] {
-        ["\(base)/+/+/+/+/proximity", "\(base)/+/+/+/+/event", anyGatewayStatus, "\(base)/+/+/+/location"]
+        [
+            "\(base)/+/+/+/+/proximity", "\(base)/+/+/+/+/event", anyGatewayStatus, "\(base)/+/+/+/location",
+            "\(base)/devices/+/+/proximity", "\(base)/devices/+/+/event", "\(base)/devices/+/location",
+        ]
     }
 
     /// The locator's retained `<base>/<beacon>/location`.
@@ -119,12 +132,13 @@ package struct TopicTree: Sendable, Equatable {
         t.reserveCapacity(base.utf8.count + 48)
         ASCIIText.append(base, to: &t)
         t.append(0x2F)
-        Self.appendBeaconLevels(id, to: &t)
+        appendBeaconLevels(id, to: &t)
         return String(decoding: t, as: UTF8.self)
     }
 
-    /// `<uuid>/<major>/<minor>` or `eddystone/<namespace>/<instance>`.
-    private static func appendBeaconLevels(_ id: BeaconIdentity, to t: inout [UInt8]) {
+    /// `<uuid>/<major>/<minor>`, `eddystone/<namespace>/<instance>` or `devices/<name>` (a device
+    /// whose name this tree does not know shows its identity's 32 hex digits instead).
+    private func appendBeaconLevels(_ id: BeaconIdentity, to t: inout [UInt8]) {
         switch id.scheme {
         case .uuid:
             id.id.appendUUID(to: &t)
@@ -134,8 +148,31 @@ package struct TopicTree: Sendable, Equatable {
             ASCIIText.appendDigits(UInt64(id.minor), minimumWidth: 1, to: &t)
         case .eddystone:
             ASCIIText.append("eddystone/\(id.eddystoneNamespace)/\(id.eddystoneInstance)", to: &t)
+        case .device:
+            ASCIIText.append("devices/", to: &t)
+            ASCIIText.append(deviceNames[id] ?? Hex.string(id.id.bytes), to: &t)
         }
     }
+
+    /// The device name a topic under `<base>/devices/` carries, if it is one.
+    package func deviceName(in topic: String) -> String? {
+        let prefix = base + "/devices/"
+        guard topic.utf8.starts(with: prefix.utf8) else { return nil }
+        let rest = topic.utf8.dropFirst(prefix.utf8.count)
+        guard let slash = rest.firstIndex(of: 0x2F), slash > rest.startIndex else { return nil }
+        return String(topic[rest.startIndex..<slash])
+    }
+
+    /// Remembers the device name `topic` carries, so topics built for its identity spell it; true
+    /// when it was new. A locator learns the names of devices from the gateways' topics this way.
+    @discardableResult
+    package mutating func learnDevice(in topic: String) -> Bool {
+        guard let name = deviceName(in: topic), TopicName.problem(level: name) == nil else { return false }
+        return deviceNames.updateValue(name, forKey: .device(named: name)) == nil
+    }
+
+    /// Forgets a learnt device name (the locator forgot the device).
+    package mutating func forgetDevice(_ id: BeaconIdentity) { deviceNames[id] = nil }
 
     // MARK: Home Assistant (its own prefix, not under <base>)
 
@@ -172,6 +209,9 @@ package struct TopicTree: Sendable, Equatable {
             guard !levels[1].isEmpty else { return nil }
             let gw = String(levels[1])
             switch (levels[0], levels[2]) {
+            // devices/<name>/location|event: the locator's output for a device.
+            case ("devices", "location"): return .location(.device(named: gw))
+            case ("devices", "event"): return .locatorEvent(.device(named: gw))
             case ("gateways", "status"): return .gatewayStatus(gateway: gw)
             case ("gateways", "stats"): return .gatewayStats(gateway: gw)
             case ("locators", "status"): return .locatorStatus(gateway: gw)
@@ -182,6 +222,11 @@ package struct TopicTree: Sendable, Equatable {
             if levels[0] == "regions" {
                 guard let leaf = Leaf(rawValue: String(levels[3])) else { return nil }
                 return .region(String(levels[1]), gateway: String(levels[2]), leaf)
+            }
+            // devices/<name>/<gw>/<leaf>: a device's messages.
+            if levels[0] == "devices" {
+                guard !levels[1].isEmpty, let leaf = Leaf(rawValue: String(levels[3])) else { return nil }
+                return .beacon(.device(named: String(levels[1])), gateway: String(levels[2]), leaf)
             }
             guard let id = Self.beacon(levels[0], levels[1], levels[2]) else { return nil }
             switch levels[3] {

@@ -38,14 +38,9 @@ enum HCIEventBuilder {
     static func advertisingReport(address: UInt64, addressType: UInt8, eventType: UInt8, data: [UInt8], rssi: Int8)
         -> [UInt8]
     {
-        var packet: [UInt8] = [0x04, 0x3E, 0, 0x02, 0x01, eventType, addressType]
-        packet.reserveCapacity(14 + data.count)
-        for shift in stride(from: 0, to: 48, by: 8) { packet.append(UInt8(truncatingIfNeeded: address >> UInt64(shift))) }
-        packet.append(UInt8(data.count))
-        packet.append(contentsOf: data)
-        packet.append(UInt8(bitPattern: rssi))
-        packet[2] = UInt8(packet.count - 3)  // Parameter_Total_Length: everything after the 3-byte header.
-        return packet
+        AdvertisingReportEvent.bytes(
+            address: BluetoothAddress(rawValue: address), addressType: addressType, eventType: eventType, data: data,
+            rssi: rssi)
     }
 
     private static func appendBigEndian(_ value: UInt64, bytes: Int, to out: inout [UInt8]) {

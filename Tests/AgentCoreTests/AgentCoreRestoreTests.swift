@@ -6,6 +6,7 @@ import Testing
 @Suite struct AgentCoreRestoreTests {
     let subscriptions = [
         "b/+/+/+/gw/attributes", "b/regions/+/gw/attributes", "b/+/+/+/gw/state", "b/regions/+/gw/state",
+        "b/devices/+/gw/attributes", "b/devices/+/gw/state",
     ]
 
     @Test func noPacketIsTakenUntilTheRetainedStatesAreRead() {
@@ -59,12 +60,12 @@ import Testing
         h.handle(.mqtt(.disconnected(generation: 1)))
         h.handle(.mqtt(.connected(generation: 2)))
         let mids = h.broker.subscriptionMids
-        #expect(mids.count == 8)
-        for mid in mids.prefix(4) { h.handle(.mqtt(.subscribed(generation: 1, mid: mid))) }
+        #expect(mids.count == 12)
+        for mid in mids.prefix(6) { h.handle(.mqtt(.subscribed(generation: 1, mid: mid))) }
         h.pass(1)
         h.tick()
         #expect(h.core.phase == .restoring)
-        for mid in mids.suffix(4) { h.handle(.mqtt(.subscribed(generation: 2, mid: mid))) }
+        for mid in mids.suffix(6) { h.handle(.mqtt(.subscribed(generation: 2, mid: mid))) }
         h.pass(0.3)
         h.tick()
         #expect(h.core.phase == .running)

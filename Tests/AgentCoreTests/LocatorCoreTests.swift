@@ -35,7 +35,8 @@ import Testing
         #expect(
             broker.subscribed == [
                 "beacons/+/+/+/+/proximity", "beacons/+/+/+/+/event", "beacons/gateways/+/status",
-                "beacons/+/+/+/location",
+                "beacons/+/+/+/location", "beacons/devices/+/+/proximity", "beacons/devices/+/+/event",
+                "beacons/devices/+/location",
             ])
         #expect(core.takeActions() == [.log(LogRecord(.info, "locator subscribed", ["base_topic": "beacons"]))])
     }

@@ -46,11 +46,22 @@ import Testing
     }
 
     @Test func commentedExamplesAreValidConfiguration() throws {
-        let config = try ConfigLoader.parse(yaml: try examples(), file: "examples", defaults: testDefaults)
+        // The example's irk_file, made real for the test.
+        let irkFile = FileManager.default.temporaryDirectory.appendingPathComponent("alice-phone-\(UUID().uuidString).irk")
+        try "c408ac77728161d428a7a226be49b140\n".write(to: irkFile, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: irkFile) }
+        let yaml = try examples().replacingOccurrences(of: "/etc/beacon2mqtt/alice-phone.irk", with: irkFile.path)
+        let config = try ConfigLoader.parse(yaml: yaml, file: "examples", defaults: testDefaults)
         #expect(config.regions.map(\.name) == ["lobby", "warehouse"])
         #expect(config.regions.map(\.scheme) == [.uuid, .eddystone])
         #expect(config.beacons.map(\.name) == ["Keys", "Cart 7"])
         #expect(config.beacons[0].measuredPower == -61)
+        #expect(config.devices.map(\.name) == ["alice-phone", "bobs-watch", "keys"])
+        #expect(config.devices[0].irkFile == irkFile.path)
+        #expect(config.devices[0].identification == .irk(IdentityResolvingKey(text: "c408ac77728161d428a7a226be49b140")!))
+        // bobs-watch's base64 is the Core Spec's sample key, octets reversed.
+        #expect(config.devices[1].identification == .irk(IdentityResolvingKey(text: "ec0234a357c8ad05341010a60a397d9b")!))
+        #expect(config.devices[2].identification == .address(BluetoothAddress("c1:02:03:04:05:06")!))
     }
 
     @Test func everyAcceptedKeyAppearsInTheExampleFile() throws {
@@ -99,6 +110,7 @@ import Testing
         let items: [String: [(String, String)]] = [
             "regions": [("name", "a"), ("uuid", uuid)],
             "beacons": [("uuid", uuid), ("major", "1"), ("minor", "2")],
+            "devices": [("name", "p"), ("irk", "ec0234a357c8ad05341010a60a397d9b")],
         ]
         for path in ConfigKeys.allPaths {
             let parts = path.split(separator: ".").map(String.init)

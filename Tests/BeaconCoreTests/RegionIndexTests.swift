@@ -24,6 +24,8 @@ import Testing
             case .eddystone:
                 return r.uuid.high == id.id.high && r.uuid.low >> 48 == id.id.low >> 48
                     && (r.instance.map { $0 == id.id.low & RegionIndex.instanceMask } ?? true)
+            case .device:
+                return false
             }
         }.map(\.name)
     }

@@ -86,3 +86,27 @@ import Testing
         }
     }
 }
+
+/// A device's irk_file is a secret like the password file: world-readable, it is warned about.
+@Suite struct IrkFilePermissionTests {
+    @Test func aWorldReadableIrkFileIsWarnedAboutNeverQuoted() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("irk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let key = dir.appendingPathComponent("phone.irk")
+        try "ec0234a357c8ad05341010a60a397d9b\n".write(to: key, atomically: true, encoding: .utf8)
+        let config = dir.appendingPathComponent("b.yaml")
+        try "devices:\n  - name: phone\n    irk_file: \(key.path)\n".write(to: config, atomically: true, encoding: .utf8)
+
+        chmod(key.path, 0o644)
+        let open = CapturedRun(["check-config", config.path])
+        #expect(open.code == .success)
+        #expect(open.stderr.contains("world-readable") && open.stderr.contains(key.path), "\(open.stderr)")
+        #expect(!open.stderr.contains("ec0234") && !open.stdout.contains("ec0234"))
+
+        chmod(key.path, 0o600)
+        let closed = CapturedRun(["check-config", config.path])
+        #expect(closed.code == .success)
+        #expect(!closed.stderr.contains("world-readable"), "\(closed.stderr)")
+    }
+}

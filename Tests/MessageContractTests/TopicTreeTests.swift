@@ -39,14 +39,15 @@ import Testing
         #expect(
             t.restoreSubscriptions == [
                 "home/ble/+/+/+/gw1/attributes", "home/ble/regions/+/gw1/attributes", "home/ble/+/+/+/gw1/state",
-                "home/ble/regions/+/gw1/state",
+                "home/ble/regions/+/gw1/state", "home/ble/devices/+/gw1/attributes", "home/ble/devices/+/gw1/state",
             ])
         #expect(t.anyGatewayStatus == "home/ble/gateways/+/status")
         #expect(t.anyGatewayStats == "home/ble/gateways/+/stats")
         #expect(
             t.locatorSubscriptions == [
                 "home/ble/+/+/+/+/proximity", "home/ble/+/+/+/+/event", "home/ble/gateways/+/status",
-                "home/ble/+/+/+/location",
+                "home/ble/+/+/+/location", "home/ble/devices/+/+/proximity", "home/ble/devices/+/+/event",
+                "home/ble/devices/+/location",
             ])
         #expect(t.location(b) == "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/location")
         #expect(t.locatorEvent(Self.eddystone) == "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/event")

@@ -2,10 +2,11 @@ import BeaconCore
 import Platform
 
 extension Configuration {
-    /// The secret files it names (the password file, the TLS key) that everyone may read: `run` logs
-    /// a warning for each, and `check-config` prints the same one, so both judge a file alike.
+    /// The secret files it names (the password file, the TLS key, devices' IRK files) that everyone
+    /// may read: `run` logs a warning for each, and `check-config` prints the same one, so both judge
+    /// a file alike.
     func worldReadableSecrets() -> [String] {
-        [mqtt.passwordFile, mqtt.tls.keyFile].compactMap { $0 }.filter { file in
+        ([mqtt.passwordFile, mqtt.tls.keyFile].compactMap { $0 } + devices.compactMap(\.irkFile)).filter { file in
             guard let mode = FileSystem.permissions(file) else { return false }
             return mode & 0o004 != 0
         }

@@ -2,6 +2,7 @@ import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Glibc
+import IdentityCrypto
 import MessageContract
 import Platform
 
@@ -73,7 +74,7 @@ struct ReplayCommand: Command {
             context.err("\(path): \(error)\n")
             return .noInput
         }
-        var pipeline = Pipeline(configuration: config)
+        var pipeline = Pipeline(configuration: config, identityResolver: AESIdentityResolver.factory)
         var messages: [OutboundMessage] = []
         var published = 0
         var telemetry = 0
@@ -103,9 +104,13 @@ struct ReplayCommand: Command {
             emit()
         }
         let c = pipeline.counters
+        // With devices configured, their reports and the private addresses no key resolved.
+        let devices =
+            pipeline.configuration.devices.isEmpty
+            ? "" : "\(c.devices) device reports, \(c.unresolvedPrivateAddresses) unresolved private addresses, "
         context.err(
             "replay: \(c.packets) packets, \(c.reports) reports, \(c.beacons + c.unidentifiedFrames) beacon frames "
-                + "(\(c.beacons) with an identity), \(c.monitor.tracked) beacons, \(c.malformed) malformed, "
+                + "(\(c.beacons) with an identity), \(c.monitor.tracked) beacons, \(devices)\(c.malformed) malformed, "
                 + "\(published) messages (\(c.monitor.enterEvents) enter, \(c.monitor.exitEvents) exit, \(telemetry) telemetry)\n")
         if let failure {
             context.err(failure + "\n")

@@ -5,8 +5,9 @@ import BeaconWire
 import CaptureTransport
 import Glibc
 import HCITransport
-import MQTTTransport
+import IdentityCrypto
 import MessageContract
+import MQTTTransport
 import Platform
 import Runtime
 import Simulation
@@ -148,7 +149,7 @@ struct RunCommand: Command {
         }
         let agent = Agent(
             configuration: configuration, connection: connection,
-            pipeline: Pipeline(configuration: configuration), source: source, options: options, logger: logger,
+            pipeline: Pipeline(configuration: configuration, identityResolver: AESIdentityResolver.factory), source: source, options: options, logger: logger,
             reload: reload)
         // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
         let locate =

@@ -126,6 +126,10 @@ extension ManPage {
             .init(
                 t.beaconPattern(.telemetry), "JSON battery, temperature, URL, TX power, interval (every telemetry.interval)",
                 "yes", "mqtt.qos"),
+            .init(t.devicePattern(.state), "inside / outside (plain text)", "yes", "mqtt.qos"),
+            .init(t.devicePattern(.event), "JSON enter / exit event, with the device's current address", "no", "mqtt.qos"),
+            .init(t.devicePattern(.attributes), "JSON state, since, last_seen, name", "yes", "mqtt.qos"),
+            .init(t.devicePattern(.proximity), "JSON distance estimate, with the current address", "no", "0"),
             .init(t.region("<region>", .state), "inside / outside", "yes", "mqtt.qos"),
             .init(t.region("<region>", .event), "JSON enter / exit event", "no", "mqtt.qos"),
             .init(

@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// Renders the `scan` view: a refreshing text table, or one JSON object per beacon per refresh.
@@ -44,13 +45,17 @@ package enum ScanTable {
             var w = JSONWriter()
             w.beginObject()
             w.field("time", now.rfc3339)
-            if row.identity.scheme == .uuid {
+            switch row.identity.scheme {
+            case .uuid:
                 w.field("uuid", row.identity.id.uuidString)
                 w.field("major", Int(row.identity.major))
                 w.field("minor", Int(row.identity.minor))
-            } else {
+            case .eddystone:
                 w.field("namespace", row.identity.eddystoneNamespace)
                 w.field("instance", row.identity.eddystoneInstance)
+            case .device:
+                w.field("identity", row.kind?.rawValue)
+                w.field("address", row.address?.description)
             }
             w.field("name", row.name)
             w.field("rssi", row.rssi, decimals: 1)

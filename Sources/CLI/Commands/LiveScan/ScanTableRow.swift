@@ -1,3 +1,4 @@
+import BeaconCore
 import BeaconWire
 
 /// One beacon in range, as `beacon2mqtt scan` shows it. Built from the monitoring engine's tracked
@@ -17,12 +18,18 @@ package struct ScanTableRow: Sendable, Equatable {
     package var batteryMillivolts: UInt16?
     package var seenPerSecond: Double
     package var lastSeen: Timestamp
+    /// How the row was identified (a device's `irk` or `address`), and the address it advertised from last.
+    package var kind: BeaconSighting.Kind?
+    package var address: BluetoothAddress?
 
     package init(
         identity: BeaconIdentity, name: String? = nil, rssi: Double?, filteredRSSI: Double? = nil, accuracy: Double? = nil,
-        proximity: String? = nil, batteryMillivolts: UInt16? = nil, seenPerSecond: Double, lastSeen: Timestamp
+        proximity: String? = nil, batteryMillivolts: UInt16? = nil, seenPerSecond: Double, lastSeen: Timestamp,
+        kind: BeaconSighting.Kind? = nil, address: BluetoothAddress? = nil
     ) {
         self.batteryMillivolts = batteryMillivolts
+        self.kind = kind
+        self.address = address
         self.identity = identity
         self.name = name
         self.rssi = rssi
@@ -33,13 +40,22 @@ package struct ScanTableRow: Sendable, Equatable {
         self.lastSeen = lastSeen
     }
 
-    /// The proximity UUID or Eddystone namespace.
+    /// The proximity UUID, the Eddystone namespace, or a device's `irk <address>` / `address <address>`
+    /// (its name is in the name column; the address is the one it advertises from now).
     package var primaryID: String {
-        identity.scheme == .uuid ? identity.id.uuidString : identity.eddystoneNamespace
+        switch identity.scheme {
+        case .uuid: identity.id.uuidString
+        case .eddystone: identity.eddystoneNamespace
+        case .device: "\(kind?.rawValue ?? "device") \(address.map { "\($0)" } ?? "-")"
+        }
     }
 
-    /// `major/minor`, or the Eddystone instance.
+    /// `major/minor`, the Eddystone instance, or `-` for a device.
     package var secondaryID: String {
-        identity.scheme == .uuid ? "\(identity.major)/\(identity.minor)" : identity.eddystoneInstance
+        switch identity.scheme {
+        case .uuid: "\(identity.major)/\(identity.minor)"
+        case .eddystone: identity.eddystoneInstance
+        case .device: "-"
+        }
     }
 }

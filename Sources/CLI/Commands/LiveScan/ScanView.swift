@@ -34,7 +34,8 @@ package struct ScanView: Sendable {
                     identity: beacon.identity, name: beacon.name, rssi: beacon.rssi, filteredRSSI: beacon.filteredRSSI,
                     accuracy: beacon.accuracy >= 0 ? beacon.accuracy : nil, proximity: beacon.proximity.rawValue,
                     batteryMillivolts: batteries[beacon.identity],
-                    seenPerSecond: Self.rate(samples, beacon: beacon, now: now), lastSeen: beacon.lastSeen))
+                    seenPerSecond: Self.rate(samples, beacon: beacon, now: now), lastSeen: beacon.lastSeen,
+                    kind: beacon.kind, address: beacon.address))
         }
         history = history.filter { seenNow.contains($0.key) }
         return rows.sorted { a, b in
