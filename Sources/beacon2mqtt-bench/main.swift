@@ -47,6 +47,8 @@ for section in options.sections {
             try JSONBench(options: options).run(into: &report)
         case "locator":
             try LocatorBench(options: options).run(into: &report)
+        case "messages":
+            try MessageRateBench(options: options).run(into: &report)
         case "e2e":
             try EndToEndBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":
