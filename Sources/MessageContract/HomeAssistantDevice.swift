@@ -18,8 +18,14 @@ package struct HomeAssistantDevice: Sendable, Equatable {
 
     /// A configured beacon: identified by `<uuid hex>_<major>_<minor>` or `<namespace>_<instance>`,
     /// named after `beacons[].name`. No area: a beacon moves (the locator's room tracker says where).
+    /// A configured device (`devices:`, a phone, watch or tag) is `beacon2mqtt_device_<name>`.
     package static func beacon(_ id: BeaconIdentity, name: String?, via: String?) -> Self {
-        Self(
+        if id.scheme == .device {
+            return Self(
+                identifier: "beacon2mqtt_device_\(sanitized(name ?? key(id)))", name: name ?? label(id),
+                model: "Bluetooth LE device", viaDevice: via)
+        }
+        return Self(
             identifier: "beacon2mqtt_beacon_\(key(id))", name: name ?? label(id),
             model: id.scheme == .eddystone ? "Eddystone-UID beacon" : "iBeacon/AltBeacon", viaDevice: via)
     }

@@ -5,7 +5,8 @@ import BeaconWire
 ///
 /// - The gateway is a device with diagnostic entities (`HomeAssistantDiscovery+Gateway`), published
 ///   first, so it exists before any beacon config names it as `via_device`.
-/// - Each configured beacon (`beacons:`) is a device of its own; with `gateway_entities` on, the
+/// - Each configured beacon (`beacons:`) and device (`devices:`, a phone, watch or tag) is a device of
+///   its own; with `gateway_entities` on, the
 ///   gateway adds to it a tracker, proximity, distance and enter/exit event named after the
 ///   gateway's room (`device_tracker.keys_hall`). The locator adds the room tracker
 ///   (`HomeAssistantLocatorDiscovery`).
@@ -94,9 +95,10 @@ package struct HomeAssistantDiscovery {
 
     private func beaconEntities() -> [HomeAssistantEntity] {
         var out: [HomeAssistantEntity] = []
-        let perBeacon = configuration.monitoring.perBeacon
-        for beacon in configuration.beacons {
+        for beacon in configuration.beaconsAndDevices {
             let id = beacon.identity
+            // Devices are always monitored one by one; beacons with monitoring.per_beacon.
+            let perBeacon = configuration.monitoring.perBeacon || id.scheme == .device
             let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: gatewayDevice.identifier)
             let key = HomeAssistantDevice.key(id)
             // Distance and proximity mean nothing once the beacon left: unavailable while `outside`.

@@ -56,7 +56,7 @@ package struct HomeAssistantLocatorDiscovery {
         connectivity.diagnostic = true
         connectivity.valueTemplate = "{{ 'OFF' if value == 'offline' else 'ON' }}"
         var out = [connectivity]
-        for beacon in configuration.beacons {
+        for beacon in configuration.beaconsAndDevices {
             let id = beacon.identity
             let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: locator.identifier)
             let key = HomeAssistantDevice.key(id)

@@ -38,7 +38,8 @@ package struct HomeAssistantRoomFeed: Sendable {
     /// `{"id","name","distance"}` as `mqtt_room` reads it; the name falls back to the id. The
     /// locator's feed uses the same payload.
     static func payload(identity: BeaconIdentity, name: String?, distance: Double) -> String {
-        let id = deviceID(identity)
+        // A configured device (`devices:`) is fed under its name, which is what people type in HA.
+        let id = identity.scheme == .device ? name ?? deviceID(identity) : deviceID(identity)
         var w = JSONWriter()
         w.beginObject()
         w.field("id", id)
