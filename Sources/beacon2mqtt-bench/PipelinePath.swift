@@ -13,8 +13,8 @@ struct PipelinePath {
     private(set) var messageCount = 0
     private(set) var checksum: UInt64 = 0
 
-    init(configuration: Configuration) {
-        pipeline = Pipeline(configuration: configuration)
+    init(configuration: Configuration, identityResolver: IdentityResolverFactory? = nil) {
+        pipeline = Pipeline(configuration: configuration, identityResolver: identityResolver)
         messages.reserveCapacity(1024)
     }
 

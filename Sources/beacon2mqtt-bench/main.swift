@@ -49,6 +49,8 @@ for section in options.sections {
             try LocatorBench(options: options).run(into: &report)
         case "messages":
             try MessageRateBench(options: options).run(into: &report)
+        case "irk":
+            try IRKBench(options: options).run(into: &report)
         case "e2e":
             try EndToEndBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":
