@@ -24,6 +24,8 @@ package struct TelemetryTracker: Sendable {
     /// The largest legacy advInterval, 10.24 s (same section): a longer gap means the beacon was
     /// out of range, not that it advertises that slowly.
     static let maximumAdvertisingGap: Int64 = 10_240_000
+    /// How often an identity frame from an unchanged address visits the address map (µs).
+    static let addressRefresh: Int64 = 1_000_000
 
     struct AddressEntry: Sendable {
         var identities: [BeaconIdentity] = []
@@ -38,6 +40,8 @@ package struct TelemetryTracker: Sendable {
         var txPower: Int8?
         var txPowerAtMetres: Int = 0
         var lastSighting: Int64
+        /// When the address map was last visited for this beacon (µs).
+        var addressTouched: Int64 = .min
         /// Shortest gap (µs) since the last message; .max when none.
         var shortestGap: Int64 = .max
         var interval: TimeSpan?
@@ -91,27 +95,15 @@ package struct TelemetryTracker: Sendable {
         advance(to: s.timestamp, into: &out)
         let t = now
         let id = s.identity
-        var pending: (EddystoneTLM?, Timestamp?, String?) = (nil, nil, nil)
-        addresses.upsert(s.address, { AddressEntry() }) { e in
-            if e.identities.first != id {
-                e.identities.removeAll { $0 == id }
-                e.identities.insert(id, at: 0)
-                if e.identities.count > Self.identitiesPerAddress { e.identities.removeLast() }
-            }
-            pending = (e.pendingTLM, e.pendingTLMSeen, e.pendingURL)
-            e.pendingTLM = nil
-            e.pendingTLMSeen = nil
-            e.pendingURL = nil
-        }
         let interval = settings.interval
         var isNew = false
-        let windowOver = records.upsert(
+        let (windowOver, touchAddress) = records.upsert(
             id,
             {
                 isNew = true
                 return Record(address: s.address, lastSighting: t.microseconds, windowStart: t)
             }
-        ) { r -> Bool in
+        ) { r -> (Bool, Bool) in
             if !isNew {
                 let gap = t.microseconds - r.lastSighting
                 if gap >= Self.minimumAdvertisingGap && gap <= Self.maximumAdvertisingGap {
@@ -119,13 +111,32 @@ package struct TelemetryTracker: Sendable {
                 }
             }
             r.lastSighting = t.microseconds
+            // The address map is the per-report path's second table: visit it when the address
+            // changed, and otherwise once a second (keeping the entry in use, and picking up a TLM
+            // held after the entry was evicted).
+            let touch = isNew || r.address != s.address || t.microseconds - r.addressTouched >= Self.addressRefresh
+            if touch { r.addressTouched = t.microseconds }
             r.address = s.address
             if let advertised {
                 r.txPower = advertised.dBm
                 r.txPowerAtMetres = advertised.atMetres
             }
             r.dirty = true
-            return r.timerDue == nil && t >= r.windowStart + interval
+            return (r.timerDue == nil && t >= r.windowStart + interval, touch)
+        }
+        var pending: (EddystoneTLM?, Timestamp?, String?) = (nil, nil, nil)
+        if touchAddress {
+            addresses.upsert(s.address, { AddressEntry() }) { e in
+                if e.identities.first != id {
+                    e.identities.removeAll { $0 == id }
+                    e.identities.insert(id, at: 0)
+                    if e.identities.count > Self.identitiesPerAddress { e.identities.removeLast() }
+                }
+                pending = (e.pendingTLM, e.pendingTLMSeen, e.pendingURL)
+                e.pendingTLM = nil
+                e.pendingTLMSeen = nil
+                e.pendingURL = nil
+            }
         }
         if isNew { arm(id, due: t + interval) }
         if let url = pending.2 { records.modify(id) { $0.url = url } }

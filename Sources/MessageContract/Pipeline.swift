@@ -120,7 +120,10 @@ package struct Pipeline: Sendable {
     package mutating func observe(_ sighting: BeaconSighting, into out: inout [OutboundMessage]) -> Bool {
         if !started { begin(at: sighting.timestamp) }
         let tracked = engine.observe(sighting, into: &events)
-        if tracked, telemetry != nil { telemetry!.observe(sighting, advertised: nil, into: &events) }
+        if tracked, telemetry != nil {
+            // A sighting without a frame: its calibrated power at 1 m is all it advertises.
+            telemetry!.observe(sighting, advertised: sighting.measuredPower.map { ($0, 1) }, into: &events)
+        }
         composeEvents(into: &out)
         return tracked
     }

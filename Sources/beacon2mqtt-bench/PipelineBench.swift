@@ -21,6 +21,8 @@ struct PipelineBench {
         var rate: Double
         /// Events and states only: no proximity or ranging messages.
         var eventsOnly = false
+        /// `telemetry.enabled` (the default): the per-report cost of the telemetry tracker.
+        var telemetry = true
     }
 
     static let cases: [Case] = {
@@ -32,6 +34,10 @@ struct PipelineBench {
             out.append(
                 Case(name: "events only: \(label) beacons", beacons: beacons, regions: 100, rate: 100_000, eventsOnly: true))
         }
+        out.append(
+            Case(
+                name: "events only: 10k beacons, telemetry off", beacons: 10_000, regions: 100, rate: 100_000,
+                eventsOnly: true, telemetry: false))
         for regions in [1, 100, 1_000] {
             out.append(
                 Case(name: "events only: \(regions) regions", beacons: 10_000, regions: regions, rate: 100_000, eventsOnly: true))
@@ -45,6 +51,7 @@ struct PipelineBench {
         configuration.regions = BeaconPopulation(beacons: c.beacons, regions: c.regions).allRegions
         // Room for the whole population: this measures tracking, not eviction.
         configuration.monitoring.maxTracked = max(configuration.monitoring.maxTracked, 2 * c.beacons)
+        configuration.telemetry.enabled = c.telemetry
         if c.eventsOnly {
             configuration.ranging.publish.onProximityChange = false
             configuration.ranging.publish.accuracyDeadband = 0

@@ -84,6 +84,33 @@ import Testing
         #expect(out.of(.event).count == 2)
     }
 
+    /// A reload applies the new interval to windows already open, and turning telemetry off stops it.
+    @Test func aReloadChangesTheIntervalAndCanTurnTelemetryOff() {
+        var p = Pipeline(configuration: Self.config())
+        var out: [OutboundMessage] = []
+        p.ingest(Self.packet(Self.uid, at: 0), into: &out)
+        p.ingest(Self.packet(Self.tlm(millivolts: 2925, temperature: 0x1400), at: 0.5), into: &out)
+        #expect(out.of(.telemetry).count == 1)
+        var shorter = Self.config()
+        shorter.telemetry.interval = .seconds(10)
+        p.reconfigure(shorter, at: Fixtures.at(1), into: &out)
+        out = []
+        p.ingest(Self.packet(Self.uid, at: 2), into: &out)
+        p.advance(to: Fixtures.at(10.4), into: &out)
+        #expect(out.of(.telemetry).isEmpty)
+        p.advance(to: Fixtures.at(10.5), into: &out)
+        #expect(out.of(.telemetry).count == 1, "the window that opened at 0.5 s ends 10 s later")
+        var off = Self.config()
+        off.telemetry.enabled = false
+        p.reconfigure(off, at: Fixtures.at(11), into: &out)
+        out = []
+        for i in 12..<100 {
+            p.ingest(Self.packet(Self.uid, at: Double(i)), into: &out)
+            p.ingest(Self.packet(Self.tlm(millivolts: 2000, temperature: 0x1400), at: Double(i) + 0.5), into: &out)
+        }
+        #expect(out.of(.telemetry).isEmpty)
+    }
+
     /// A beacon that matches no configured region is not tracked, so its TLM is not published.
     @Test func beaconsOutsideTheRegionsHaveNoTelemetry() {
         var c = Self.config()
