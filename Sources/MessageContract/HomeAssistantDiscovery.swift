@@ -78,7 +78,7 @@ package struct HomeAssistantDiscovery {
 
     /// Every entity, in publishing order.
     package func entities() -> [HomeAssistantEntity] {
-        gatewayDiagnostics() + (gatewayEntities ? beaconEntities() : []) + regionEntities()
+        gatewayDiagnostics() + (gatewayEntities ? beaconEntities() : []) + telemetryEntities() + regionEntities()
     }
 
     // MARK: Beacons

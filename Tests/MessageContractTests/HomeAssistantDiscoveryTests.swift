@@ -30,6 +30,8 @@ import Testing
         c.gateway.room = "Kitchen"
         c.beacons = [BeaconOverride(identity: Fixtures.beacon(1), name: "Keys")]
         c.regions = [BeaconRegion(name: "office", uuid: Fixtures.uuidA)]
+        // The telemetry entities have their own tests (HomeAssistantTelemetryTests).
+        c.telemetry.enabled = false
         return c
     }
 
