@@ -337,6 +337,32 @@ def advertise_phase(checks, phase, extended):
                  "running at the end: %s, exit code %s" % (alive or "?", code or "missing"), phase)
 
 
+IRK_TOPIC = "kt/devices/phone/kt-irk/event"
+IRK_FIRST, IRK_LAST = "70:81:94:0d:fb:aa", "7a:a3:c3:cd:b8:31"
+IRK_STRANGERS = ("4a:12:a7:59:8b:d6", "6e:e9:86:21:de:af", "79:51:c9:2b:a0:be")
+
+
+def irk_phase(checks, agent, scenarios, live_run):
+    """A phone by its IRK (issue 19): four address rotations are one device, one enter, one exit."""
+    phase = "irk"
+    if live_run:
+        messages, source = read_jsonl(checks.path(phase, "mqtt")), "mqtt"
+    else:
+        capture = checks.path(phase, "driver.btsnoop")
+        code, messages, err = replay(agent, capture, os.path.join(scenarios, phase + ".yaml")) if os.path.exists(capture) else (1, [], "no capture")
+        source = "replay"
+    bodies = event_payloads(messages, IRK_TOPIC)
+    events = [b.get("event") for b in bodies]
+    checks.check("irk/%s: the phone enters once and exits once across three rotations" % source,
+                 events == ["enter", "exit"], "events %s" % events, phase)
+    if events == ["enter", "exit"]:
+        checks.check("irk/%s: enter from the first address, exit naming the last, identity irk" % source,
+                     bodies[0].get("address") == IRK_FIRST and bodies[1].get("address") == IRK_LAST
+                     and all(b.get("identity") == "irk" for b in bodies), "payloads %s" % bodies, phase)
+    leaked = [r.get("topic") for r in messages if any(a in json.dumps(r) for a in IRK_STRANGERS)]
+    checks.check("irk/%s: nothing of the strangers' addresses is published" % source, not leaked, "%s" % leaked[:3], phase)
+
+
 def main():
     job, agent, scenarios = sys.argv[1:4]
     checks = Checks(job)
@@ -356,6 +382,8 @@ def main():
             unplug_phase(checks, live_run)
         elif phase == "listen":
             listen_phase(checks, agent, scenarios, live_run)
+        elif phase == "irk":
+            irk_phase(checks, agent, scenarios, live_run)
         elif phase in ("advertise-legacy", "advertise-extended"):
             advertise_phase(checks, phase, extended=phase.endswith("extended"))
 

@@ -140,8 +140,12 @@ def parse_address(text):
 class Beacon:
     def __init__(self, spec):
         self.name = spec["name"]
-        self.address = parse_address(spec["address"])
-        self.data = ibeacon_ad(spec["uuid"], spec["major"], spec["minor"], spec.get("tx", -59))
+        # "addresses": [[t, "aa:bb:.."], ...] rotates the address (a phone's resolvable private
+        # address); "data" (hex AD structures) replaces the iBeacon frame, as a phone sends no beacon.
+        self.schedule = [(t, parse_address(a)) for t, a in spec.get("addresses", [[0, spec.get("address", "")]])]
+        self.address = self.schedule[0][1]
+        self.data = bytes.fromhex(spec["data"]) if "data" in spec else \
+            ibeacon_ad(spec["uuid"], spec["major"], spec["minor"], spec.get("tx", -59))
         self.interval = spec.get("interval", 0.1)
         self.start = spec.get("start", 0.0)
         self.stop = spec.get("stop", float("inf"))
@@ -161,6 +165,9 @@ class Beacon:
 
     def active(self, t):
         return self.start <= t < self.stop
+
+    def address_at(self, t):
+        return [a for t0, a in self.schedule if t0 <= t][-1] if self.schedule[0][0] <= t else self.schedule[0][1]
 
 
 class LinkAdvertiser:
@@ -424,6 +431,7 @@ class Controller:
             if not beacon.active(t) or now < beacon.next_due:
                 continue
             beacon.next_due = now + beacon.interval
+            beacon.address = beacon.address_at(t)
             if self.filter_duplicates:
                 if beacon.name in self.reported:
                     continue
