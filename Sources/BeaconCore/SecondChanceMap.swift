@@ -45,6 +45,9 @@ struct SecondChanceMap<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         }
     }
 
+    /// Removes `key`; its place in the eviction order is skipped when it comes round.
+    mutating func remove(_ key: Key) { entries[key] = nil }
+
     mutating func removeAll() {
         entries = [:]
         order.removeAll()

@@ -197,6 +197,10 @@ package struct TelemetryTracker: Sendable {
         rebuildDeadlines()
     }
 
+    /// Drops what is known of `identity` (a reload stopped monitoring it); its pending window ends
+    /// without a message. Its address associations age out of the map.
+    package mutating func forget(_ identity: BeaconIdentity) { records.remove(identity) }
+
     // MARK: Internals
 
     private mutating func attach(_ tlm: EddystoneTLM, seen: Timestamp, to id: BeaconIdentity, into out: inout [MonitoringEvent]) {

@@ -66,6 +66,7 @@ package struct MessageComposer: Sendable {
         case .didStopMonitoringBeacon(let id):
             out.append(clearRetained(topics.beacon(id, .state)))
             out.append(clearRetained(topics.beacon(id, .attributes)))
+            out.append(clearRetained(topics.beacon(id, .telemetry)))
         case .didUpdateTelemetry(let b):
             out.append(telemetry(b))
         }

@@ -187,7 +187,11 @@ package struct Pipeline: Sendable {
         composer = MessageComposer(config)
         for e in events {
             switch e {
-            case .didStopMonitoringRegion, .didStopMonitoringBeacon: old.compose(e, into: &out)
+            case .didStopMonitoringRegion: old.compose(e, into: &out)
+            case .didStopMonitoringBeacon(let id):
+                // Its retained telemetry is withdrawn too: no window left open may publish it again.
+                telemetry?.forget(id)
+                old.compose(e, into: &out)
             default: composer.compose(e, into: &out)
             }
         }

@@ -155,6 +155,7 @@ import Testing
         #expect(
             render(.didStopMonitoringBeacon(Self.id)) == [
                 text(Self.uuidTopic + "state", ""), text(Self.uuidTopic + "attributes", ""),
+                text(Self.uuidTopic + "telemetry", ""),
             ])
     }
 }

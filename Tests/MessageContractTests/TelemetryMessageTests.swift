@@ -111,6 +111,28 @@ import Testing
         #expect(out.of(.telemetry).isEmpty)
     }
 
+    /// A reload that stops monitoring the beacon withdraws its retained telemetry, and the window
+    /// it had open publishes nothing after that.
+    @Test func aReloadThatStopsMonitoringTheBeaconWithdrawsItsTelemetry() {
+        var c = Self.config()
+        c.regions = [BeaconRegion(name: "eddy", scheme: .eddystone, uuid: BeaconID128(uuidString: "edd1ebea-c04e-5def-a017-000000000000")!)]
+        var p = Pipeline(configuration: c)
+        var out: [OutboundMessage] = []
+        p.ingest(Self.packet(Self.uid, at: 0), into: &out)
+        p.ingest(Self.packet(Self.tlm(millivolts: 2925, temperature: 0x1400), at: 0.5), into: &out)
+        p.ingest(Self.packet(Self.uid, at: 1), into: &out)
+        #expect(out.of(.telemetry).count == 1)
+        var other = c
+        other.regions = [BeaconRegion(name: "office", uuid: Fixtures.uuidA)]
+        out = []
+        p.reconfigure(other, at: Fixtures.at(2), into: &out)
+        let topic = "beacons/eddystone/edd1ebeac04e5defa017/ebb1cb1c7cc1/gw1/telemetry"
+        #expect(out.contains { $0.topic == topic && $0.payload == .text("") && $0.retain })
+        out = []
+        p.advance(to: Fixtures.at(200), into: &out)
+        #expect(out.of(.telemetry).isEmpty)
+    }
+
     /// A beacon that matches no configured region is not tracked, so its TLM is not published.
     @Test func beaconsOutsideTheRegionsHaveNoTelemetry() {
         var c = Self.config()
