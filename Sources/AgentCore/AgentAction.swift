@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// What the agent core asks its shell to do, besides talking to the broker (`BrokerSession`).
 package enum AgentAction: Sendable, Equatable {
     /// systemd's sd_notify(3) states.
@@ -14,4 +16,7 @@ package enum AgentAction: Sendable, Equatable {
     case stopSource
     /// SIGHUP: read the configuration file again and answer with `AgentCore.reloaded(_:)`.
     case readConfiguration
+    /// A configuration layer set over MQTT is due: apply it (an empty payload removes it) and answer
+    /// with `AgentCore.layerApplied(_:source:_:)`.
+    case applyConfigurationLayer(ConfigLayer, payload: [UInt8], source: String)
 }

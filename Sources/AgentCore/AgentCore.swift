@@ -11,12 +11,12 @@ import MessageContract
 /// Time: `now` is monotonic (deadlines, timers, rates); `wall` only stamps payloads and, for a
 /// live source, is the pipeline's clock.
 package struct AgentCore<Pipeline: MessagePipeline> {
-    package private(set) var configuration: Configuration
+    package internal(set) var configuration: Configuration
     package private(set) var phase: AgentPhase
     /// Set once the loop should end.
     package private(set) var termination: AgentTermination?
     /// Readable for tests; only the core changes it.
-    package private(set) var pipeline: Pipeline
+    package internal(set) var pipeline: Pipeline
     private let options: AgentOptions
     private let statusTopic: String
     private let statusQoS: Int
@@ -25,11 +25,13 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private var restore: RestoreSession
     private var timers: AgentTimers
     private var statistics: AgentStatistics
-    private var actions: [AgentAction] = []
-    private var out: [OutboundMessage] = []
+    var actions: [AgentAction] = []
+    var out: [OutboundMessage] = []
+    /// Configuration over MQTT, when `remote_config.enabled` (see AgentCore+RemoteConfiguration).
+    var remote: RemoteConfiguration?
     /// The rest of a batch of packets, waiting while `acceptsSourceEvents` is false.
     private var deferred: ArraySlice<CapturedPacket> = []
-    private var connectedGeneration: UInt64?
+    private(set) var connectedGeneration: UInt64?
     private var everConnected = false
     /// The first connection attempt succeeded or failed.
     private var firstAttemptDone = false
@@ -38,14 +40,17 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private var failure: (any SourceFailure)?
     /// The newest packet's time and when it was taken: a capture's clock.
     private var anchor: (packet: Timestamp, at: MonotonicInstant)?
-    private var now: MonotonicInstant
-    private var wall: Timestamp
+    private(set) var now: MonotonicInstant
+    private(set) var wall: Timestamp
 
-    /// - Parameters: statusTopic, statusQoS: the client's availability topic (`degraded` goes there).
+    /// - Parameters:
+    ///   - statusTopic, statusQoS: the client's availability topic (`degraded` goes there).
+    ///   - remote: configuration over MQTT (`remote_config.enabled`), nil when off.
     package init(
         configuration: Configuration, pipeline: Pipeline, options: AgentOptions, statusTopic: String, statusQoS: Int,
-        softwareVersion: String, now: MonotonicInstant, wall: Timestamp
+        softwareVersion: String, now: MonotonicInstant, wall: Timestamp, remote: RemoteConfiguration? = nil
     ) {
+        self.remote = remote
         self.configuration = configuration
         self.pipeline = pipeline
         self.options = options
@@ -81,7 +86,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// When the shell should call `tick` at the latest if no input arrives (at most a second away).
     package var nextWake: MonotonicInstant {
-        let wake = now.adding(seconds: 1)
+        var wake = now.adding(seconds: 1)
+        if let due = remote?.nextDue(after: now) { wake = min(wake, due) }
         switch phase {
         case .restoring: return min(wake, restore.completion)
         case .finishing(let deadline): return min(wake, deadline, now.adding(seconds: 0.05))
@@ -113,6 +119,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             return
         }
         if phase == .restoring, restore.isComplete(at: now) { finishRestore(&session) }
+        if remote != nil { requestDueLayers() }
         if phase == .running || phase == .draining { runTimers() }
         while phase == .draining, acceptsSourceEvents {
             drainStep()
@@ -143,7 +150,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// The pipeline's notion of now: the wall clock, or the capture's time moved on by the
     /// monotonic clock since the last packet (at the replay speed).
-    private var pipelineNow: Timestamp? {
+    var pipelineNow: Timestamp? {
         switch options.timing {
         case .wallClock:
             return wall
@@ -156,7 +163,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     }
 
     /// Payload time: the wall clock, or a capture's newest packet.
-    private var payloadTime: Timestamp {
+    var payloadTime: Timestamp {
         if options.timing != .wallClock, let anchor { return anchor.packet }
         return wall
     }
@@ -230,6 +237,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             if health != .healthy { publishStatus() }
             if phase == .restoring, !restore.subscribe(generation: generation, on: &session) { finishRestore(&session) }
             announceToHomeAssistant(&session)
+            connectRemoteConfiguration(generation: generation, &session)
         case .disconnected(let generation):
             guard generation == connectedGeneration else { return }
             delivery.connectionLost()
@@ -239,6 +247,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             guard generation == connectedGeneration else { return }
             delivery.published(mid: mid)
         case .subscribed(let generation, let mid):
+            subscribedRemoteConfiguration(generation: generation, mid: mid)
             guard phase == .restoring else { return }
             restore.subscribed(generation: generation, mid: mid, at: now)
         case .message(let topic, let payload, _) where topic == homeAssistant?.birthTopic:
@@ -246,38 +255,12 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             out += homeAssistant?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? []
             enqueueOutput()
         case .message(let topic, let payload, let retained):
+            if receivedRemoteConfiguration(topic: topic, payload: payload) { return }
             guard phase == .restoring else { return }
             restore.received(topic: topic, payload: payload, retained: retained, at: now)
         case .connectFailed:
             firstAttemptDone = true
         }
-    }
-
-    /// SIGHUP's file, read by the shell: applied (unchanged regions keep their state), or logged
-    /// and the running configuration kept.
-    package mutating func reloaded(_ result: Result<Configuration, any Error>) {
-        defer { actions.append(.notify(.ready(status: serviceStatus))) }
-        let next: Configuration
-        switch result {
-        case .success(let c): next = c
-        case .failure(let error):
-            return log(.error, "reload failed; keeping the running configuration", ["error": "\(error)"])
-        }
-        if next.mqtt != configuration.mqtt || next.gateway.id != configuration.gateway.id {
-            log(.warning, "mqtt and gateway.id changes take effect after a restart")
-        }
-        pipeline.reconfigure(next, at: pipelineNow ?? payloadTime, into: &out)
-        enqueueOutput()
-        let previousDiscovery = homeAssistant
-        configuration = next
-        if connectedGeneration != nil {
-            // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
-            let current = homeAssistant?.messages() ?? []
-            let kept = Set(current.map(\.topic))
-            out += (previousDiscovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
-            enqueueOutput()
-        }
-        log(.info, "configuration reloaded", ["regions": String(next.regions.count)])
     }
 
     // MARK: - Source
@@ -338,7 +321,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     }
 
     /// Discovery for the configured beacons and regions, when `homeassistant.discovery` is on.
-    private var homeAssistant: HomeAssistantDiscovery? {
+    var homeAssistant: HomeAssistantDiscovery? {
         guard configuration.homeAssistant.discovery else { return nil }
         return HomeAssistantDiscovery(
             configuration: configuration, settings: configuration.homeAssistant, softwareVersion: softwareVersion)
@@ -382,7 +365,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         return false
     }
 
-    private mutating func enqueueOutput() {
+    mutating func enqueueOutput() {
         delivery.holdsBack = holdsBackOutput
         delivery.enqueue(out)
         out.removeAll(keepingCapacity: true)
@@ -395,7 +378,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         }
     }
 
-    private mutating func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
+    mutating func log(_ level: LogLevel, _ message: String, _ fields: KeyValuePairs<String, String> = [:]) {
         actions.append(.log(LogRecord(level, message, fields)))
     }
 }

@@ -31,6 +31,9 @@ struct ConfigDecoder {
             if let v = m["locator"] { try locator(v, into: &config.locator) }
             if let v = m["homeassistant"] { try homeAssistant(v, into: &config.homeAssistant) }
             if let v = m["telemetry"] { try telemetry(v, into: &config.telemetry) }
+            if let v = m["remote_config"] {
+                try v.mapping().read("enabled", into: &config.remoteConfig.enabled) { v throws(ConfigError) in try v.bool() }
+            }
         }
         return try validated(config)
     }

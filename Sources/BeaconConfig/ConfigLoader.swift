@@ -48,7 +48,7 @@ package enum ConfigLoader {
     }
 
     /// The one place this module touches a file: the whole file, with errno's text on failure.
-    static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
+    package static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
         func failure() -> ConfigError {
             ConfigError(file: path, line: 0, column: 0, key: "", message: "cannot read: \(String(cString: strerror(errno)))")
         }

@@ -35,7 +35,7 @@ package struct ConfigMapping {
     package func required(_ key: String) throws(ConfigError) -> ConfigValue {
         guard let value = self[key], !value.isNull else {
             throw ConfigError(
-                file: at.file, line: at.node.line, column: at.node.column, key: at.path.appending(key).description,
+                file: at.node.source ?? at.file, line: at.node.line, column: at.node.column, key: at.path.appending(key).description,
                 message: "missing; this entry needs it")
         }
         return value
@@ -61,6 +61,6 @@ package struct ConfigMapping {
     package func error(_ key: String, locatedAt keys: [String], _ message: String) -> ConfigError {
         let node = keys.lazy.compactMap { self.values[$0]?.node }.first ?? at.node
         return ConfigError(
-            file: at.file, line: node.line, column: node.column, key: at.path.appending(key).description, message: message)
+            file: node.source ?? at.file, line: node.line, column: node.column, key: at.path.appending(key).description, message: message)
     }
 }

@@ -30,11 +30,11 @@ package struct ConfigValue {
     }
 
     package func error(_ message: String) -> ConfigError {
-        ConfigError(file: file, line: node.line, column: node.column, key: path.description, message: message)
+        ConfigError(file: node.source ?? file, line: node.line, column: node.column, key: path.description, message: message)
     }
 
     func warning(_ message: String) -> ConfigWarning {
-        ConfigWarning(file: file, line: node.line, column: node.column, key: path.description, message: message)
+        ConfigWarning(file: node.source ?? file, line: node.line, column: node.column, key: path.description, message: message)
     }
 
     var isNull: Bool { node.isNull }

@@ -29,6 +29,8 @@ struct YAMLNode: Sendable {
     /// 1-based line and column (columns count Unicode scalars, as libyaml does).
     var line: Int
     var column: Int
+    /// Where the node was read when not the file being decoded: a configuration layer's topic.
+    var source: String? = nil
 
     /// True for an empty plain scalar, `~` or `null`: YAML's null (YAML 1.2 §10.3.2).
     var isNull: Bool {

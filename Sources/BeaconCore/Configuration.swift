@@ -19,6 +19,8 @@ package struct Configuration: Sendable, Equatable {
     package var homeAssistant = HomeAssistantSettings()
     /// Per-beacon telemetry: Eddystone-TLM/URL, TX power, advertising interval.
     package var telemetry = TelemetrySettings()
+    /// Configuration layers over MQTT (`<base>/fleet/config/set`, `<base>/gateways/<gw>/config/set`).
+    package var remoteConfig = RemoteConfigSettings()
     package var logLevel: LogLevel = .info
 
     package init() {}
@@ -31,6 +33,12 @@ package struct GatewaySettings: Sendable, Equatable {
     package var room: String? = nil
     /// dB added to every RSSI this gateway measures, to calibrate gateways that disagree.
     package var rssiOffset: Double = 0
+    package init() {}
+}
+
+package struct RemoteConfigSettings: Sendable, Equatable {
+    /// Off by default: a gateway takes configuration from the broker only when its owner says so.
+    package var enabled = false
     package init() {}
 }
 

@@ -11,6 +11,7 @@ enum CommandRegistry {
         RecordCommand.self,
         RunCommand.self,
         StatusCommand.self,
+        ConfigCommand.self,
         LocateCommand.self,
         IrkCommand.self,
         ManPageCommand.self,

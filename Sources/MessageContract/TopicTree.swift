@@ -10,6 +10,7 @@ import BeaconWire
 ///   `eddystone/<namespace>/<instance>`, or `devices/<name>` for a configured device (phone, watch, tag);
 /// - `regions/<region>/<gw>/<leaf>`: a region's messages;
 /// - `gateways/<gw>/status|stats`, `locators/<gw>/status`: availability and statistics;
+/// - `fleet/config/set`, `gateways/<gw>/config/set|config|config/error`: configuration over MQTT;
 /// - `<beacon>/location`, `<beacon>/event`: the locator's output.
 package struct TopicTree: Sendable, Equatable {
     /// `mqtt.base_topic`: one or more levels.
@@ -43,6 +44,10 @@ package struct TopicTree: Sendable, Equatable {
         case gatewayStatus(gateway: String)
         case gatewayStats(gateway: String)
         case locatorStatus(gateway: String)
+        case fleetConfigSet
+        case gatewayConfigSet(gateway: String)
+        case gatewayConfig(gateway: String)
+        case gatewayConfigError(gateway: String)
         /// The locator's retained `<base>/<beacon>/location`.
         case location(BeaconIdentity)
         /// The locator's `<base>/<beacon>/event`.
@@ -78,6 +83,15 @@ package struct TopicTree: Sendable, Equatable {
     /// `<base>/locators/<gw>/status`: the locator's availability.
     package var locatorStatus: String { "\(base)/locators/\(gateway)/status" }
 
+    /// `<base>/gateways/<gw>/config/set`: this gateway's configuration layer (retained; an admin's).
+    package var gatewayConfigSet: String { "\(base)/gateways/\(gateway)/config/set" }
+
+    /// `<base>/gateways/<gw>/config`: the retained effective configuration.
+    package var gatewayConfig: String { "\(base)/gateways/\(gateway)/config" }
+
+    /// `<base>/gateways/<gw>/config/error`: why a configuration layer was refused.
+    package var gatewayConfigError: String { "\(base)/gateways/\(gateway)/config/error" }
+
     /// What the agent subscribes to at start to read its own retained states and attributes back:
     /// every beacon's (either scheme: three levels) and every region's, of this gateway only. The
     /// attributes restore states; a state or attributes topic of a subject no longer configured is cleared.
@@ -111,6 +125,18 @@ package struct TopicTree: Sendable, Equatable {
 
     /// `<base>/gateways/+/stats`.
     package var anyGatewayStats: String { "\(base)/gateways/+/stats" }
+
+    /// `<base>/fleet/config/set`: the configuration layer of every gateway (retained; an admin's).
+    package var fleetConfigSet: String { "\(base)/fleet/config/set" }
+
+    /// `<base>/gateways/+/config/set`: every gateway's own layer (for ACLs).
+    package var anyGatewayConfigSet: String { "\(base)/gateways/+/config/set" }
+
+    /// `<base>/gateways/+/config`.
+    package var anyGatewayConfig: String { "\(base)/gateways/+/config" }
+
+    /// `<base>/gateways/+/config/error`.
+    package var anyGatewayConfigError: String { "\(base)/gateways/+/config/error" }
 
     /// What a locator subscribes to: every gateway's proximity and beacon events, gateway status,
     /// and the retained locations (read back at start).
@@ -208,17 +234,26 @@ package struct TopicTree: Sendable, Equatable {
             // gateways/<gw>/status|stats, locators/<gw>/status
             guard !levels[1].isEmpty else { return nil }
             let gw = String(levels[1])
+            if levels[0] == "fleet" { return levels[1] == "config" && levels[2] == "set" ? .fleetConfigSet : nil }
             switch (levels[0], levels[2]) {
             // devices/<name>/location|event: the locator's output for a device.
             case ("devices", "location"): return .location(.device(named: gw))
             case ("devices", "event"): return .locatorEvent(.device(named: gw))
             case ("gateways", "status"): return .gatewayStatus(gateway: gw)
             case ("gateways", "stats"): return .gatewayStats(gateway: gw)
+            case ("gateways", "config"): return .gatewayConfig(gateway: gw)
             case ("locators", "status"): return .locatorStatus(gateway: gw)
             default: return nil
             }
         case 4:
-            // regions/<region>/<gw>/<leaf>, or <beacon>/location|event
+            // regions/<region>/<gw>/<leaf>, gateways/<gw>/config/set|error, or <beacon>/location|event
+            if levels[0] == "gateways", levels[2] == "config", !levels[1].isEmpty {
+                switch levels[3] {
+                case "set": return .gatewayConfigSet(gateway: String(levels[1]))
+                case "error": return .gatewayConfigError(gateway: String(levels[1]))
+                default: return nil
+                }
+            }
             if levels[0] == "regions" {
                 guard let leaf = Leaf(rawValue: String(levels[3])) else { return nil }
                 return .region(String(levels[1]), gateway: String(levels[2]), leaf)

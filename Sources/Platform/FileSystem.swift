@@ -43,4 +43,24 @@ package enum FileSystem {
         guard let text = String(validating: try contents(path), as: UTF8.self) else { throw ReadError(code: EILSEQ) }
         return text
     }
+
+    /// Writes `bytes` to `path` through a temporary file and rename(2), so a reader sees the old
+    /// file or the new one, never half of one; mode 0600. False when it could not.
+    @discardableResult
+    package static func replace(_ path: String, with bytes: [UInt8]) -> Bool {
+        let temporary = "\(path).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        let written = (try? Syscall.writeAll(fd, bytes) { code in SystemCallError("write", code: code) }) != nil
+        let synced = fsync(fd) == 0
+        close(fd)
+        guard written, synced, rename(temporary, path) == 0 else {
+            unlink(temporary)
+            return false
+        }
+        return true
+    }
+
+    /// Removes the file at `path` if there is one.
+    package static func remove(_ path: String) { unlink(path) }
 }

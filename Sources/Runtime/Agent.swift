@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Glibc
 import MQTTTransport
+import MessageContract
 import Platform
 import SystemdTransport
 
@@ -18,6 +19,8 @@ package final class Agent<Pipeline: MessagePipeline> {
     private let options: AgentOptions
     private var logger: Logger
     private let reload: () throws -> Configuration
+    /// The layers set over MQTT (`remote_config.enabled`), nil when off.
+    private let layering: (any ConfigurationLayering)?
     private let client: MosquittoClient
     // systemd (ship): READY/STATUS/RELOADING/STOPPING through sd_notify, and WATCHDOG=1 fed by
     // this loop's own turns (PipelineWatchdog), so a wedged loop gets the service restarted.
@@ -26,15 +29,23 @@ package final class Agent<Pipeline: MessagePipeline> {
     /// STOPPING=1 goes out once: on the core's stop (a signal) or, failing that, at shutdown.
     private var stoppingNotified = false
 
-    /// - Parameter reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
+    /// - Parameters:
+    ///   - reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
+    ///   - layering: with `remote_config.enabled`, the layers (SIGHUP then reloads through it), and
+    ///     the document and layers it starts with.
     package init(
         configuration: Configuration, connection: MQTTConnectionOptions, pipeline: Pipeline, source: any PacketSource,
-        options: AgentOptions, logger: Logger, reload: @escaping () throws -> Configuration
+        options: AgentOptions, logger: Logger, reload: @escaping () throws -> Configuration,
+        layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)? = nil
     ) {
+        let remote = layering.map {
+            RemoteConfiguration(topics: TopicTree(configuration), applied: $0.start.layers, document: $0.start.document)
+        }
         core = AgentCore(
             configuration: configuration, pipeline: pipeline, options: options, statusTopic: connection.statusTopic,
             statusQoS: connection.statusQoS, softwareVersion: Version.string, now: MonotonicClock.now(),
-            wall: WallTime().timestamp)
+            wall: WallTime().timestamp, remote: remote)
+        self.layering = layering?.layers
         self.source = source
         self.options = options
         self.logger = logger
@@ -85,8 +96,17 @@ package final class Agent<Pipeline: MessagePipeline> {
                 source.stop()
                 queue.close()
             case .readConfiguration:
-                core.reloaded(Result { try reload() })
+                if let layering {
+                    core.reloaded(update: Result { try layering.reloadFile() })
+                } else {
+                    core.reloaded(Result { try reload() })
+                }
                 logger.level = core.configuration.logLevel
+                perform(core.takeActions(), on: &core)
+            case .applyConfigurationLayer(let layer, let payload, let source):
+                guard let layering else { break }
+                core.layerApplied(
+                    layer, source: source, layering.apply(layer, payload: payload, source: source, at: WallTime().timestamp))
                 perform(core.takeActions(), on: &core)
             }
         }

@@ -15,7 +15,7 @@ struct CoreHarness {
 
     init(
         timing: AgentOptions.Timing = .wallClock, pipeline: FakePipeline = FakePipeline(),
-        configure: (inout Configuration) -> Void = { _ in }
+        remote: RemoteConfiguration? = nil, configure: (inout Configuration) -> Void = { _ in }
     ) {
         var configuration = Configuration()
         configuration.gateway.id = "gw"
@@ -23,7 +23,8 @@ struct CoreHarness {
         configure(&configuration)
         core = AgentCore(
             configuration: configuration, pipeline: pipeline, options: AgentOptions(timing: timing),
-            statusTopic: Self.statusTopic, statusQoS: 1, softwareVersion: "test", now: now, wall: wall)
+            statusTopic: Self.statusTopic, statusQoS: 1, softwareVersion: "test", now: now, wall: wall,
+            remote: remote)
     }
 
     /// Moves the monotonic clock by `seconds` and the wall clock by `seconds + wallStep`.

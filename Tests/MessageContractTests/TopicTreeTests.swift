@@ -59,6 +59,26 @@ import Testing
         #expect(TopicTree(Fixtures.regionConfig()).gatewayStatus == "beacons/gateways/gw1/status")
     }
 
+    @Test func spellsAndParsesTheConfigurationTopics() {
+        let t = Self.tree
+        #expect(t.fleetConfigSet == "home/ble/fleet/config/set")
+        #expect(t.gatewayConfigSet == "home/ble/gateways/gw1/config/set")
+        #expect(t.gatewayConfig == "home/ble/gateways/gw1/config")
+        #expect(t.gatewayConfigError == "home/ble/gateways/gw1/config/error")
+        #expect(t.anyGatewayConfigSet == "home/ble/gateways/+/config/set")
+        #expect(t.anyGatewayConfig == "home/ble/gateways/+/config")
+        #expect(t.anyGatewayConfigError == "home/ble/gateways/+/config/error")
+        #expect(t.parse(t.fleetConfigSet) == .fleetConfigSet)
+        #expect(t.parse(t.gatewayConfigSet) == .gatewayConfigSet(gateway: "gw1"))
+        #expect(t.parse(t.gatewayConfig) == .gatewayConfig(gateway: "gw1"))
+        #expect(t.parse(t.gatewayConfigError) == .gatewayConfigError(gateway: "gw1"))
+        for other in ["home/ble/fleet/config/get", "home/ble/fleet/x/set", "home/ble/gateways/gw1/config/other",
+            "home/ble/gateways//config/set"]
+        {
+            #expect(t.parse(other) == nil, "\(other)")
+        }
+    }
+
     @Test func parsesWhatItBuilds() {
         let t = Self.tree
         for id in [Fixtures.beacon(2), Fixtures.beacon(65535, major: 0, uuid: Fixtures.uuidB), Self.eddystone] {

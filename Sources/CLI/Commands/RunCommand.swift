@@ -142,15 +142,38 @@ struct RunCommand: Command {
             source = live
         }
         let identity = configuration.gateway
+        let fromFloorPlan = floorPlanSource != nil
         let reload = { () throws -> Configuration in
             var c = try loadConfiguration(path, logger: logger)
-            if floorPlanSource != nil { c.gateway = identity }
+            if fromFloorPlan { c.gateway = identity }
             return c
+        }
+        var layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)?
+        if configuration.remoteConfig.enabled {
+            do {
+                let store = try RemoteConfigStore.open(
+                    path: path, stateDirectory: RemoteConfigStore.stateDirectory(context.environment)
+                ) { c in if fromFloorPlan { c.gateway = identity } }
+                for problem in store.restoreKeptLayers(at: WallTime().timestamp) {
+                    logger.warning("kept configuration layer not applied", ["error": problem])
+                }
+                let start = store.update
+                if !start.layers.isEmpty {
+                    logger.info(
+                        "configuration layers kept from the last run applied",
+                        ["layers": start.layers.map(\.rawValue).sorted().joined(separator: ","), "directory": store.stateDirectory])
+                }
+                configuration = start.configuration
+                layering = (store, start)
+            } catch {
+                logger.error("\(error)")
+                return .config
+            }
         }
         let agent = Agent(
             configuration: configuration, connection: connection,
             pipeline: Pipeline(configuration: configuration, identityResolver: AESIdentityResolver.factory), source: source, options: options, logger: logger,
-            reload: reload)
+            reload: reload, layering: layering)
         // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
         let locate =
             configuration.locator.enabled

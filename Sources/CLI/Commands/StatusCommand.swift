@@ -49,27 +49,15 @@ struct StatusCommand: Command {
     }
 
     func run(_ context: CommandContext) -> ExitCode {
-        let path = configPath ?? RunCommand.defaultConfigPath
-        var configuration = Configuration()
-        configuration.gateway.id = HostName.gatewayID()
-        if configPath != nil || FileSystem.exists(path) {
-            do {
-                configuration = try ConfigLoader.load(path: path, defaultGatewayID: configuration.gateway.id)
-            } catch {
-                context.err("\(error)\n")
-                return .config
-            }
-        }
+        let configuration: Configuration
         var options: MQTTConnectionOptions
-        do {
-            options = try MQTTConnectionOptions(configuration: configuration)
-        } catch {
+        switch BrokerClientConfiguration.load(configPath, purpose: "status") {
+        case .success(let loaded): (configuration, options) = loaded
+        case .failure(let error):
             context.err("\(error)\n")
             return .config
         }
-        options.clientID = "\(options.clientID)-status-\(getpid())"
         options.cleanSession = true
-        options.announcesAvailability = false
         let base = configuration.mqtt.baseTopic
         let topics = TopicTree(base: base)
         let collected = Collected()

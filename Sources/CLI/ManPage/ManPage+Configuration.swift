@@ -210,5 +210,7 @@ extension ManPage {
             "At most one telemetry message per beacon this often; what is heard meanwhile goes at the end of the interval."),
         .init("telemetry.low_battery_mv", "0…65535", "2500",
             "A TLM battery below this many mV is low, and the crossing is published at once (back to normal at 50 mV above); 0 is off."),
+        .init("remote_config.enabled", "boolean", "false",
+            "Take configuration layers from <base>/fleet/config/set and <base>/gateways/<gw>/config/set."),
     ]
 }

@@ -140,6 +140,12 @@ extension ManPage {
                 t.gatewayStatus, "online / offline / degraded (plain text; offline is also the Last Will)",
                 "yes", "mqtt.qos, at least 1"),
             .init(t.gatewayStats, "JSON health counters, every mqtt.stats_interval", "yes", "0"),
+            .init(
+                t.fleetConfigSet, "configuration layer for every gateway (JSON or YAML; empty removes it)", "yes",
+                "1"),
+            .init(t.gatewayConfigSet, "configuration layer for this gateway", "yes", "1"),
+            .init(t.gatewayConfig, "JSON effective configuration: layers, sources, secrets redacted", "yes", "1"),
+            .init(t.gatewayConfigError, "JSON refused layer: layer, source, diagnostics, time", "no", "1"),
         ]
     }()
 

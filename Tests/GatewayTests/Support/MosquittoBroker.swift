@@ -20,7 +20,8 @@ final class MosquittoBroker: @unchecked Sendable {
     private var process: ChildProcess?
     private let log: URL
 
-    init(tls: TLSListener? = nil, users: [String: String]? = nil, persistence: Bool = false) throws {
+    /// - Parameter acl: the text of an `acl_file` (with `users`: who may publish and read what).
+    init(tls: TLSListener? = nil, users: [String: String]? = nil, acl: String? = nil, persistence: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -42,6 +43,11 @@ final class MosquittoBroker: @unchecked Sendable {
             lines += ["allow_anonymous false", "password_file \(passwd.path)"]
         } else {
             lines.append("allow_anonymous true")
+        }
+        if let acl {
+            let file = directory.appendingPathComponent("acl")
+            try acl.write(to: file, atomically: true, encoding: .utf8)
+            lines.append("acl_file \(file.path)")
         }
         if let tls {
             lines += ["cafile \(tls.caFile)", "certfile \(tls.certFile)", "keyfile \(tls.keyFile)"]

@@ -1,0 +1,44 @@
+import BeaconCore
+import BeaconWire
+import MessageContract
+
+/// Reloading in the agent core: SIGHUP's file (and, through `adopt`, a configuration layer set
+/// over MQTT) replaces the running configuration the same way.
+extension AgentCore {
+    /// SIGHUP's file, read by the shell: applied (unchanged regions keep their state), or logged
+    /// and the running configuration kept.
+    package mutating func reloaded(_ result: Result<Configuration, any Error>) {
+        reloaded(update: result.map { ConfigurationUpdate(configuration: $0) })
+    }
+
+    /// `reloaded(_:)` with layers set over MQTT: their effective configuration is published too.
+    package mutating func reloaded(update result: Result<ConfigurationUpdate, any Error>) {
+        defer { actions.append(.notify(.ready(status: serviceStatus))) }
+        switch result {
+        case .success(let update):
+            adopt(update)
+            log(.info, "configuration reloaded", ["regions": String(update.configuration.regions.count)])
+        case .failure(let error):
+            log(.error, "reload failed; keeping the running configuration", ["error": "\(error)"])
+        }
+    }
+
+    /// Runs on `next` from now on: unchanged regions and beacons keep their state, removed ones are
+    /// withdrawn, and Home Assistant discovery follows.
+    mutating func apply(_ next: Configuration) {
+        if next.mqtt != configuration.mqtt || next.gateway.id != configuration.gateway.id {
+            log(.warning, "mqtt and gateway.id changes take effect after a restart")
+        }
+        pipeline.reconfigure(next, at: pipelineNow ?? payloadTime, into: &out)
+        enqueueOutput()
+        let previousDiscovery = homeAssistant
+        configuration = next
+        if connectedGeneration != nil {
+            // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
+            let current = homeAssistant?.messages() ?? []
+            let kept = Set(current.map(\.topic))
+            out += (previousDiscovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
+            enqueueOutput()
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import BeaconCore
+import Glibc
+import MQTTTransport
+import MessageContract
+import Platform
+import Synchronization
+
+/// A short MQTT session for `beacon2mqtt config`: subscribes to `patterns` on connect, collects the
+/// retained messages the broker sends and every live one after them, and publishes retained
+/// layers with an acknowledgement. Every wait is on the monotonic clock.
+final class BrokerClientSession: Sendable {
+    enum Answer: Sendable, Equatable {
+        case applied
+        /// The gateway's error message.
+        case refused(String)
+    }
+
+    private struct Heard: Sendable {
+        var subscriptions = 0
+        var retained: [String: String] = [:]
+        var live: [(topic: String, payload: String)] = []
+        var acknowledged: Set<Int32> = []
+        var changes = 0
+        var lastChange = ContinuousClock.now
+
+        mutating func changed() {
+            changes += 1
+            lastChange = .now
+        }
+    }
+
+    /// The client, for its own callbacks (they subscribe on connect).
+    private final class Slot: Sendable {
+        let client = Mutex<MosquittoClient?>(nil)
+    }
+
+    private let heard = WaitableState(Heard())
+    private let slot = Slot()
+    private let patterns: [String]
+    private let client: MosquittoClient
+
+    init(options: MQTTConnectionOptions, patterns: [String]) {
+        self.patterns = patterns
+        let heard = self.heard
+        let slot = self.slot
+        client = MosquittoClient(options: options, logger: Logger(level: .critical) { _ in }) { event in
+            switch event {
+            case .connected:
+                let c = slot.client.withLock { $0 }
+                for pattern in patterns { _ = c?.subscribe(pattern, qos: 1) }
+            case .subscribed:
+                heard.withLock { h in
+                    h.subscriptions += 1
+                    h.changed()
+                }
+            case .published(_, let mid):
+                heard.withLock { h in
+                    h.acknowledged.insert(mid)
+                    h.changed()
+                }
+            case .message(let topic, let payload, _, let retained):
+                let text = String(decoding: payload, as: UTF8.self)
+                heard.withLock { h in
+                    if retained, h.live.isEmpty { h.retained[topic] = text } else { h.live.append((topic, text)) }
+                    h.changed()
+                }
+            default:
+                break
+            }
+        }
+        slot.client.withLock { $0 = client }
+    }
+
+    var lastFailure: String? { client.lastFailure }
+
+    func connect(by deadline: ContinuousClock.Instant) -> Bool {
+        client.start()
+        return client.waitForFirstAttempt(timeout: deadline - .now) && client.isConnected
+    }
+
+    func stop() { client.stop(timeout: .seconds(1)) }
+
+    /// The retained messages: complete 300 ms after the last SUBACK or retained message.
+    func retained(by deadline: ContinuousClock.Instant) -> [String: String] {
+        var h = heard.withLock { $0 }
+        while ContinuousClock.now < deadline {
+            let subscribed = h.subscriptions >= patterns.count
+            let quietEnd = subscribed ? min(h.lastChange + .milliseconds(300), deadline) : deadline
+            let seen = h.changes
+            guard heard.wait(for: quietEnd - .now, for: { h = $0; return $0.changes != seen }) else { break }
+        }
+        return heard.withLock { $0.retained }
+    }
+
+    /// Publishes `payload` retained at QoS 1 and waits for the broker's acknowledgement.
+    func publish(_ topic: String, payload: String) -> Bool {
+        guard case .sent(let mid) = client.publish(topic: topic, payload: Array(payload.utf8), qos: 1, retain: true)
+        else { return false }
+        return heard.wait(for: .seconds(5)) { $0.acknowledged.contains(mid) }
+    }
+
+    /// Each expected gateway's first live answer: its effective configuration or its error.
+    func answers(from gateways: Set<String>, topics: TopicTree, by deadline: ContinuousClock.Instant) -> [String: Answer] {
+        func collect(_ h: Heard) -> [String: Answer] {
+            var out: [String: Answer] = [:]
+            for message in h.live {
+                switch topics.parse(message.topic) {
+                case .gatewayConfig(let gw)? where gateways.contains(gw) && out[gw] == nil: out[gw] = .applied
+                case .gatewayConfigError(let gw)? where gateways.contains(gw) && out[gw] == nil:
+                    out[gw] = .refused(message.payload)
+                default: continue
+                }
+            }
+            return out
+        }
+        var answers: [String: Answer] = [:]
+        _ = heard.wait(for: deadline - .now) { h in
+            answers = collect(h)
+            return answers.count == gateways.count
+        }
+        return answers
+    }
+}

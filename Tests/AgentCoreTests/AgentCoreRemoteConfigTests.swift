@@ -1,0 +1,110 @@
+import AgentCore
+import BeaconCore
+import BeaconWire
+import MessageContract
+import Testing
+
+/// Configuration over MQTT in the core: subscriptions, the rate limit, the read-back after a
+/// connection, and what the broker is told about each layer.
+@Suite struct AgentCoreRemoteConfigTests {
+    static let fleet = "b/fleet/config/set"
+    static let gateway = "b/gateways/gw/config/set"
+
+    func harness(applied: Set<ConfigLayer> = [], document: String? = #"{"config":{}}"#) -> CoreHarness {
+        CoreHarness(remote: RemoteConfiguration(topics: TopicTree(base: "b", gateway: "gw"), applied: applied, document: document))
+    }
+
+    func requests(_ h: CoreHarness) -> [(ConfigLayer, String)] {
+        h.actions.compactMap {
+            if case .applyConfigurationLayer(let layer, let payload, let source) = $0 {
+                #expect(source == (layer == .fleet ? Self.fleet : Self.gateway))
+                return (layer, String(decoding: payload, as: UTF8.self))
+            }
+            return nil
+        }
+    }
+
+    func set(_ h: inout CoreHarness, _ topic: String, _ text: String) {
+        h.handle(.mqtt(.message(topic: topic, payload: Array(text.utf8), retained: true)))
+    }
+
+    @Test func onConnectItSubscribesToBothLayersAndRepublishesTheEffectiveConfiguration() {
+        var h = harness()
+        h.connectAndRestore()
+        #expect(h.broker.subscribed.suffix(2) == [Self.fleet, Self.gateway])
+        #expect(h.broker.published.filter { $0.topic == "b/gateways/gw/config" }.map(\.payload) == [#"{"config":{}}"#])
+    }
+
+    @Test func withoutRemoteConfigurationNothingIsSubscribedOrApplied() {
+        var h = CoreHarness()
+        h.connectAndRestore()
+        #expect(!h.broker.subscribed.contains(Self.fleet))
+        set(&h, Self.fleet, "gateway: {room: x}")
+        #expect(requests(h).isEmpty)
+    }
+
+    @Test func aFloodIsAppliedOncePerSecondAndEndsAtItsLastMessage() {
+        var h = harness()
+        h.connectAndRestore()
+        for n in 1...50 { set(&h, Self.fleet, "gateway: {room: r\(n)}") }
+        set(&h, Self.gateway, "gateway: {room: mine}")
+        // The first of each layer at once; the other 49 fleet messages coalesce into the newest.
+        #expect(requests(h).map { "\($0.0):\($0.1)" } == ["fleet:gateway: {room: r1}", "gateway:gateway: {room: mine}"])
+        h.pass(0.999)
+        h.tick()
+        #expect(requests(h).count == 2)
+        #expect(h.core.nextWake == h.now.adding(seconds: 0.001))
+        h.pass(0.001)
+        h.tick()
+        #expect(requests(h).map(\.1).last == "gateway: {room: r50}")
+        #expect(requests(h).count == 3)
+    }
+
+    @Test func anAppliedLayerRunsLikeAReloadAndARefusedOneChangesNothing() {
+        var h = harness()
+        h.connectAndRestore()
+        var next = h.core.configuration
+        next.gateway.room = "kitchen"
+        h.core.layerApplied(
+            .gateway, source: Self.gateway, .success(ConfigurationUpdate(configuration: next, document: #"{"v":2}"#, layers: [.gateway])))
+        h.actions += h.core.takeActions()
+        h.tick()
+        #expect(h.core.configuration.gateway.room == "kitchen")
+        #expect(h.broker.published.last { $0.topic == "b/gateways/gw/config" }?.payload == #"{"v":2}"#)
+        #expect(h.logs.contains("info: configuration layer applied layer=gateway source=\(Self.gateway)"))
+        h.core.layerApplied(
+            .fleet, source: Self.fleet, .failure(ConfigurationRejection(diagnostics: ["b/fleet/config/set:1:2: mqtt: no"])))
+        h.actions += h.core.takeActions()
+        h.tick()
+        #expect(h.core.configuration.gateway.room == "kitchen")
+        let error = h.broker.published.last { $0.topic == "b/gateways/gw/config/error" }
+        #expect(
+            error?.payload
+                == #"{"layer":"fleet","source":"b/fleet/config/set","diagnostics":["b/fleet/config/set:1:2: mqtt: no"],"time":"2023-11-14T22:13:20.300Z"}"#)
+        #expect(h.broker.published.filter { $0.topic == "b/gateways/gw/config" }.count == 2)
+    }
+
+    @Test func anOversizePayloadIsRefusedUnapplied() {
+        var h = harness()
+        h.connectAndRestore()
+        set(&h, Self.fleet, String(repeating: "x", count: ConfigLayer.maximumPayload + 1))
+        h.tick()
+        #expect(requests(h).isEmpty)
+        #expect(h.broker.published.last?.topic == "b/gateways/gw/config/error")
+        #expect(h.broker.published.last?.payload.contains("over the limit of 65536") == true)
+    }
+
+    @Test func aKeptLayerTheBrokerNoLongerHoldsIsRemovedAfterTheReadBack() {
+        var h = harness(applied: [.fleet, .gateway])
+        h.handle(.mqtt(.connected(generation: 1)))
+        for mid in h.broker.subscriptionMids { h.handle(.mqtt(.subscribed(generation: 1, mid: mid))) }
+        set(&h, Self.gateway, "gateway: {room: still}")
+        h.pass(0.99)
+        h.tick()
+        #expect(requests(h).map(\.0) == [.gateway])
+        h.pass(0.01)
+        h.tick()
+        // The fleet layer did not come back: removed (an empty payload); the gateway's was read again.
+        #expect(requests(h).map { "\($0.0):\($0.1)" } == ["gateway:gateway: {room: still}", "fleet:"])
+    }
+}
