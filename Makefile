@@ -63,3 +63,12 @@ test-brokers: deps
 	rm -f .build/chaos-results.txt
 	B2M_BROKERS=1 $(SWIFT) test --skip-build --filter OtherBrokerTests 2>&1 | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; \
 	  status=$${PIPESTATUS[0]}; cat .build/chaos-results.txt 2>/dev/null; exit $$status
+
+# A real Prometheus server (Debian's prometheus package) scrapes a running agent; promtool checks the
+# exposition (Tests/GatewayTests/PrometheusScrapeTests.swift; see docs/testing.md).
+.PHONY: test-metrics
+test-metrics:
+	@scripts/install-deps.sh prometheus
+	$(SWIFT) build --build-tests
+	BEACON2MQTT_TEST_METRICS=1 $(SWIFT) test --skip-build --filter 'PrometheusScrapeTests|RunMetricsTests' 2>&1 \
+	  | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; exit $${PIPESTATUS[0]}

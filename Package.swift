@@ -23,6 +23,7 @@ let package = Package(
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
         // Its API stays `public` while everything else shared across modules is `package`: Swift 6.3
@@ -42,15 +43,21 @@ let package = Package(
         // PURE: the agent's core — delivery policy (outbox lanes, held queue, windows), restore,
         // back-pressure, phases and timers on injected monotonic instants. Tested without a broker.
         .target(
-            name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire", "MessageContract"], swiftSettings: strict),
+            name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire", "MessageContract", "MetricsContract"],
+            swiftSettings: strict),
         // The IRK resolver (`ah`, Core Spec Vol 3, Part H, §2.2.2) over libcrypto's AES: computation
         // only, handed to the pure pipeline as an `IdentityResolver` so the pure modules carry no cipher.
         .target(name: "IdentityCrypto", dependencies: ["BeaconCore", "BeaconWire", "CCrypto"], swiftSettings: strict),
+        // PURE: the Prometheus exposition of the gateway's figures (`/metrics`, `/healthz`'s verdict):
+        // plain values in, text out. Sees nothing else, so the HTTP transport needs no pipeline module.
+        .target(name: "MetricsContract", swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
         .target(name: "BeaconConfig", dependencies: ["BeaconCore", "CYAML"], swiftSettings: strict),
         // POSIX glue: threads, locks, clocks, the one syscall helper and sleep, files, environment,
         // logging, exit codes. Sees Glibc and the pure modules only (MonotonicInstant, LogLevel).
-        .target(name: "Platform", dependencies: ["AgentCore", "BeaconCore", "BeaconWire"], swiftSettings: strict),
+        .target(
+            name: "Platform", dependencies: ["AgentCore", "BeaconCore", "BeaconWire", "MetricsContract"],
+            swiftSettings: strict),
         // Transports: thin adapters over one C library each (or none). They see Platform and the pure
         // modules, never each other, the runtime or the command line.
         .target(
@@ -63,6 +70,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "SystemdTransport", dependencies: ["CSystemd"], swiftSettings: strict),
+        // `/metrics` and `/healthz` over libmicrohttpd, on the library's own thread.
+        .target(
+            name: "MetricsTransport", dependencies: ["Platform", "MetricsContract", "CMicroHTTPD"], swiftSettings: strict),
         .target(name: "CaptureTransport", dependencies: ["Platform", "AgentCore", "BeaconWire"], swiftSettings: strict),
         // The simulator and floor plans, as a packet source (the file format lives with the commands).
         .target(
@@ -74,8 +84,8 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "AgentCore", "BeaconCore", "BeaconWire", "MessageContract", "Platform", "MQTTTransport",
-                "SystemdTransport",
+                "AgentCore", "BeaconCore", "BeaconWire", "MessageContract", "MetricsContract", "Platform",
+                "MQTTTransport", "SystemdTransport", "MetricsTransport",
             ],
             swiftSettings: strict
         ),
@@ -84,7 +94,7 @@ let package = Package(
             name: "CLI",
             dependencies: [
                 "BeaconWire", "BeaconCore", "MessageContract", "AgentCore", "BeaconConfig", "Platform", "Runtime",
-                "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation", "IdentityCrypto",
+                "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation", "IdentityCrypto", "MetricsTransport",
             ],
             swiftSettings: strict
         ),
@@ -120,12 +130,14 @@ let package = Package(
         .testTarget(
             name: "IdentityCryptoTests", dependencies: ["IdentityCrypto", "BeaconCore", "BeaconWire"],
             swiftSettings: strict),
+        .testTarget(name: "MetricsContractTests", dependencies: ["MetricsContract"], swiftSettings: strict),
         .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
                 "CLI", "Runtime", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
                 "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "IdentityCrypto",
+                "MetricsContract", "MetricsTransport",
             ],
             swiftSettings: strict
         ),

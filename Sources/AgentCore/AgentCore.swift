@@ -21,7 +21,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private let statusTopic: String
     private let statusQoS: Int
     private let softwareVersion: String
-    private var delivery: DeliveryPolicy
+    private(set) var delivery: DeliveryPolicy
     private var restore: RestoreSession
     private var timers: AgentTimers
     private var statistics: AgentStatistics
@@ -37,6 +37,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private var firstAttemptDone = false
     /// The source's health (status `degraded` and the stats' reason while not healthy).
     private var health = SourceHealth.healthy
+    package var sourceHealth: SourceHealth { health }
+    package var isConnected: Bool { connectedGeneration != nil }
     private var failure: (any SourceFailure)?
     /// The newest packet's time and when it was taken: a capture's clock.
     private var anchor: (packet: Timestamp, at: MonotonicInstant)?

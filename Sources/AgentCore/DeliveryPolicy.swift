@@ -1,5 +1,6 @@
 import BeaconCore
 import MessageContract
+import MetricsContract
 
 /// How messages travel from the pipeline to the broker: two outbox lanes, a held queue, and the
 /// windows that keep libmosquitto's own queue short.
@@ -36,8 +37,12 @@ package struct DeliveryPolicy: Sendable {
     private var held = FIFOQueue<OutboundMessage>()
     private var pendingAcknowledgements: [Int32: Acknowledgement] = [:]
     private var unwrittenQoS0 = 0
-    /// Messages the session refused for good.
+    /// Messages the session refused for good, in all and by lane.
     package private(set) var rejected = 0
+    private var rejectedExpendable = 0
+    /// Messages handed to the session (`PublishOutcome.sent`), re-sends included: the shell's
+    /// report-to-publish histogram counts what one turn handed over.
+    package private(set) var handedOver = 0
     /// Hold back what does not fit instead of letting the outbox's pressure rules drop it.
     package var holdsBack = false
 
@@ -70,6 +75,20 @@ package struct DeliveryPolicy: Sendable {
         c.dropped += e.dropped
         c.requeued += e.requeued
         return c
+    }
+
+    /// Each lane's published, dropped (coalesced, dropped, refused) and queued counts, for `/metrics`.
+    package var laneMetrics: [LaneMetrics] {
+        let m = mustDeliver.counters
+        let e = expendables.counters
+        return [
+            LaneMetrics(
+                lane: "must_deliver", published: m.published, dropped: m.dropped + m.coalesced + rejected - rejectedExpendable,
+                queued: mustDeliver.count),
+            LaneMetrics(
+                lane: "expendable", published: e.published, dropped: e.dropped + e.coalesced + rejectedExpendable,
+                queued: expendables.count),
+        ]
     }
 
     /// Takes the pipeline's output. Holding back, a batch goes in whole if both lanes have room for
@@ -141,6 +160,7 @@ package struct DeliveryPolicy: Sendable {
     ) -> Bool {
         switch session.publish(pending.message, generation: generation) {
         case .sent(let mid):
+            handedOver += 1
             switch lane {
             case .mustDeliver: mustDeliver.sent(pending, mid: mid)
             case .expendable: expendables.sent(pending, mid: mid)
@@ -159,6 +179,7 @@ package struct DeliveryPolicy: Sendable {
             return false
         case .failed(let reason):
             rejected += 1
+            if lane == .expendable { rejectedExpendable += 1 }
             if rejected == 1 || rejected.isMultiple(of: 1000) {
                 logs.append(
                     LogRecord(

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import MetricsContract
 
 /// `locate`'s state machine on the agent's shape: feeds what the broker sends to a `Locator`,
 /// decides the due ticks every `tick` seconds (monotonic) and publishes through the same
@@ -17,6 +18,8 @@ package struct LocatorCore: AgentMachine {
     private var nextTick: MonotonicInstant
     private var finishing: MonotonicInstant?
     private var connectedGeneration: UInt64?
+    private var everConnected = false
+    private var reconnects = 0
     private var actions: [AgentAction] = []
     private var now: MonotonicInstant
     private var wall: Timestamp
@@ -44,6 +47,13 @@ package struct LocatorCore: AgentMachine {
     package var queuedCount: Int { delivery.queuedCount }
 
     package var takesSourceEvents: Bool { false }
+
+    /// What `/metrics` shows of the locator.
+    package var metrics: LocatorMetrics {
+        LocatorMetrics(
+            locations: locator.locatedCount, changes: locator.changes,
+            broker: BrokerMetrics(connected: connectedGeneration != nil, reconnects: reconnects))
+    }
 
     package var nextWake: MonotonicInstant {
         guard let finishing else { return nextTick }
@@ -75,6 +85,8 @@ package struct LocatorCore: AgentMachine {
         switch input {
         case .mqtt(.connected(let generation)):
             connectedGeneration = generation
+            if everConnected { reconnects += 1 }
+            everConnected = true
             for pattern in Locator.subscriptions(baseTopic: locator.baseTopic) { _ = session.subscribe(pattern, qos: 1) }
             actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))
             if let discovery {

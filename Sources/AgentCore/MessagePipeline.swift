@@ -23,9 +23,14 @@ package protocol MessagePipeline {
     /// `finish` in steps of at most `step` of the pipeline's time; true when finished.
     mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool
     var statistics: PipelineStatistics { get }
+    /// Each configured region's state, for `/metrics`.
+    var regionStates: [(name: String, state: RegionState)] { get }
 }
 
 extension MessagePipeline {
+    /// Pipelines without regions (the tests' scripted ones).
+    package var regionStates: [(name: String, state: RegionState)] { [] }
+
     /// Pipelines without a clock of their own finish in one step.
     package mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
         finish(into: &out)

@@ -4,4 +4,23 @@ package protocol PacketSource: AnyObject, Sendable {
     func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws
     /// Safe to call from any thread; makes `run` return soon.
     func stop()
+    /// Safe to call from any thread (the pipeline thread reads it for `/metrics`).
+    var metrics: SourceMetrics { get }
+}
+
+extension PacketSource {
+    /// Sources without an adapter: nothing to reset, no scan mode.
+    package var metrics: SourceMetrics { SourceMetrics() }
+}
+
+/// What a source tells `/metrics` about its adapter besides its health.
+package struct SourceMetrics: Sendable, Equatable {
+    /// Reopens and resets after faults.
+    package var resets = 0
+    /// The live scan's mode (`active`, `passive`, `listen`); nil for a replay or a simulation.
+    package var scanMode: String?
+    package init(resets: Int = 0, scanMode: String? = nil) {
+        self.resets = resets
+        self.scanMode = scanMode
+    }
 }

@@ -19,6 +19,10 @@ extension Pipeline: MessagePipeline {
 
     package var statistics: PipelineStatistics {
         let c = counters
-        return PipelineStatistics(reports: c.reports, beaconsTracked: c.monitor.tracked, malformed: c.malformed)
+        var s = PipelineStatistics(reports: c.reports, beaconsTracked: c.monitor.tracked, malformed: c.malformed)
+        s.malformedReasons = c.malformedReasons
+        s.enters = c.monitor.enterEvents
+        s.exits = c.monitor.exitEvents
+        return s
     }
 }

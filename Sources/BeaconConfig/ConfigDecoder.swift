@@ -34,6 +34,7 @@ struct ConfigDecoder {
             if let v = m["remote_config"] {
                 try v.mapping().read("enabled", into: &config.remoteConfig.enabled) { v throws(ConfigError) in try v.bool() }
             }
+            if let v = m["metrics"] { try metrics(v, into: &config.metrics) }
         }
         return try validated(config)
     }

@@ -5,7 +5,7 @@ enum ConfigKeys {
     static let sections: [String: [String]] = [
         "": [
             "log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "devices", "locator",
-            "homeassistant", "telemetry", "remote_config",
+            "homeassistant", "telemetry", "remote_config", "metrics",
         ],
         "gateway": ["id", "floor", "room", "rssi_offset"],
         "scanner": ["adapter", "mode", "interval", "window", "watchdog"],
@@ -25,6 +25,7 @@ enum ConfigKeys {
         "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities"],
         "telemetry": ["enabled", "interval", "low_battery_mv"],
         "remote_config": ["enabled"],
+        "metrics": ["listen"],
         "locator": [
             "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",

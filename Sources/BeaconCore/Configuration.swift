@@ -21,6 +21,8 @@ package struct Configuration: Sendable, Equatable {
     package var telemetry = TelemetrySettings()
     /// Configuration layers over MQTT (`<base>/fleet/config/set`, `<base>/gateways/<gw>/config/set`).
     package var remoteConfig = RemoteConfigSettings()
+    /// The Prometheus endpoint (off by default).
+    package var metrics = MetricsSettings()
     package var logLevel: LogLevel = .info
 
     package init() {}

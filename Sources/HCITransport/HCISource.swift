@@ -24,11 +24,14 @@ package final class HCISource: PacketSource {
     }
 
     private let loop: HCIControllerLoop<ScanController>
+    /// The configured scan mode, for `/metrics`.
+    private let mode: ScanConfiguration.Mode
 
     package init(
         opener: @escaping Opener, configuration: ScanConfiguration, options: Options = Options(),
         clock: Clock = .system, log: @escaping Log = { _, _ in }
     ) {
+        mode = configuration.mode
         loop = HCIControllerLoop(
             ScanController(configuration: configuration), opener: opener, options: options, clock: clock, log: log)
     }
@@ -52,6 +55,12 @@ package final class HCISource: PacketSource {
         out.reopens = counters.reopens
         out.failedOpens = counters.failedOpens
         return out
+    }
+
+    /// Reopens after a loss and the scan watchdog's HCI Resets; the configured scan mode.
+    package var metrics: SourceMetrics {
+        let s = statistics
+        return SourceMetrics(resets: s.reopens + s.scan.watchdogResets, scanMode: mode.rawValue)
     }
 
     package func stop() { loop.stop() }

@@ -26,6 +26,8 @@ package struct Locator: Sendable {
     private var order: [BeaconIdentity] = []
     private var offline: Set<String> = []
     private var lastTick: Timestamp?
+    /// Location changes decided since start.
+    package private(set) var changes = 0
     /// The newest reading's timestamp: the clock of a locator that follows the messages (replays).
     package private(set) var newestReading: Timestamp?
     /// The oldest reading before the first decided tick: deciding starts at the tick after it, so
@@ -136,6 +138,7 @@ package struct Locator: Sendable {
             // readings' storage at the first change, every tick.
             guard tracks[beacon] != nil else { continue }
             if let change = tracks[beacon]!.decide(at: t, settings, offline: offline) {
+                changes += 1
                 let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
                 out.append(
@@ -157,6 +160,9 @@ package struct Locator: Sendable {
 
     /// Beacons currently tracked (located, or with readings).
     package var trackedCount: Int { tracks.count }
+
+    /// Beacons with a current location (home or away).
+    package var locatedCount: Int { tracks.values.count { $0.location != nil } }
 
     /// Home Assistant `mqtt_room`: the owner's room and distance, on every change and every new owner
     /// reading. Only the owner's room is fed, so mqtt_room follows the locator within its `timeout`.

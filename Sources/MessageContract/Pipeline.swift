@@ -63,6 +63,9 @@ package struct Pipeline: Sendable {
         return c
     }
 
+    /// Each configured region's state (none before monitoring began).
+    package var regionStates: [(name: String, state: RegionState)] { started ? engine.regionStates : [] }
+
     /// Decodes one packet (H4 indicator first) and monitors every beacon it carries.
     package mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage]) {
         countersStorage.packets += 1
@@ -108,6 +111,7 @@ package struct Pipeline: Sendable {
             }
         case .failure(let error):
             countersStorage.malformed += 1
+            countersStorage.malformedReasons.count(error)
             lastError = error
         }
         engine.advance(to: time, into: &events)

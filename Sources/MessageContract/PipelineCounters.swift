@@ -20,6 +20,8 @@ package struct PipelineCounters: Sendable, Equatable {
     package var unresolvedPrivateAddresses = 0
     /// Packets whose bytes could not be decoded (skipped; earlier reports in them still count).
     package var malformed = 0
+    /// `malformed`, by reason.
+    package var malformedReasons = MalformedCounts()
     package var monitor = MonitorCounters()
 
     package init() {}

@@ -4,6 +4,7 @@ import BeaconWire
 import Glibc
 import MQTTTransport
 import MessageContract
+import MetricsTransport
 import Platform
 import SystemdTransport
 
@@ -28,14 +29,18 @@ package final class Agent<Pipeline: MessagePipeline> {
     private lazy var watchdog = PipelineWatchdog(notifier: systemd)
     /// STOPPING=1 goes out once: on the core's stop (a signal) or, failing that, at shutdown.
     private var stoppingNotified = false
+    private var metrics: MetricsPublisher?
 
     /// - Parameters:
     ///   - reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
+    ///   - metrics: where to publish the figures `/metrics` shows (metrics.listen), and the
+    ///     source's `adapter` label.
     ///   - layering: with `remote_config.enabled`, the layers (SIGHUP then reloads through it), and
     ///     the document and layers it starts with.
     package init(
         configuration: Configuration, connection: MQTTConnectionOptions, pipeline: Pipeline, source: any PacketSource,
-        options: AgentOptions, logger: Logger, reload: @escaping () throws -> Configuration,
+        options: AgentOptions, logger: Logger, metrics: (board: MetricsBoard, adapter: String)? = nil,
+        reload: @escaping () throws -> Configuration,
         layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)? = nil
     ) {
         let remote = layering.map {
@@ -50,6 +55,7 @@ package final class Agent<Pipeline: MessagePipeline> {
         self.options = options
         self.logger = logger
         self.reload = reload
+        self.metrics = metrics.map { MetricsPublisher(board: $0.board, adapter: $0.adapter, source: source) }
         let queue = self.queue
         client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt(BrokerEvent($0))) }
     }
@@ -80,7 +86,10 @@ package final class Agent<Pipeline: MessagePipeline> {
         var session = MosquittoSession(client: client)
         let termination = EventLoop.run(
             &core, queue: queue, session: &session, perform: { core, actions in perform(actions, on: &core) },
-            turned: { [watchdog] _ in watchdog?.loopTurned() })  // systemd (ship): at least once a second
+            turned: { [watchdog] core, posted in
+                watchdog?.loopTurned()  // systemd (ship): at least once a second
+                metrics?.turned(core, posted: posted)
+            })
         return shutDown(termination)
     }
 

@@ -20,8 +20,9 @@ package final class AgentEventQueue: @unchecked Sendable {
     /// `condition`'s conditions: events arrived (the taker waits), room in the packet lane (the source waits).
     private static let arrived = 0
     private static let room = 1
-    /// A FIFO that releases taken events: at `--speed max` the source lane never runs empty.
-    private var source = FIFOQueue<AgentInput>()
+    /// A FIFO that releases taken events: at `--speed max` the source lane never runs empty. Each
+    /// event carries when it was posted (the report-to-publish histogram starts there).
+    private var source = FIFOQueue<(input: AgentInput, posted: MonotonicInstant)>()
     /// Packets in `source` (a batch counts its packets).
     private var queuedPackets = 0
     private var control = FIFOQueue<AgentInput>()
@@ -46,6 +47,7 @@ package final class AgentEventQueue: @unchecked Sendable {
     /// full. False once closed.
     @discardableResult
     package func postFromSource(_ event: AgentInput) -> Bool {
+        let posted = MonotonicClock.now()
         condition.lock()
         defer { condition.unlock() }
         while !closed, queuedPackets >= packetCapacity {
@@ -54,7 +56,7 @@ package final class AgentEventQueue: @unchecked Sendable {
             blockedSources -= 1
         }
         guard !closed else { return false }
-        source.push(event)
+        source.push((event, posted))
         queuedPackets += Self.packetCount(event)
         if takers > 0 { condition.broadcast(Self.arrived) }
         return true
@@ -88,15 +90,22 @@ package final class AgentEventQueue: @unchecked Sendable {
 
     /// The next event (control first; source events only when `includeSource`), or nil at `deadline`.
     package func take(includeSource: Bool, until deadline: MonotonicInstant) -> AgentInput? {
+        takeStamped(includeSource: includeSource, until: deadline)?.input
+    }
+
+    /// `take`, with when a source event was posted (nil for control events).
+    package func takeStamped(
+        includeSource: Bool, until deadline: MonotonicInstant
+    ) -> (input: AgentInput, posted: MonotonicInstant?)? {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let event = control.pop() { return event }
+            if let event = control.pop() { return (event, nil) }
             if includeSource, let event = source.pop() {
                 let wasFull = queuedPackets >= packetCapacity
-                queuedPackets -= Self.packetCount(event)
+                queuedPackets -= Self.packetCount(event.input)
                 if wasFull, queuedPackets < packetCapacity, blockedSources > 0 { condition.broadcast(Self.room) }
-                return event
+                return (event.input, event.posted)
             }
             takers += 1
             let signalled = condition.wait(until: deadline, Self.arrived)

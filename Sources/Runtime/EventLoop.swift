@@ -8,20 +8,22 @@ import Platform
 enum EventLoop {
     /// - Parameters:
     ///   - perform: carries out the core's actions (it may feed the core again, e.g. a reload).
-    ///   - turned: after every turn (systemd's watchdog, published counts).
+    ///   - turned: after every turn (systemd's watchdog, published counts, `/metrics`), with when
+    ///     the turn's source event was posted.
     static func run<Core: AgentMachine>(
         _ core: inout Core, queue: AgentEventQueue, session: inout MosquittoSession,
-        perform: (inout Core, [AgentAction]) -> Void, turned: (Core) -> Void = { _ in }
+        perform: (inout Core, [AgentAction]) -> Void, turned: (Core, MonotonicInstant?) -> Void = { _, _ in }
     ) -> AgentTermination {
         while true {
             core.tick(at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
             perform(&core, core.takeActions())
             if let termination = core.termination { return termination }
-            if let input = queue.take(includeSource: core.takesSourceEvents, until: core.nextWake) {
-                core.handle(input, at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
+            let taken = queue.takeStamped(includeSource: core.takesSourceEvents, until: core.nextWake)
+            if let taken {
+                core.handle(taken.input, at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
                 perform(&core, core.takeActions())
             }
-            turned(core)
+            turned(core, taken?.posted)
         }
     }
 }

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Dispatch
 import MQTTTransport
+import MetricsTransport
 import MessageContract
 import Platform
 import Synchronization
@@ -27,12 +28,16 @@ package final class LocateService: Sendable {
     private let publishedCount = Atomic<Int>(0)
     private let finished = DispatchSemaphore(value: 0)
     private let stopped = Atomic<Bool>(false)
+    /// Where the loop leaves the locator's figures for `/metrics` (metrics.listen).
+    private let board: MetricsBoard?
 
     package init(
         locator: Locator, connection: MQTTConnectionOptions, clock: Clock = .wall, logger: Logger,
-        tick: Duration = .milliseconds(200), discovery: HomeAssistantLocatorDiscovery? = nil
+        tick: Duration = .milliseconds(200), discovery: HomeAssistantLocatorDiscovery? = nil,
+        metrics board: MetricsBoard? = nil
     ) {
         self.clock = clock
+        self.board = board
         self.logger = logger
         waiting = Mutex(
             LocatorCore(
@@ -48,7 +53,7 @@ package final class LocateService: Sendable {
     /// `locate` runs, and what `run` starts when `locator.enabled` is true.
     package convenience init(
         configuration c: Configuration, settings: LocatorSettings, connection: MQTTConnectionOptions,
-        clock: Clock = .wall, logger: Logger
+        clock: Clock = .wall, logger: Logger, metrics board: MetricsBoard? = nil
     ) {
         var connection = connection
         connection.clientID += "-locator"
@@ -57,7 +62,7 @@ package final class LocateService: Sendable {
             settings: settings, baseTopic: c.mqtt.baseTopic, qos: c.mqtt.qos, distance: c.ranging.distance)
         self.init(
             locator: locator, connection: connection, clock: clock, logger: logger,
-            discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string))
+            discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string), metrics: board)
     }
 
     /// Messages published so far (locations, events, mqtt_room): written, or acknowledged at QoS ≥ 1.
@@ -75,7 +80,10 @@ package final class LocateService: Sendable {
                 perform: { [logger] _, actions in
                     for case .log(let record) in actions { logger.log(record) }
                 },
-                turned: { core in self.publishedCount.store(core.published, ordering: .relaxed) })
+                turned: { core, _ in
+                    self.publishedCount.store(core.published, ordering: .relaxed)
+                    self.board?.publish(core.metrics)
+                })
             publishedCount.store(core.published, ordering: .relaxed)
             finished.signal()
         }

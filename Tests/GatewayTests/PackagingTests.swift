@@ -123,9 +123,10 @@ import Testing
     /// Root and debootstrap (or an already cached root) are needed to build and chroot into Debian.
     static var canInstallIntoDebianRoot: Bool {
         getuid() == 0
-            && (FileManager.default.fileExists(
-                atPath: repo.appendingPathComponent(".build/debroot/bookworm/.complete").path)
-                || FileManager.default.isExecutableFile(atPath: "/usr/sbin/debootstrap"))
+            && (FileManager.default.isExecutableFile(atPath: "/usr/sbin/debootstrap")
+                || ((try? FileManager.default.contentsOfDirectory(atPath: repo.appendingPathComponent(".build/debroot").path))?
+                    .contains { FileManager.default.fileExists(atPath: repo.appendingPathComponent(".build/debroot/\($0)/.complete").path) }
+                    ?? false))
     }
 
     /// Uses the package `make deb` built (.build/deb), building it first when there is none.

@@ -5,7 +5,10 @@
 # Exit 77 (skip) with a reason when debootstrap cannot run here.
 set -euo pipefail
 cache=${1:-"$(cd "$(dirname "$0")/../.." && pwd)/.build/debroot"}
-root="$cache/bookworm"
+# The runtime Depends of the package, preinstalled so the install test needs no network after this.
+include=adduser,init-system-helpers,libbluetooth3,libmosquitto1,libyaml-0-2,libsystemd0,libmicrohttpd12
+# A root per list, so a cached root made before a dependency was added is not reused.
+root="$cache/bookworm-$(echo "$include" | cksum | cut -d' ' -f1)"
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
 [ "$(id -u)" -eq 0 ] || { echo "skip: building a Debian root needs root (debootstrap, chroot)" >&2; exit 77; }
@@ -18,8 +21,6 @@ exec 9>"$cache/.lock"
 flock 9
 if [ -f "$root/.complete" ]; then echo "$root"; exit 0; fi
 rm -rf "$root"
-# The runtime Depends of the package, preinstalled so the install test needs no network after this.
-include=adduser,init-system-helpers,libbluetooth3,libmosquitto1,libyaml-0-2,libsystemd0
 if ! debootstrap --variant=minbase --include="$include" bookworm "$root" "$mirror" >"$cache/debootstrap.log" 2>&1; then
     echo "skip: debootstrap failed (no network?), see $cache/debootstrap.log" >&2
     exit 77

@@ -5,6 +5,7 @@ import BeaconWire
 import Dispatch
 import Glibc
 import MQTTTransport
+import MetricsTransport
 import Platform
 import Runtime
 import Synchronization
@@ -22,7 +23,7 @@ struct LocateCommand: Command {
             "confidence",…}) and a <base>/<beacon>/event (location or not_home) on every change, with
             hysteresis against room flapping. Uses the configuration's mqtt section; its own status is
             <base>/locators/<gateway.id>/status. SIGTERM or SIGINT stops it (exit 0).
-            Exit codes: 0 clean stop, 64 usage, 78 configuration error.
+            Exit codes: 0 clean stop, 64 usage, 69 metrics.listen not available, 78 configuration error.
             """,
         options: [
             .init("--config <file>", "Configuration file (default: \(RunCommand.defaultConfigPath))."),
@@ -83,8 +84,17 @@ struct LocateCommand: Command {
         }
         var settings = Self.settings(configuration)
         if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
+        let metrics: MetricsEndpoint?
+        do {
+            metrics = try MetricsEndpoint.start(configuration.metrics, logger: logger)
+        } catch {
+            logger.error("metrics.listen: \(error)")
+            return .unavailable
+        }
+        defer { metrics?.server.stop() }
         let service = LocateService(
-            configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger)
+            configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger,
+            metrics: metrics?.board)
         logger.info("locator starting", ["broker": "\(connection.host):\(connection.port)", "clock": "\(clock)"])
         service.start()
         // SIGHUP is taken and ignored: locate has no reload.

@@ -6,6 +6,7 @@ import CaptureTransport
 import Glibc
 import HCITransport
 import IdentityCrypto
+import MetricsTransport
 import MessageContract
 import MQTTTransport
 import Platform
@@ -28,8 +29,8 @@ struct RunCommand: Command {
             publishing what is queued; SIGHUP reloads the configuration (a bad file is logged and ignored).
             Without --replay or --simulate, scans the adapter that scanner.adapter selects.
             Exit codes: 0 clean stop, 64 usage, 65 damaged capture, 66 replay file unreadable, 69 broker
-            unavailable at start with mqtt.require_broker_at_start, or no usable Bluetooth adapter, 78
-            configuration error.
+            unavailable at start with mqtt.require_broker_at_start, no usable Bluetooth adapter, or
+            metrics.listen not available, 78 configuration error.
             """,
         options: [
             .init("--config <file>", "Configuration file (default: \(defaultConfigPath))."),
@@ -116,6 +117,8 @@ struct RunCommand: Command {
         warnAboutReadableSecrets(configuration, logger: logger)
 
         let source: any PacketSource
+        // The `adapter` label of /metrics.
+        var adapter = configuration.scanner.adapter
         var options = AgentOptions()
         if let replayPath {
             do {
@@ -125,10 +128,13 @@ struct RunCommand: Command {
                 return .noInput
             }
             options.timing = .capture(speed: speed)
+            adapter = "replay"
         } else if let floorPlanSource {
             source = floorPlanSource
+            adapter = "simulator"
         } else if simulate {
             source = SimulatedSource(beacons: beacons, seed: seed)
+            adapter = "simulator"
         } else {
             let hciLogger = logger
             guard
@@ -170,15 +176,24 @@ struct RunCommand: Command {
                 return .config
             }
         }
+        let metrics: MetricsEndpoint?
+        do {
+            metrics = try MetricsEndpoint.start(configuration.metrics, logger: logger)
+        } catch {
+            logger.error("metrics.listen: \(error)")
+            return .unavailable
+        }
+        defer { metrics?.server.stop() }
         let agent = Agent(
             configuration: configuration, connection: connection,
             pipeline: Pipeline(configuration: configuration, identityResolver: AESIdentityResolver.factory), source: source, options: options, logger: logger,
-            reload: reload, layering: layering)
+            metrics: metrics.map { ($0.board, adapter) }, reload: reload, layering: layering)
         // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
         let locate =
             configuration.locator.enabled
             ? LocateService(
-                configuration: configuration, settings: configuration.locator, connection: connection, logger: logger)
+                configuration: configuration, settings: configuration.locator, connection: connection, logger: logger,
+                metrics: metrics?.board)
             : nil
         locate?.start()
         defer { locate?.stop() }

@@ -212,5 +212,7 @@ extension ManPage {
             "A TLM battery below this many mV is low, and the crossing is published at once (back to normal at 50 mV above); 0 is off."),
         .init("remote_config.enabled", "boolean", "false",
             "Take configuration layers from <base>/fleet/config/set and <base>/gateways/<gw>/config/set."),
+        .init("metrics.listen", "IPv4 address:port", "none",
+            "Serve Prometheus /metrics and /healthz there (run and locate), e.g. 127.0.0.1:9851."),
     ]
 }

@@ -96,8 +96,8 @@ extension ManPage {
             return (
                 "EX_UNAVAILABLE",
                 "A required resource is unavailable: the broker at start with mqtt.require_broker_at_start (or "
-                    + "for status), no Bluetooth in the kernel, no permission for raw HCI, or no adapter for scan, "
-                    + "record and adapters."
+                    + "for status), no Bluetooth in the kernel, no permission for raw HCI, no adapter for scan, "
+                    + "record and adapters, or an address metrics.listen cannot listen on."
             )
         case .software: return ("EX_SOFTWARE", "An internal error (reserved; a bug if you see it, please report it).")
         case .ioError: return ("EX_IOERR", "record cannot create or write its file.")

@@ -1,0 +1,92 @@
+/// `/metrics`: a snapshot in the text exposition format. The one place the metric names are
+/// spelled; they are the contract (docs/metrics.md lists them, and tests tie the two).
+package enum MetricsExposition {
+    package static let prefix = "beacon2mqtt_"
+    /// The scan modes `scan_mode` reports, one sample each (1 for the current mode).
+    package static let scanModes = ["active", "passive", "listen"]
+
+    package static func render(_ snapshot: MetricsSnapshot) -> String {
+        var w = ExpositionWriter()
+        let p = prefix
+        w.family(p + "build_info", .gauge, "Always 1; the version of beacon2mqtt that is running.")
+        w.sample(p + "build_info", ["version": snapshot.version], 1)
+        if let gateway = snapshot.gateway { render(gateway, &w) }
+        if let locator = snapshot.locator {
+            w.family(p + "locator_locations", .gauge, "Beacons the locator currently places on a floor and in a room.")
+            w.sample(p + "locator_locations", locator.locations)
+            w.family(p + "locator_changes_total", .counter, "Location changes the locator has decided.")
+            w.sample(p + "locator_changes_total", locator.changes)
+        }
+        // The gateway's MQTT session where there is one, else the locator's (`locate`).
+        if let broker = snapshot.gateway?.broker ?? snapshot.locator?.broker {
+            w.family(p + "mqtt_connected", .gauge, "1 while connected to the MQTT broker, else 0.")
+            w.sample(p + "mqtt_connected", broker.connected ? 1 : 0)
+            w.family(p + "mqtt_reconnects_total", .counter, "Successful connections to the broker after the first.")
+            w.sample(p + "mqtt_reconnects_total", broker.reconnects)
+        }
+        if let process = snapshot.process { render(process, &w) }
+        return w.text
+    }
+
+    private static func render(_ g: GatewayMetrics, _ w: inout ExpositionWriter) {
+        let p = prefix
+        let adapter: KeyValuePairs<String, String> = ["adapter": g.adapter]
+        w.family(p + "reports_total", .counter, "Advertising reports decoded.")
+        w.sample(p + "reports_total", adapter, g.reports)
+        w.family(p + "reports_malformed_total", .counter, "HCI packets that could not be decoded, skipped, by reason.")
+        for m in g.malformed { w.sample(p + "reports_malformed_total", ["reason": m.reason], m.count) }
+        w.family(p + "beacons_tracked", .gauge, "Beacons in the tracking table.")
+        w.sample(p + "beacons_tracked", g.beaconsTracked)
+        w.family(p + "region_state", .gauge, "Per configured region: 1 inside, 0 outside or not yet determined.")
+        for r in g.regions { w.sample(p + "region_state", ["region": r.name], r.inside ? 1 : 0) }
+        w.family(p + "events_total", .counter, "Enter and exit events (regions and per-beacon).")
+        w.sample(p + "events_total", ["kind": "enter"], g.enters)
+        w.sample(p + "events_total", ["kind": "exit"], g.exits)
+        w.family(p + "messages_published_total", .counter, "Messages written (QoS 0) or acknowledged (QoS 1, 2).")
+        for l in g.lanes { w.sample(p + "messages_published_total", ["lane": l.lane], l.published) }
+        w.family(p + "messages_dropped_total", .counter, "Messages coalesced, dropped under pressure, or refused.")
+        for l in g.lanes { w.sample(p + "messages_dropped_total", ["lane": l.lane], l.dropped) }
+        w.family(p + "outbox_queued", .gauge, "Messages queued or in flight in the outbox.")
+        for l in g.lanes { w.sample(p + "outbox_queued", ["lane": l.lane], l.queued) }
+        w.family(p + "adapter_up", .gauge, "1 while the packet source is healthy, else 0.")
+        w.sample(p + "adapter_up", adapter, g.sourceProblem == nil ? 1 : 0)
+        w.family(p + "adapter_resets_total", .counter, "Times the adapter was reopened or reset after a fault.")
+        w.sample(p + "adapter_resets_total", adapter, g.adapterResets)
+        w.family(p + "scan_mode", .gauge, "Per scan mode: 1 for the adapter's current mode, else 0.")
+        if let mode = g.scanMode {
+            for m in scanModes { w.sample(p + "scan_mode", ["adapter": g.adapter, "mode": m], m == mode ? 1 : 0) }
+        }
+        w.family(
+            p + "report_to_publish_seconds", .histogram,
+            "From the source handing a report over to its messages going to the MQTT library.")
+        w.histogram(p + "report_to_publish_seconds", g.reportToPublish)
+    }
+
+    private static func render(_ process: ProcessMetrics, _ w: inout ExpositionWriter) {
+        w.family("process_cpu_seconds_total", .counter, "Total user and system CPU time spent in seconds.")
+        w.sample("process_cpu_seconds_total", process.cpuSeconds)
+        w.family("process_resident_memory_bytes", .gauge, "Resident memory size in bytes.")
+        w.sample("process_resident_memory_bytes", process.residentMemoryBytes)
+        w.family("process_virtual_memory_bytes", .gauge, "Virtual memory size in bytes.")
+        w.sample("process_virtual_memory_bytes", process.virtualMemoryBytes)
+        w.family("process_start_time_seconds", .gauge, "Start time of the process since unix epoch in seconds.")
+        w.sample("process_start_time_seconds", process.startTimeSeconds)
+        w.family("process_open_fds", .gauge, "Number of open file descriptors.")
+        w.sample("process_open_fds", process.openFDs)
+        w.family("process_max_fds", .gauge, "Maximum number of open file descriptors.")
+        w.sample("process_max_fds", process.maxFDs)
+    }
+
+    /// Every family name `render` can write, for the documentation test.
+    package static let familyNames: [String] =
+        [
+            "build_info", "reports_total", "reports_malformed_total", "beacons_tracked", "region_state", "events_total",
+            "messages_published_total", "messages_dropped_total", "outbox_queued", "adapter_up", "adapter_resets_total",
+            "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total", "mqtt_connected",
+            "mqtt_reconnects_total",
+        ].map { prefix + $0 }
+        + [
+            "process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",
+            "process_start_time_seconds", "process_open_fds", "process_max_fds",
+        ]
+}

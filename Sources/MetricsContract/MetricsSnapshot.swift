@@ -1,0 +1,131 @@
+/// What one scrape shows: the values the pipeline thread (and the locator's) last published, and
+/// the process figures read at scrape time. Plain values, rendered by `MetricsExposition`.
+package struct MetricsSnapshot: Sendable, Equatable {
+    /// `beacon2mqtt_build_info{version}`.
+    package var version: String
+    /// The gateway's pipeline (`run`); nil in `locate`.
+    package var gateway: GatewayMetrics?
+    /// The locator (`locate`, or `run` with locator.enabled).
+    package var locator: LocatorMetrics?
+    /// nil when /proc could not be read.
+    package var process: ProcessMetrics?
+
+    package init(
+        version: String, gateway: GatewayMetrics? = nil, locator: LocatorMetrics? = nil, process: ProcessMetrics? = nil
+    ) {
+        self.version = version
+        self.gateway = gateway
+        self.locator = locator
+        self.process = process
+    }
+
+    /// `/healthz`: healthy while the source is healthy and the broker connected (the gateway's,
+    /// else the locator's); otherwise every reason, worded for the operator.
+    package var problems: [String] {
+        var problems: [String] = []
+        if let gateway {
+            if let reason = gateway.sourceProblem { problems.append("source degraded: \(reason)") }
+            if !gateway.broker.connected { problems.append("broker not connected") }
+        }
+        if let locator, !locator.broker.connected { problems.append("locator: broker not connected") }
+        if gateway == nil, locator == nil { problems.append("starting") }
+        return problems
+    }
+}
+
+/// One MQTT session's state.
+package struct BrokerMetrics: Sendable, Equatable {
+    package var connected: Bool
+    /// Successful connects after the first.
+    package var reconnects: Int
+    package init(connected: Bool = false, reconnects: Int = 0) {
+        self.connected = connected
+        self.reconnects = reconnects
+    }
+}
+
+/// One outbox lane's counts (`must_deliver`, `expendable`).
+package struct LaneMetrics: Sendable, Equatable {
+    package var lane: String
+    /// Written (QoS 0) or acknowledged (QoS ≥ 1).
+    package var published: Int
+    /// Coalesced, dropped under pressure, or refused by the client library.
+    package var dropped: Int
+    /// Queued plus in flight now.
+    package var queued: Int
+    package init(lane: String, published: Int, dropped: Int, queued: Int) {
+        self.lane = lane
+        self.published = published
+        self.dropped = dropped
+        self.queued = queued
+    }
+}
+
+/// The gateway's figures, as the pipeline thread last published them.
+package struct GatewayMetrics: Sendable, Equatable {
+    /// The `adapter` label: the scanner's adapter, or the replay/simulation source.
+    package var adapter: String
+    package var reports = 0
+    /// Malformed packets by reason (label value → count), in a fixed order.
+    package var malformed: [(reason: String, count: Int)] = []
+    package var beaconsTracked = 0
+    /// Configured regions: inside (true), outside or not yet determined (false).
+    package var regions: [(name: String, inside: Bool)] = []
+    package var enters = 0
+    package var exits = 0
+    package var lanes: [LaneMetrics] = []
+    package var broker = BrokerMetrics()
+    /// nil while the source is healthy.
+    package var sourceProblem: String?
+    /// Reopens and resets of the adapter.
+    package var adapterResets = 0
+    /// The scan mode (`active`, `passive`, `listen`) for a live adapter; nil for other sources.
+    package var scanMode: String?
+    package var reportToPublish = LatencyHistogram()
+
+    package init(adapter: String) { self.adapter = adapter }
+
+    package static func == (a: Self, b: Self) -> Bool {
+        a.adapter == b.adapter && a.reports == b.reports && a.malformed.elementsEqual(b.malformed, by: ==)
+            && a.beaconsTracked == b.beaconsTracked && a.regions.elementsEqual(b.regions, by: ==)
+            && a.enters == b.enters && a.exits == b.exits && a.lanes == b.lanes && a.broker == b.broker
+            && a.sourceProblem == b.sourceProblem && a.adapterResets == b.adapterResets && a.scanMode == b.scanMode
+            && a.reportToPublish == b.reportToPublish
+    }
+}
+
+/// The locator's figures.
+package struct LocatorMetrics: Sendable, Equatable {
+    /// Beacons with a current location.
+    package var locations: Int
+    /// Location changes decided since start.
+    package var changes: Int
+    package var broker: BrokerMetrics
+    package init(locations: Int = 0, changes: Int = 0, broker: BrokerMetrics = BrokerMetrics()) {
+        self.locations = locations
+        self.changes = changes
+        self.broker = broker
+    }
+}
+
+/// The standard `process_*` figures (Prometheus client conventions), read from /proc by Platform.
+package struct ProcessMetrics: Sendable, Equatable {
+    package var residentMemoryBytes: Int
+    package var virtualMemoryBytes: Int
+    package var cpuSeconds: Double
+    /// Since the Unix epoch.
+    package var startTimeSeconds: Double
+    package var openFDs: Int
+    package var maxFDs: Int
+    package init(
+        residentMemoryBytes: Int, virtualMemoryBytes: Int, cpuSeconds: Double, startTimeSeconds: Double, openFDs: Int,
+        maxFDs: Int
+    ) {
+        self.residentMemoryBytes = residentMemoryBytes
+        self.virtualMemoryBytes = virtualMemoryBytes
+        self.cpuSeconds = cpuSeconds
+        self.startTimeSeconds = startTimeSeconds
+        self.openFDs = openFDs
+        self.maxFDs = maxFDs
+    }
+}

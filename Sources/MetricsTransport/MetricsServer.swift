@@ -1,0 +1,121 @@
+import CMicroHTTPD
+import Glibc
+import MetricsContract
+
+/// `/metrics` and `/healthz` over HTTP through libmicrohttpd, on the library's own polling thread:
+/// each request copies the `MetricsBoard`'s snapshot and renders it there, so scrapes cost the
+/// pipeline nothing. Hostile clients meet the limits (`Limits`): too many connections are closed
+/// at once, idle or slow ones after the timeout, requests too large for the per-connection memory
+/// are answered with an error status and closed; nothing they send reaches the pipeline.
+package final class MetricsServer: Sendable {
+    package struct Limits: Sendable {
+        /// Connections open at once (more are accepted and closed at once).
+        package var connections: UInt32 = 32
+        /// Seconds of inactivity before a connection is closed (slow or stalled clients).
+        package var timeoutSeconds: UInt32 = 5
+        /// Bytes per connection for the request line and headers, and the answer's buffers.
+        package var memoryBytes = 32 * 1024
+        package init() {}
+    }
+
+    package struct StartError: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    private let handle: Handle
+
+    /// Listens on `address` (dotted IPv4) and `port` until `stop`.
+    package init(board: MetricsBoard, address: String, port: Int, limits: Limits = Limits()) throws(StartError) {
+        var socket = sockaddr_in()
+        socket.sin_family = sa_family_t(AF_INET)
+        socket.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
+        guard inet_pton(AF_INET, address, &socket.sin_addr) == 1 else {
+            throw StartError(description: "'\(address)' is not an IPv4 address")
+        }
+        let box = Unmanaged.passRetained(RequestContext(board: board))
+        let daemon = withUnsafePointer(to: &socket) {
+            b2m_mhd_start(
+                $0, limits.connections, limits.connections, limits.timeoutSeconds, limits.memoryBytes,
+                metricsRequestHandler, box.toOpaque())
+        }
+        guard let daemon else {
+            box.release()
+            throw StartError(description: "cannot listen on \(address):\(port): \(String(cString: strerror(errno)))")
+        }
+        handle = Handle(daemon: daemon, context: box)
+    }
+
+    /// Closes the listening socket and every connection, and joins the library's thread.
+    package func stop() { handle.stop() }
+}
+
+/// The daemon pointer and the handler's context, released once.
+private final class Handle: @unchecked Sendable {
+    // Invariant for @unchecked Sendable: `daemon` is read and cleared only under `lock`.
+    private var daemon: OpaquePointer?
+    private let context: Unmanaged<RequestContext>
+    private var lock = pthread_mutex_t()
+
+    init(daemon: OpaquePointer, context: Unmanaged<RequestContext>) {
+        self.daemon = daemon
+        self.context = context
+        pthread_mutex_init(&lock, nil)
+    }
+
+    func stop() {
+        pthread_mutex_lock(&lock)
+        let running = daemon
+        daemon = nil
+        pthread_mutex_unlock(&lock)
+        guard let running else { return }
+        MHD_stop_daemon(running)
+        context.release()
+    }
+
+    deinit { stop() }
+}
+
+/// What the C handler reaches through its `cls` pointer.
+private final class RequestContext: Sendable {
+    let board: MetricsBoard
+    init(board: MetricsBoard) { self.board = board }
+
+    /// Status, content type and body for one GET (or HEAD) of `path`.
+    func answer(_ path: String) -> (status: UInt32, type: String, body: String) {
+        switch path {
+        case "/metrics":
+            return (200, ExpositionWriter.contentType, MetricsExposition.render(board.snapshot()))
+        case "/healthz":
+            let problems = board.snapshot().problems
+            if problems.isEmpty { return (200, "text/plain; charset=utf-8", "ok\n") }
+            return (503, "text/plain; charset=utf-8", problems.joined(separator: "; ") + "\n")
+        default:
+            return (404, "text/plain; charset=utf-8", "not found; try /metrics or /healthz\n")
+        }
+    }
+}
+
+/// libmicrohttpd's access handler (MHD_AccessHandlerCallback): answers on the first call, so a
+/// request body is never read; anything but GET and HEAD gets 405.
+private let metricsRequestHandler: MHD_AccessHandlerCallback = {
+    context, connection, url, method, _, _, _, _ in
+    guard let context, let connection else { return .NO }
+    let server = Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
+    let verb = method.map { String(cString: $0) } ?? ""
+    let answer: (status: UInt32, type: String, body: String)
+    if verb == "GET" || verb == "HEAD" {
+        answer = server.answer(url.map { String(cString: $0) } ?? "/")
+    } else {
+        answer = (405, "text/plain; charset=utf-8", "only GET and HEAD\n")
+    }
+    var body = Array(answer.body.utf8)
+    guard
+        let response = body.withUnsafeMutableBytes({
+            MHD_create_response_from_buffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)  // MHD_RESPMEM_MUST_COPY
+        })
+    else { return .NO }
+    defer { MHD_destroy_response(response) }
+    _ = MHD_add_response_header(response, "Content-Type", answer.type)
+    if answer.status == 405 { _ = MHD_add_response_header(response, "Allow", "GET, HEAD") }
+    return MHD_queue_response(connection, answer.status, response)
+}
