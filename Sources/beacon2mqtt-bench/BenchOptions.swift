@@ -25,7 +25,7 @@ struct BenchOptions {
 
     func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
-    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "messages", "irk", "e2e", "footprint"]
+    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "messages", "irk", "e2e", "footprint", "metrics"]
 
     static let usage = """
         USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|irk|messages|e2e|footprint|peer|all ...] [options]

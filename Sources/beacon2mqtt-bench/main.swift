@@ -53,6 +53,8 @@ for section in options.sections {
             try IRKBench(options: options).run(into: &report)
         case "e2e":
             try EndToEndBench(options: options, scratch: scratch).run(into: &report)
+        case "metrics":
+            try MetricsBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":
             try FootprintBench(options: options, scratch: scratch).run(into: &report)
         default:
