@@ -72,3 +72,9 @@ test-metrics:
 	$(SWIFT) build --build-tests
 	BEACON2MQTT_TEST_METRICS=1 $(SWIFT) test --skip-build --filter 'PrometheusScrapeTests|RunMetricsTests' 2>&1 \
 	  | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; exit $${PIPESTATUS[0]}
+
+# beacon2mqtt against a real Home Assistant from PyPI (installed once under ~/.cache/beacon2mqtt-ha;
+# see docs/testing.md, "Home Assistant"): discovery, states, availability, restarts, removal, recorder rows.
+.PHONY: test-ha
+test-ha: deps
+	@scripts/test-ha.sh

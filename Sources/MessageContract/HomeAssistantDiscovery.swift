@@ -16,11 +16,11 @@ import BeaconWire
 /// are unavailable while the gateway is offline, and a beacon's distance and proximity also while
 /// the beacon is outside. Configs are retained and are published again when HA announces itself on
 /// `<prefix>/status`.
-package struct HomeAssistantDiscovery {
+package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
     package let settings: HomeAssistantSettings
-    let configuration: Configuration
+    package let configuration: Configuration
     let topics: TopicTree
-    let softwareVersion: String
+    package let softwareVersion: String
 
     package init(configuration: Configuration, settings: HomeAssistantSettings, softwareVersion: String) {
         self.settings = settings
@@ -29,31 +29,11 @@ package struct HomeAssistantDiscovery {
         self.softwareVersion = softwareVersion
     }
 
-    /// Where HA publishes its birth (`online`) and will (`offline`) messages; subscribe to it.
-    package var birthTopic: String { TopicTree.homeAssistantBirth(prefix: settings.prefix) }
-
     /// `<base>/gateways/<gw>/status`, retained `online` / `offline` / `degraded`.
     package var availabilityTopic: String { topics.gatewayStatus }
 
-    /// Every discovery config, retained, the gateway's own first; empty when discovery is off.
-    package func messages() -> [OutboundMessage] {
-        guard settings.discovery else { return [] }
-        return entities().map { $0.message(prefix: settings.prefix, qos: configuration.mqtt.qos, softwareVersion: softwareVersion) }
-    }
-
-    /// HA restarted (birth payload `online`) and forgot non-retained state: publish everything again.
-    package func messages(onBirth payload: String) -> [OutboundMessage] {
-        payload == "online" ? messages() : []
-    }
-
-    /// Empty retained messages on the same topics: removes the entities from HA, e.g. when
-    /// discovery is turned off or a beacon or region is removed on reload.
-    package func removals() -> [OutboundMessage] {
-        entities().map { $0.removal(prefix: settings.prefix, qos: configuration.mqtt.qos) }
-    }
-
-    /// Releases before per-beacon devices put every config sat under `<prefix>/<component>/<gw>/…` on one device per gateway;
-    /// clearing those topics on connect removes the old entities after an upgrade.
+    /// Releases before per-beacon devices put every config under `<prefix>/<component>/<gw>/…`, one
+    /// device per gateway; clearing those topics on connect removes the old entities after an upgrade.
     package func legacyRemovals() -> [OutboundMessage] {
         guard settings.discovery else { return [] }
         let node = HomeAssistantDevice.sanitized(configuration.gateway.id)
@@ -76,7 +56,7 @@ package struct HomeAssistantDiscovery {
     /// by default on unless this process also runs the locator (whose room tracker says more).
     package var gatewayEntities: Bool { settings.gatewayEntities ?? !configuration.locator.enabled }
 
-    /// Every entity, in publishing order.
+    /// The gateway's diagnostics first (the beacons name it as via_device), then beacons and regions.
     package func entities() -> [HomeAssistantEntity] {
         gatewayDiagnostics() + (gatewayEntities ? beaconEntities() : []) + telemetryEntities() + regionEntities()
     }
@@ -189,12 +169,9 @@ package struct HomeAssistantDiscovery {
         _ device: HomeAssistantDevice, key: String, name: String, topic: String, template: String,
         availability: [HomeAssistantEntity.Availability]
     ) -> HomeAssistantEntity {
-        var e = HomeAssistantEntity(.sensor, device: device, node: node, key: key, name: name, stateTopic: topic)
-        e.valueTemplate = template
+        var e = rangedSensor(device, key: key, name: name, topic: topic, template: template, availability: availability)
         e.deviceClass = "enum"
         e.icon = "mdi:signal-distance-variant"
-        e.availability = availability
-        e.expireAfter = expireAfter
         e.fields = { w in
             w.key("options")
             w.beginArray()
@@ -211,12 +188,21 @@ package struct HomeAssistantDiscovery {
         _ device: HomeAssistantDevice, key: String, name: String, topic: String, template: String,
         availability: [HomeAssistantEntity.Availability]
     ) -> HomeAssistantEntity {
-        var e = HomeAssistantEntity(.sensor, device: device, node: node, key: key, name: name, stateTopic: topic)
-        e.valueTemplate = template
+        var e = rangedSensor(device, key: key, name: name, topic: topic, template: template, availability: availability)
         e.deviceClass = "distance"
         e.unit = "m"
         e.displayPrecision = 1
         e.enabledByDefault = false
+        return e
+    }
+
+    /// A sensor on a proximity or ranging topic: present only while its subject is, expiring when silent.
+    private func rangedSensor(
+        _ device: HomeAssistantDevice, key: String, name: String, topic: String, template: String,
+        availability: [HomeAssistantEntity.Availability]
+    ) -> HomeAssistantEntity {
+        var e = HomeAssistantEntity(.sensor, device: device, node: node, key: key, name: name, stateTopic: topic)
+        e.valueTemplate = template
         e.availability = availability
         e.expireAfter = expireAfter
         return e

@@ -7,40 +7,22 @@ import BeaconWire
 /// - `Room` and `Floor` sensors (`sensor.keys_room`, `sensor.keys_floor`),
 /// - a `Location change` event (`location` or `not_home`, with the rooms and floors).
 ///
-/// All read the locator's retained `<base>/<beacon>/location` and its `<base>/<beacon>/event`, which
+/// All read the locator's retained `<base>/<beacon>/room` and `location` and its `<base>/<beacon>/event`, which
 /// change only when the locator's hysteresis moves the beacon, so each move is one recorder row per
 /// entity. Every locator publishes the same configs (same `unique_id`s): they agree on locations.
 /// The locator is a device too (its connectivity), published first, so it exists before the beacons
 /// name it as `via_device`.
-package struct HomeAssistantLocatorDiscovery {
+package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
     package let settings: HomeAssistantSettings
-    let configuration: Configuration
+    package let configuration: Configuration
     let topics: TopicTree
-    let softwareVersion: String
+    package let softwareVersion: String
 
     package init(configuration: Configuration, softwareVersion: String) {
         self.settings = configuration.homeAssistant
         self.configuration = configuration
         self.topics = TopicTree(configuration)
         self.softwareVersion = softwareVersion
-    }
-
-    /// Where HA publishes its birth (`online`) and will (`offline`) messages.
-    package var birthTopic: String { TopicTree.homeAssistantBirth(prefix: settings.prefix) }
-
-    /// Every config, retained, the locator's device first; empty when discovery is off.
-    package func messages() -> [OutboundMessage] {
-        guard settings.discovery else { return [] }
-        return entities().map { $0.message(prefix: settings.prefix, qos: configuration.mqtt.qos, softwareVersion: softwareVersion) }
-    }
-
-    /// HA restarted: publish everything again.
-    package func messages(onBirth payload: String) -> [OutboundMessage] {
-        payload == "online" ? messages() : []
-    }
-
-    package func removals() -> [OutboundMessage] {
-        entities().map { $0.removal(prefix: settings.prefix, qos: configuration.mqtt.qos) }
     }
 
     /// The node shared by every locator's beacon configs.
@@ -68,18 +50,10 @@ package struct HomeAssistantLocatorDiscovery {
                 e.availability = [online]
                 return e
             }
-            // HA's MQTT device tracker: a state other than payload_home/payload_not_home is the location's name.
-            var tracker = entity(.deviceTracker, "_room_tracker", nil, location)
-            tracker.valueTemplate = "{{ (value_json.room or value_json.gateway) if value_json.state == 'home' else 'not_home' }}"
-            tracker.fields = { w in
-                w.field("source_type", "bluetooth_le")
-                w.field("json_attributes_topic", location)
-                // Only what changes with the location, so a move is one row (state and attributes
-                // come in the same message and HA writes them once).
-                w.field(
-                    "json_attributes_template",
-                    "{{ {'floor': value_json.floor, 'room': value_json.room, 'gateway': value_json.gateway} | tojson }}")
-            }
+            // HA's MQTT device tracker: a payload other than home/not_home is the location's name,
+            // here the room. No attributes: a move is one row (room and floor have their sensors).
+            var tracker = entity(.deviceTracker, "_room_tracker", nil, topics.locatorRoom(id))
+            tracker.fields = { w in w.field("source_type", "bluetooth_le") }
             var room = entity(.sensor, "_room", "Room", location)
             room.valueTemplate = "{{ (value_json.room or value_json.gateway) if value_json.state == 'home' else 'away' }}"
             room.icon = "mdi:door"

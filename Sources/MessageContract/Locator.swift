@@ -10,7 +10,7 @@ import BeaconWire
 /// same locations with the same `since`, and one that starts late adopts the retained locations and
 /// converges. The rule is in `LocatorTrack.qualifies` and README, “Locating beacons floor by floor”.
 ///
-/// Output: retained `<base>/<beacon>/location`, a `<base>/<beacon>/event` (`location` or `not_home`)
+/// Output: retained `<base>/<beacon>/location` (and `<base>/<beacon>/room` with Home Assistant discovery), a `<base>/<beacon>/event` (`location` or `not_home`)
 /// on every change, and optionally Home Assistant `mqtt_room` messages.
 package struct Locator: Sendable {
     package let settings: LocatorSettings
@@ -18,6 +18,8 @@ package struct Locator: Sendable {
     package let qos: Int
     /// How distances are recomputed for gateways with an `rssi_offset` (as the gateways range).
     package let distance: DistanceSettings
+    /// Also publish the retained plain-text `<base>/<beacon>/room` (Home Assistant's room tracker reads it).
+    package let publishesRoom: Bool
     /// Learns device names from the topics it reads (a device's topic level is its name).
     private(set) var topics: TopicTree
 
@@ -39,12 +41,13 @@ package struct Locator: Sendable {
 
     package init(
         settings: LocatorSettings = LocatorSettings(), baseTopic: String = "beacons", qos: Int = 1,
-        distance: DistanceSettings = DistanceSettings()
+        distance: DistanceSettings = DistanceSettings(), publishesRoom: Bool = false
     ) {
         self.settings = settings
         self.baseTopic = baseTopic
         self.qos = qos
         self.distance = distance
+        self.publishesRoom = publishesRoom
         topics = TopicTree(base: baseTopic)
     }
 
@@ -141,6 +144,7 @@ package struct Locator: Sendable {
                 changes += 1
                 let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
+                if publishesRoom { out.append(composer.room(beacon, change.current)) }
                 out.append(
                     composer.event(beacon, name: tracks[beacon]!.name, change.current, previous: change.previous, at: t))
             }

@@ -13,6 +13,14 @@ struct LocatorComposer {
             retain: true, kind: .location)
     }
 
+    /// Retained `<base>/<beacon>/room`: the room (else the gateway) while home, else `not_home`, as
+    /// plain text. Home Assistant's MQTT device tracker takes a payload other than home/not_home as
+    /// the location's name, but only the raw payload (2025.4 ignores its value_template there).
+    func room(_ beacon: BeaconIdentity, _ l: LocatorLocation) -> OutboundMessage {
+        let text = l.isHome ? (l.room ?? l.gateway ?? "home") : "not_home"
+        return OutboundMessage(topic: topics.locatorRoom(beacon), payload: .text(text), qos: qos, retain: true, kind: .location)
+    }
+
     /// `<base>/<beacon>/event`: `{"event",<identity>,"name","gateway","floor","room","accuracy","confidence",
     /// "previous_gateway","previous_floor","previous_room","timestamp"}`, event `location` or `not_home`.
     func event(

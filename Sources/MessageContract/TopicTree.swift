@@ -52,6 +52,8 @@ package struct TopicTree: Sendable, Equatable {
         case location(BeaconIdentity)
         /// The locator's `<base>/<beacon>/event`.
         case locatorEvent(BeaconIdentity)
+        /// The locator's retained `<base>/<beacon>/room` (plain text, for Home Assistant's tracker).
+        case locatorRoom(BeaconIdentity)
     }
 
     // MARK: This gateway's topics
@@ -152,6 +154,9 @@ package struct TopicTree: Sendable, Equatable {
 
     /// The locator's `<base>/<beacon>/event`.
     package func locatorEvent(_ id: BeaconIdentity) -> String { beaconPath(id) + "/event" }
+
+    /// The locator's retained `<base>/<beacon>/room`: the room (else the gateway) or `not_home`.
+    package func locatorRoom(_ id: BeaconIdentity) -> String { beaconPath(id) + "/room" }
 
     private func beaconPath(_ id: BeaconIdentity) -> String {
         var t: [UInt8] = []
@@ -267,6 +272,7 @@ package struct TopicTree: Sendable, Equatable {
             switch levels[3] {
             case "location": return .location(id)
             case "event": return .locatorEvent(id)
+            case "room": return .locatorRoom(id)
             default: return nil
             }
         case 5:

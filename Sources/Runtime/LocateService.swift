@@ -59,7 +59,8 @@ package final class LocateService: Sendable {
         connection.clientID += "-locator"
         connection.statusTopic = TopicTree(c).locatorStatus
         let locator = Locator(
-            settings: settings, baseTopic: c.mqtt.baseTopic, qos: c.mqtt.qos, distance: c.ranging.distance)
+            settings: settings, baseTopic: c.mqtt.baseTopic, qos: c.mqtt.qos, distance: c.ranging.distance,
+            publishesRoom: c.homeAssistant.discovery)
         self.init(
             locator: locator, connection: connection, clock: clock, logger: logger,
             discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string), metrics: board)

@@ -87,6 +87,7 @@ import Testing
             }
             #expect(t.parse(t.location(id)) == .location(id))
             #expect(t.parse(t.locatorEvent(id)) == .locatorEvent(id))
+            #expect(t.parse(t.locatorRoom(id)) == .locatorRoom(id))
         }
         for leaf in TopicTree.Leaf.allCases {
             #expect(t.parse(t.region("office", leaf)) == .region("office", gateway: "gw1", leaf))

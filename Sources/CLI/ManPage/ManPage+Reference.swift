@@ -47,7 +47,8 @@ extension ManPage {
             """
             The locator publishes a retained <base>/<beacon>/location and a <base>/<beacon>/event on every change, \
             and its own status on <base>/locators/<gateway.id>/status. \
-            Home Assistant discovery adds retained <prefix>/<component>/<node_id>/<object_id>/config messages, \
+            Home Assistant discovery adds retained <prefix>/<component>/<node_id>/<object_id>/config messages \
+            (and, from the locator, a plain-text retained <base>/<beacon>/room), \
             and homeassistant.room_topic a feed for the mqtt_room sensor.
             """)
         return out

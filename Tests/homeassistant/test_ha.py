@@ -1,0 +1,537 @@
+#!/usr/bin/env python3
+"""`make test-ha`: beacon2mqtt against a real Home Assistant (docs/testing.md, "Home Assistant").
+
+A private mosquitto on loopback, Home Assistant configured through files (configuration.yaml and an
+MQTT config entry in .storage, discovery on) and onboarded through its own API (an owner, then a
+long-lived token), two simulated gateways in different rooms (A hall, B office, one floor plan) and a
+locator. Everything is asserted through HA's REST and websocket APIs and its recorder database:
+
+  entities and devices · the locator's room tracker over a walk (moves, does not flap) · availability
+  on SIGKILL and restart (no spurious enter) · rediscovery after an HA restart with the retained
+  configs cleared · removal · no WARNING/ERROR about MQTT or discovery in HA's log · recorder rows
+  per beacon per hour within docs/home-assistant.md's figures.
+
+Runs with the venv's Python (aiohttp and paho-mqtt come with Home Assistant). Last line:
+"test-ha: N passed, M failed".
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+
+import aiohttp
+import paho.mqtt.client as mqtt
+
+UUID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
+# docs/home-assistant.md, "Recorder load": rows a beacon costs per hour, and per room change.
+ROWS_STILL_BEACON_PER_HOUR = 20
+ROWS_PER_ROOM_CHANGE = 6
+
+
+class Results:
+    def __init__(self):
+        self.passed = 0
+        self.failed = []
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+            print(f"  ok    {name}", flush=True)
+        else:
+            self.failed.append(name)
+            print(f"  FAIL  {name} {detail}", flush=True)
+        return ok
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port, timeout):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+class Processes:
+    """Every child, stopped on exit (SIGTERM, then SIGKILL)."""
+
+    def __init__(self, work):
+        self.work = work
+        self.children = {}
+
+    def start(self, name, argv):
+        log = open(os.path.join(self.work, f"{name}.log"), "ab")
+        self.children[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        return self.children[name]
+
+    def signal(self, name, sig):
+        self.children[name].send_signal(sig)
+
+    def stop(self, name, timeout=30):
+        p = self.children.pop(name, None)
+        if p is None or p.poll() is not None:
+            return
+        p.terminate()
+        try:
+            p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+
+    def kill(self, name):
+        p = self.children.pop(name)
+        p.kill()
+        p.wait()
+
+    def stop_all(self):
+        for name in list(self.children):
+            self.stop(name, timeout=15)
+
+
+class Broker:
+    """Talks to the private mosquitto as a plain MQTT client."""
+
+    def __init__(self, port):
+        self.port = port
+
+    def retained(self, pattern, settle=1.5):
+        seen = {}
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-ha-{uuid.uuid4().hex[:8]}")
+        c.on_message = lambda _c, _u, m: seen.__setitem__(m.topic, m.payload) if m.retain else None
+        c.connect("127.0.0.1", self.port)
+        c.subscribe(pattern)
+        c.loop_start()
+        time.sleep(settle)
+        c.loop_stop()
+        c.disconnect()
+        return {t: p for t, p in seen.items() if p}
+
+    def clear(self, topics):
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-ha-{uuid.uuid4().hex[:8]}")
+        c.connect("127.0.0.1", self.port)
+        c.loop_start()
+        for t in topics:
+            c.publish(t, b"", qos=1, retain=True).wait_for_publish(5)
+        c.loop_stop()
+        c.disconnect()
+
+
+class HomeAssistant:
+    def __init__(self, work, python, mqtt_port, processes):
+        self.dir = os.path.join(work, "ha")
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.python = python
+        self.processes = processes
+        self.token = None
+        os.makedirs(os.path.join(self.dir, ".storage"))
+        with open(os.path.join(self.dir, "configuration.yaml"), "w") as f:
+            f.write(
+                f"""homeassistant:
+  name: beacon2mqtt test
+  latitude: 52.37
+  longitude: 4.89
+  elevation: 0
+  unit_system: metric
+  time_zone: UTC
+  country: NL
+  currency: EUR
+  internal_url: {self.url}
+http:
+  server_host: 127.0.0.1
+  server_port: {self.port}
+api:
+websocket_api:
+config:
+onboarding:
+history:
+recorder:
+  db_url: sqlite:///{self.dir}/home-assistant_v2.db
+  commit_interval: 1
+logger:
+  default: info
+"""
+            )
+        now = "2026-01-01T00:00:00+00:00"
+        entry = {
+            "created_at": now, "modified_at": now, "entry_id": uuid.uuid4().hex, "version": 1, "minor_version": 1,
+            "domain": "mqtt", "title": "127.0.0.1", "source": "user", "unique_id": None, "disabled_by": None,
+            "pref_disable_new_entities": False, "pref_disable_polling": False, "discovery_keys": {},
+            "subentries": [],
+            # Version 1.1 keeps the options in data; HA migrates them (mqtt async_migrate_entry).
+            "data": {"broker": "127.0.0.1", "port": mqtt_port, "discovery": True, "discovery_prefix": "homeassistant"},
+            "options": {},
+        }
+        with open(os.path.join(self.dir, ".storage", "core.config_entries"), "w") as f:
+            json.dump({"version": 1, "minor_version": 5, "key": "core.config_entries", "data": {"entries": [entry]}}, f)
+
+    @property
+    def log_path(self):
+        return os.path.join(self.dir, "home-assistant.log")
+
+    def start(self):
+        self.processes.start(
+            "homeassistant", [self.python, "-m", "homeassistant", "-c", self.dir, "--skip-pip", "--log-no-color"])
+
+    def stop(self):
+        self.processes.stop("homeassistant", timeout=60)
+
+    async def wait_up(self, session, timeout=180):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                async with session.get(f"{self.url}/api/onboarding") as r:
+                    if r.status == 200:
+                        return True
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.5)
+        return False
+
+    async def onboard(self, session):
+        """An owner through the onboarding API, then a long-lived token for everything else."""
+        client = f"{self.url}/"
+        async with session.post(
+            f"{self.url}/api/onboarding/users",
+            json={"client_id": client, "name": "Owner", "username": "owner", "password": "beacon2mqtt-test",
+                  "language": "en"}) as r:
+            code = (await r.json())["auth_code"]
+        async with session.post(
+            f"{self.url}/auth/token", data={"grant_type": "authorization_code", "code": code, "client_id": client}) as r:
+            access = (await r.json())["access_token"]
+        self.token = access
+        self.token = (await self.ws(session, [{"type": "auth/long_lived_access_token", "client_name": "test-ha",
+                                              "lifespan": 1}]))[0]
+
+    async def ws(self, session, commands):
+        async with session.ws_connect(f"{self.url}/api/websocket") as w:
+            await w.receive_json()
+            await w.send_json({"type": "auth", "access_token": self.token})
+            assert (await w.receive_json())["type"] == "auth_ok"
+            out = []
+            for i, c in enumerate(commands, 1):
+                await w.send_json({"id": i, **c})
+                while True:
+                    m = await w.receive_json()
+                    if m.get("id") == i and m.get("type") == "result":
+                        if not m.get("success"):
+                            raise RuntimeError(f"{c['type']}: {m}")
+                        out.append(m["result"])
+                        break
+            return out
+
+    async def states(self, session):
+        async with session.get(f"{self.url}/api/states", headers={"Authorization": f"Bearer {self.token}"}) as r:
+            return {s["entity_id"]: s for s in await r.json()}
+
+    async def wait_for(self, session, predicate, timeout):
+        """Polls the states until predicate(states) holds; returns the states, or None on timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                s = await self.states(session)
+                if predicate(s):
+                    return s
+            except (aiohttp.ClientError, json.JSONDecodeError):
+                pass
+            await asyncio.sleep(0.5)
+        return None
+
+
+def state(states, entity):
+    return states.get(entity, {}).get("state")
+
+
+class Scenario:
+    def __init__(self, args):
+        self.args = args
+        self.work = tempfile.mkdtemp(prefix="beacon2mqtt-test-ha.")
+        self.processes = Processes(self.work)
+        self.results = Results()
+        self.mqtt_port = free_port()
+        self.broker = Broker(self.mqtt_port)
+        self.ha = HomeAssistant(self.work, sys.executable, self.mqtt_port, self.processes)
+        self.bin = os.path.abspath(args.beacon2mqtt)
+        self.plan = os.path.abspath(args.plan)
+        self.moves = 0
+
+    def write_config(self, name, gateway_id, discovery=True, gateway_entities=None, locate=False):
+        extra = "" if gateway_entities is None else f"  gateway_entities: {str(gateway_entities).lower()}\n"
+        path = os.path.join(self.work, f"{name}.yaml")
+        with open(path, "w") as f:
+            f.write(
+                f"""gateway:
+  id: {gateway_id}
+mqtt:
+  host: 127.0.0.1
+  port: {self.mqtt_port}
+  stats_interval: 10s
+  keepalive: 5s
+monitoring:
+  exit_timeout: 10s
+homeassistant:
+  discovery: {str(discovery).lower()}
+{extra}beacons:
+  - {{uuid: {UUID}, major: 1, minor: 1, name: Keys}}
+  - {{uuid: {UUID}, major: 1, minor: 2, name: Bike}}
+"""
+            )
+        return path
+
+    def start_gateway(self, gw):
+        self.processes.start(
+            f"gateway-{gw}", [self.bin, "run", "--config", os.path.join(self.work, f"gateway-{gw}.yaml"), "--simulate",
+                              "--floor-plan", self.plan, "--as-gateway", gw])
+
+    async def run(self):
+        check = self.results.check
+        started = time.monotonic()
+        with open(os.path.join(self.work, "mosquitto.conf"), "w") as f:
+            f.write(f"listener {self.mqtt_port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
+            if os.getuid() == 0:
+                f.write("user root\n")
+        self.processes.start("mosquitto", ["/usr/sbin/mosquitto", "-c", os.path.join(self.work, "mosquitto.conf")])
+        assert wait_port(self.mqtt_port, 10), "mosquitto did not start"
+
+        async with aiohttp.ClientSession() as session:
+            self.ha.start()
+            if not check("Home Assistant starts and serves its API", await self.ha.wait_up(session)):
+                return
+            await self.ha.onboard(session)
+            check("an owner is onboarded and a long-lived token issued", bool(self.ha.token))
+
+            # Gateway A adds its own entities to each beacon; B leaves them to the locator.
+            self.write_config("gateway-A", "A")
+            self.write_config("gateway-B", "B", gateway_entities=False)
+            self.write_config("locator", "L")
+            self.start_gateway("A")
+            self.start_gateway("B")
+            self.processes.start("locator", [self.bin, "locate", "--config", os.path.join(self.work, "locator.yaml")])
+            await self.entities_and_devices(session)
+            walk = (time.time(), None)
+            await self.walk(session)
+            walk = (walk[0], time.time())
+            await self.sigkill_and_restart(session)
+            await self.restart_home_assistant(session)
+            self.recorder_rows(*walk)
+            await self.removal(session)
+            self.log_is_clean()
+        print(f"test-ha: scenario took {time.monotonic() - started:.0f} s", flush=True)
+
+    async def entities_and_devices(self, session):
+        check = self.results.check
+        wanted = [
+            "device_tracker.keys", "sensor.keys_room", "sensor.keys_floor", "event.keys_location_change",
+            "device_tracker.bike", "device_tracker.keys_hall", "sensor.keys_hall_proximity",
+            "event.keys_hall_enter_exit", "device_tracker.bike_hall",
+            "binary_sensor.beacon2mqtt_a_connectivity", "binary_sensor.beacon2mqtt_b_connectivity",
+            "sensor.beacon2mqtt_a_reports_per_second", "sensor.beacon2mqtt_a_beacons_tracked",
+            "sensor.beacon2mqtt_a_dropped_messages", "sensor.beacon2mqtt_a_started", "sensor.beacon2mqtt_a_scan_mode",
+            "sensor.beacon2mqtt_a_adapter", "binary_sensor.beacon2mqtt_locator_l_connectivity",
+        ]
+        t0 = time.monotonic()
+        states = await self.ha.wait_for(
+            session, lambda s: all(state(s, e) not in (None, "unavailable") for e in wanted)
+            and state(s, "device_tracker.keys") in ("hall", "office"), 60)
+        check("discovery creates the entities with short ids, and they get states",
+              states is not None, f"missing: {[e for e in wanted if state(states or {}, e) in (None, 'unavailable')]}")
+        if states is None:
+            states = await self.ha.states(session)
+        print(f"        entities up {time.monotonic() - t0:.1f} s after the gateways started", flush=True)
+        check("the gateways' B entities are not on the beacons (gateway_entities: false)",
+              not any(e.startswith(("device_tracker.keys_office", "sensor.keys_office")) for e in states))
+        # The diagnostics read the stats, published every stats_interval (10 s here).
+        stats = await self.ha.wait_for(
+            session, lambda s: state(s, "sensor.beacon2mqtt_a_started") not in (None, "unknown", "unavailable"), 20)
+        states = stats or states
+        check("the scan mode and adapter sensors show the configuration",
+              state(states, "sensor.beacon2mqtt_a_scan_mode") == "passive"
+              and state(states, "sensor.beacon2mqtt_a_adapter") == "auto",
+              f"{state(states, 'sensor.beacon2mqtt_a_scan_mode')}, {state(states, 'sensor.beacon2mqtt_a_adapter')}")
+        started = state(states, "sensor.beacon2mqtt_a_started") or ""
+        check("Started is a timestamp", re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:00\+00:00$", started) is not None, started)
+
+        devices, entities = await self.ha.ws(
+            session, [{"type": "config/device_registry/list"}, {"type": "config/entity_registry/list"}])
+        by_name = {d["name"]: d for d in devices}
+        check("one device per beacon and per gateway and locator",
+              {"Keys", "Bike", "beacon2mqtt A", "beacon2mqtt B", "beacon2mqtt locator L"} <= set(by_name),
+              f"{sorted(by_name)}")
+        keys = by_name.get("Keys", {})
+        check("the beacon's device is identified by its UUID, major and minor",
+              ["mqtt", f"beacon2mqtt_beacon_{UUID.replace('-', '')}_1_1"] in keys.get("identifiers", []),
+              f"{keys.get('identifiers')}")
+        check("a gateway's device is in its room's area, a beacon's in none",
+              by_name.get("beacon2mqtt A", {}).get("area_id") == "hall" and keys.get("area_id") is None,
+              f"A: {by_name.get('beacon2mqtt A', {}).get('area_id')}, Keys: {keys.get('area_id')}")
+        via = {d["id"]: d["name"] for d in devices}
+        check("a beacon is reached through a gateway or the locator",
+              via.get(keys.get("via_device_id")) in ("beacon2mqtt A", "beacon2mqtt locator L"),
+              f"{via.get(keys.get('via_device_id'))}")
+        on_keys = sorted(e["entity_id"] for e in entities if e["device_id"] == keys.get("id"))
+        check("Keys' device holds the locator's and gateway A's entities",
+              on_keys == sorted(["device_tracker.keys", "sensor.keys_room", "sensor.keys_floor",
+                                 "event.keys_location_change", "device_tracker.keys_hall", "sensor.keys_hall_proximity",
+                                 "sensor.keys_hall_distance", "event.keys_hall_enter_exit"]), f"{on_keys}")
+        registry = {e["entity_id"]: e for e in entities}
+        check("distance is disabled by default",
+              registry.get("sensor.keys_hall_distance", {}).get("disabled_by") == "integration")
+        diagnostic = [e for e, r in registry.items() if r.get("entity_category") == "diagnostic"]
+        check("the gateways' and locator's entities are diagnostic", len(diagnostic) == 8 + 8 + 1, f"{diagnostic}")
+
+    async def walk(self, session, seconds=75):
+        """Keys walks hall → office → hall every 60 s: its room tracker follows, without flapping."""
+        check = self.results.check
+        seen = []
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            s = await self.ha.states(session)
+            value = state(s, "device_tracker.keys")
+            if not seen or seen[-1][1] != value:
+                seen.append((time.monotonic(), value, state(s, "sensor.keys_room")))
+            await asyncio.sleep(0.5)
+        rooms = [v for _, v, _ in seen]
+        self.moves = len(rooms) - 1
+        print(f"        device_tracker.keys over {seconds} s: {rooms}", flush=True)
+        check("the locator's room tracker moves between the rooms", {"hall", "office"} <= set(rooms), f"{rooms}")
+        # Two moves a minute in the plan: at most one change per move, each room held ≥ min_dwell (10 s).
+        check("and does not flap", len(rooms) <= 4, f"{rooms}")
+        held = [b[0] - a[0] for a, b in zip(seen, seen[1:])][1:]
+        check("each room is held at least the locator's 10 s dwell", all(h >= 9.5 for h in held), f"{held}")
+        check("the room sensor says what the tracker says", all(r == v for _, v, r in seen[1:]), f"{seen}")
+        s = await self.ha.states(session)
+        check("the still beacon is home in the hall by gateway A, and in the hall by the locator",
+              state(s, "device_tracker.bike_hall") == "home" and state(s, "device_tracker.bike") == "hall")
+
+    async def sigkill_and_restart(self, session):
+        check = self.results.check
+        before = await self.ha.states(session)
+        bike_event = before.get("event.bike_hall_enter_exit", {}).get("state")
+        self.processes.kill("gateway-A")
+        s = await self.ha.wait_for(
+            session, lambda s: state(s, "binary_sensor.beacon2mqtt_a_connectivity") == "off", 20)
+        check("SIGKILL: gateway A's connectivity turns off (its will)", s is not None)
+        s = s or await self.ha.states(session)
+        check("and its entities turn unavailable",
+              all(state(s, e) == "unavailable" for e in
+                  ["device_tracker.bike_hall", "sensor.beacon2mqtt_a_beacons_tracked", "sensor.bike_hall_proximity"]),
+              f"{[state(s, e) for e in ['device_tracker.bike_hall', 'sensor.beacon2mqtt_a_beacons_tracked']]}")
+        check("while B's stay available", state(s, "binary_sensor.beacon2mqtt_b_connectivity") == "on")
+        self.start_gateway("A")
+        s = await self.ha.wait_for(
+            session, lambda s: state(s, "binary_sensor.beacon2mqtt_a_connectivity") == "on"
+            and state(s, "device_tracker.bike_hall") == "home", 30)
+        check("restart: connectivity on, the still beacon home again", s is not None)
+        await asyncio.sleep(8)
+        s = await self.ha.states(session)
+        check("no spurious enter for the beacon that never left (state restored from the broker)",
+              s.get("event.bike_hall_enter_exit", {}).get("state") == bike_event,
+              f"{bike_event} → {s.get('event.bike_hall_enter_exit')}")
+
+    async def restart_home_assistant(self, session):
+        check = self.results.check
+        self.ha.stop()
+        configs = self.broker.retained("homeassistant/#")
+        self.broker.clear(configs)
+        check("the retained configs are cleared while HA is down",
+              len(configs) >= 30 and not self.broker.retained("homeassistant/#"), f"{len(configs)}")
+        self.ha.start()
+        check("Home Assistant starts again", await self.ha.wait_up(session))
+        t0 = time.monotonic()
+        wanted = ["device_tracker.keys", "device_tracker.bike", "device_tracker.bike_hall",
+                  "binary_sensor.beacon2mqtt_b_connectivity", "sensor.bike_hall_proximity"]
+        s = await self.ha.wait_for(session, lambda s: all(state(s, e) not in (None, "unavailable", "unknown")
+                                                          for e in wanted), 60)
+        check("its birth message brings every config back, with states", s is not None,
+              f"{[(e, state(await self.ha.states(session), e)) for e in wanted]}" if s is None else "")
+        print(f"        states back {time.monotonic() - t0:.1f} s after HA's API answered", flush=True)
+        check("the configs are retained again", len(self.broker.retained("homeassistant/#")) == len(configs))
+
+    def recorder_rows(self, start, end):
+        """Rows the recorder wrote per beacon during the walk (steady state: no restarts), per hour,
+        against docs/home-assistant.md's figures."""
+        check = self.results.check
+        hours = (end - start) / 3600
+        db = sqlite3.connect(f"file:{self.ha.dir}/home-assistant_v2.db?mode=ro", uri=True)
+        rows = dict(db.execute(
+            "SELECT m.entity_id, COUNT(*) FROM states s JOIN states_meta m ON s.metadata_id = m.metadata_id "
+            "WHERE s.last_updated_ts >= ? AND s.last_updated_ts < ? GROUP BY m.entity_id", (start, end)).fetchall())
+        db.close()
+
+        def beacon(slug):
+            return {e: n for e, n in rows.items() if e.split(".", 1)[1] == slug or e.split(".", 1)[1].startswith(slug + "_")}
+
+        keys, bike = beacon("keys"), beacon("bike")
+        moves = self.moves
+        print(f"        recorder rows over the {hours * 3600:.0f} s walk: Keys {sum(keys.values())} for {moves} room "
+              f"changes {sorted(keys.items())}; Bike {sum(bike.values())} {sorted(bike.items())}", flush=True)
+        check(f"a still beacon writes ≤ {ROWS_STILL_BEACON_PER_HOUR} rows an hour",
+              sum(bike.values()) <= max(1, ROWS_STILL_BEACON_PER_HOUR * hours), f"{sum(bike.values())} in {hours * 3600:.0f} s")
+        check(f"a moving one ≤ {ROWS_PER_ROOM_CHANGE} rows per room change on top",
+              sum(keys.values()) <= ROWS_STILL_BEACON_PER_HOUR * hours + ROWS_PER_ROOM_CHANGE * max(moves, 1),
+              f"{sum(keys.values())} for {moves} changes")
+
+    async def removal(self, session):
+        check = self.results.check
+        self.write_config("gateway-A", "A", discovery=False)
+        self.processes.signal("gateway-A", signal.SIGHUP)
+        gone = ["binary_sensor.beacon2mqtt_a_connectivity", "device_tracker.bike_hall", "device_tracker.keys_hall"]
+        s = await self.ha.wait_for(session, lambda s: not any(e in s for e in gone), 30)
+        check("discovery: false on reload removes gateway A's entities", s is not None)
+        (entities,) = await self.ha.ws(session, [{"type": "config/entity_registry/list"}])
+        ids = {e["entity_id"] for e in entities}
+        check("from the entity registry too, the locator's and B's stay",
+              not ids & set(gone) and {"device_tracker.keys", "binary_sensor.beacon2mqtt_b_connectivity"} <= ids)
+
+    def log_is_clean(self):
+        bad = []
+        with open(self.ha.log_path, errors="replace") as f:
+            for line in f:
+                if re.search(r"\b(WARNING|ERROR|CRITICAL)\b", line) and re.search(r"mqtt|discover", line, re.I):
+                    bad.append(line.rstrip())
+        self.results.check("no WARNING or ERROR about MQTT or discovery in HA's log", not bad, "\n" + "\n".join(bad[:20]))
+
+    def finish(self):
+        self.processes.stop_all()
+        r = self.results
+        if r.failed and not self.args.keep:
+            print(f"test-ha: logs kept in {self.work}", flush=True)
+        elif not self.args.keep:
+            subprocess.run(["rm", "-rf", self.work])
+        print(f"test-ha: {r.passed} passed, {len(r.failed)} failed", flush=True)
+        return 1 if r.failed else 0
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--beacon2mqtt", required=True)
+    p.add_argument("--plan", required=True)
+    p.add_argument("--keep", action="store_true", help="keep the work directory")
+    scenario = Scenario(p.parse_args())
+    try:
+        asyncio.run(scenario.run())
+    except Exception as e:  # a broken step fails the run, and the children are still stopped
+        scenario.results.check("the scenario runs to its end", False, repr(e))
+    sys.exit(scenario.finish())
+
+
+if __name__ == "__main__":
+    main()
