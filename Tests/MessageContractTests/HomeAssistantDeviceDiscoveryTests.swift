@@ -50,8 +50,8 @@ import Testing
         let phone = try Self.phoneConfigs(HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: "9.9.9").messages())
         let tracker = try #require(phone.first { $0.topic.hasPrefix("homeassistant/device_tracker/") }?.json)
         #expect(tracker["default_entity_id"] as? String == "device_tracker.alice_phone")
-        #expect(tracker["json_attributes_topic"] as? String == "beacons/devices/alice-phone/location"
-            || tracker["state_topic"] as? String == "beacons/devices/alice-phone/location")
+        // The locator's plain-text room topic (HA's MQTT tracker takes the raw payload as the location).
+        #expect(tracker["state_topic"] as? String == "beacons/devices/alice-phone/room")
         #expect(phone.allSatisfy { ($0.json["state_topic"] as? String)?.hasPrefix("beacons/devices/alice-phone/") == true
             || ($0.json["state_topic"] as? String)?.hasPrefix("beacons/locators/") == true })
     }
