@@ -388,13 +388,15 @@ homeassistant:
               f"{via.get(keys.get('via_device_id'))}")
         on_keys = sorted(e["entity_id"] for e in entities if e["device_id"] == keys.get("id"))
         check("Keys' device holds the locator's and gateway A's entities",
-              on_keys == sorted(["device_tracker.keys", "sensor.keys_room", "sensor.keys_floor",
+              set(on_keys) >= set(["device_tracker.keys", "sensor.keys_room", "sensor.keys_floor",
                                  "event.keys_location_change", "device_tracker.keys_hall", "sensor.keys_hall_proximity",
-                                 "sensor.keys_hall_distance", "event.keys_hall_enter_exit"]), f"{on_keys}")
+                                 "sensor.keys_hall_distance", "event.keys_hall_enter_exit"])
+              and not any("office" in e for e in on_keys), f"{on_keys}")
         registry = {e["entity_id"]: e for e in entities}
         check("distance is disabled by default",
               registry.get("sensor.keys_hall_distance", {}).get("disabled_by") == "integration")
-        diagnostic = [e for e, r in registry.items() if r.get("entity_category") == "diagnostic"]
+        diagnostic = [e for e, r in registry.items()
+                      if r.get("entity_category") == "diagnostic" and ".beacon2mqtt_" in e]
         check("the gateways' and locator's entities are diagnostic", len(diagnostic) == 8 + 8 + 1, f"{diagnostic}")
 
     async def walk(self, session, seconds=75):
