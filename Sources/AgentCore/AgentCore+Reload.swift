@@ -32,7 +32,9 @@ extension AgentCore {
         pipeline.reconfigure(next, at: pipelineNow ?? payloadTime, into: &out)
         enqueueOutput()
         let previousDiscovery = homeAssistant
+        let readvertised = next.advertise != configuration.advertise || next.scanner.mode != configuration.scanner.mode
         configuration = next
+        if readvertised, connectedGeneration != nil { announceAdvertising() }
         if connectedGeneration != nil {
             // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
             let current = homeAssistant?.messages() ?? []

@@ -240,6 +240,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             if phase == .restoring, !restore.subscribe(generation: generation, on: &session) { finishRestore(&session) }
             announceToHomeAssistant(&session)
             connectRemoteConfiguration(generation: generation, &session)
+            announceAdvertising()
         case .disconnected(let generation):
             guard generation == connectedGeneration else { return }
             delivery.connectionLost()
@@ -338,6 +339,12 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     }
 
     // MARK: - Publishing
+
+    mutating func announceAdvertising() {
+        guard options.announcesAdvertising else { return }
+        out.append(AdvertisingAnnouncement.message(configuration))
+        enqueueOutput()
+    }
 
     /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
     /// on connect and `offline` at a clean stop; the broker's will is `offline`).

@@ -26,6 +26,8 @@ package struct AgentOptions: Sendable {
     package var inFlightWindow = 64
     /// With `mqtt.require_broker_at_start`, how long the first connection may take.
     package var brokerStartTimeout: Double = 10
+    /// The source advertises what `advertise:` says (the live adapter): announce it, retained.
+    package var announcesAdvertising = false
 
     package init(timing: Timing = .wallClock) { self.timing = timing }
 }

@@ -35,6 +35,7 @@ struct ConfigDecoder {
                 try v.mapping().read("enabled", into: &config.remoteConfig.enabled) { v throws(ConfigError) in try v.bool() }
             }
             if let v = m["metrics"] { try metrics(v, into: &config.metrics) }
+            if let v = m["advertise"] { config.advertise = try advertise(v, scanner: config.scanner) }
         }
         return try validated(config)
     }

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Every key the loader accepts, by section (`regions[]` is one list item). The loader rejects
 /// any other key, and a test checks that `etc/beacon2mqtt.yaml` shows each of them, so the
 /// example file and this table cannot drift apart.
@@ -5,7 +7,7 @@ enum ConfigKeys {
     static let sections: [String: [String]] = [
         "": [
             "log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "devices", "locator",
-            "homeassistant", "telemetry", "remote_config", "metrics",
+            "homeassistant", "telemetry", "remote_config", "metrics", "advertise",
         ],
         "gateway": ["id", "floor", "room", "rssi_offset"],
         "scanner": ["adapter", "mode", "interval", "window", "watchdog"],
@@ -30,6 +32,7 @@ enum ConfigKeys {
             "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",
         ],
+        "advertise": ["enabled", "type"] + AdvertiseField.allCases.map(\.configKey) + ["connectable"],
         "beacons[]": ["uuid", "major", "minor", "namespace", "instance", "name", "measured_power", "exit_timeout"],
         "devices[]": ["name", "irk", "irk_file", "address", "measured_power", "exit_timeout"],
     ]

@@ -1,6 +1,6 @@
 /// One named value of an advertisement, spelt `--measured-power` on the command line and
 /// `measured_power` in the configuration.
-public enum AdvertiseField: String, Sendable, CaseIterable, Hashable {
+package enum AdvertiseField: String, Sendable, CaseIterable, Hashable {
     case uuid, major, minor
     case measuredPower = "measured-power"
     case id1, id2, id3
@@ -12,8 +12,8 @@ public enum AdvertiseField: String, Sendable, CaseIterable, Hashable {
     case address
 
     /// The fields every format takes.
-    public static let common: [AdvertiseField] = [.interval, .txPower, .address]
+    package static let common: [AdvertiseField] = [.interval, .txPower, .address]
 
-    public var option: String { "--" + rawValue }
-    public var configKey: String { rawValue.split(separator: "-").joined(separator: "_") }
+    package var option: String { "--" + rawValue }
+    package var configKey: String { rawValue.split(separator: "-").joined(separator: "_") }
 }

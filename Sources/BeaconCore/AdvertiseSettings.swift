@@ -3,15 +3,15 @@ import BeaconWire
 /// What a gateway advertises (`beacon2mqtt advertise`, the configuration's `advertise:` section):
 /// the beacon frame and how it is sent. Built from named text values by `AdvertiseSettings.make`,
 /// the one validation the command line and the configuration share.
-public struct AdvertiseSettings: Sendable, Equatable {
-    public enum Format: String, Sendable, CaseIterable {
+package struct AdvertiseSettings: Sendable, Equatable {
+    package enum Format: String, Sendable, CaseIterable {
         case iBeacon = "ibeacon"
         case altBeacon = "altbeacon"
         case eddystoneUID = "eddystone-uid"
         case eddystoneURL = "eddystone-url"
 
         /// The fields this format takes (besides the common ones), required ones first.
-        public var required: [AdvertiseField] {
+        package var required: [AdvertiseField] {
             switch self {
             case .iBeacon: return [.uuid, .major, .minor]
             case .altBeacon: return [.id1, .id2, .id3]
@@ -20,7 +20,7 @@ public struct AdvertiseSettings: Sendable, Equatable {
             }
         }
 
-        public var optional: [AdvertiseField] {
+        package var optional: [AdvertiseField] {
             switch self {
             case .iBeacon, .eddystoneUID, .eddystoneURL: return [.measuredPower]
             case .altBeacon: return [.companyID, .referenceRSSI]
@@ -28,22 +28,22 @@ public struct AdvertiseSettings: Sendable, Equatable {
         }
     }
 
-    public var beacon: Beacon
-    public var interval: TimeSpan
+    package var beacon: Beacon
+    package var interval: TimeSpan
     /// Requested radio TX power, dBm; nil for the controller's choice.
-    public var txPower: Int8?
-    public var address: AdvertisingConfiguration.OwnAddress
-    public var connectable: Bool
+    package var txPower: Int8?
+    package var address: AdvertisingConfiguration.OwnAddress
+    package var connectable: Bool
 
-    public static let defaultInterval = TimeSpan.milliseconds(100)
+    package static let defaultInterval = TimeSpan.milliseconds(100)
     /// Calibrated RSSI at 1 m when none is given: Apple's typical iBeacon value.
-    public static let defaultMeasuredPower: Int8 = -59
+    package static let defaultMeasuredPower: Int8 = -59
     /// AltBeacon without `company-id`: 0xFFFF, the Bluetooth SIG's id for tests and no company.
-    public static let defaultCompanyID: UInt16 = 0xFFFF
+    package static let defaultCompanyID: UInt16 = 0xFFFF
     /// Eddystone carries the power at 0 m: 41 dB above the power at 1 m (the Eddystone spec's loss).
-    public static let eddystoneLossAt1m = 41
+    package static let eddystoneLossAt1m = 41
 
-    public init(
+    package init(
         beacon: Beacon, interval: TimeSpan = defaultInterval, txPower: Int8? = nil,
         address: AdvertisingConfiguration.OwnAddress = .public, connectable: Bool = false
     ) {
@@ -56,7 +56,7 @@ public struct AdvertiseSettings: Sendable, Equatable {
 
     /// Validates `values` (text as the user wrote it) for `format`; fields the format does not take
     /// are errors, so a misplaced `--major` never passes silently.
-    public static func make(
+    package static func make(
         format: Format, values: [AdvertiseField: String], interval: TimeSpan?, connectable: Bool
     ) throws(AdvertiseSettingsError) -> AdvertiseSettings {
         let allowed = Set(format.required + format.optional + AdvertiseField.common)
@@ -110,7 +110,7 @@ public struct AdvertiseSettings: Sendable, Equatable {
         var address = AdvertisingConfiguration.OwnAddress.public
         if let text = values[.address] {
             guard let parsed = AdvertisingConfiguration.OwnAddress(rawValue: text) else {
-                throw AdvertiseSettingsError(.address, "takes public or random-static, not '\(text)'")
+                throw AdvertiseSettingsError(.address, "takes package or random-static, not '\(text)'")
             }
             address = parsed
         }
@@ -126,7 +126,7 @@ public struct AdvertiseSettings: Sendable, Equatable {
     }
 
     /// The AD structures sent (flags first).
-    public var advertisingData: [UInt8] {
+    package var advertisingData: [UInt8] {
         // `make` encoded the beacon once already, so this cannot fail for a value it built.
         (try? BeaconEncoder.advertisingData(beacon)) ?? BeaconEncoder.flags
     }

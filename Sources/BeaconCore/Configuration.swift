@@ -23,6 +23,8 @@ package struct Configuration: Sendable, Equatable {
     package var remoteConfig = RemoteConfigSettings()
     /// The Prometheus endpoint (off by default).
     package var metrics = MetricsSettings()
+    /// What the gateway advertises while it scans (`advertise:`); nil: nothing (the default).
+    package var advertise: AdvertiseSettings?
     package var logLevel: LogLevel = .info
 
     package init() {}

@@ -63,6 +63,8 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
     private let log: Log
     private let stopping = StopSignal()
     private let state: Mutex<(procedure: Procedure, counters: Counters)>
+    /// Changes to the running procedure from other threads, applied by the loop's thread.
+    private let changes = Mutex<[@Sendable (inout Procedure, Timestamp) -> [Procedure.Action]]>([])
 
     package init(
         _ procedure: Procedure, opener: @escaping Opener, options: HCILoopOptions, clock: HCIClock, log: @escaping Log
@@ -79,6 +81,12 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
     package var counters: Counters { state.withLock { $0.counters } }
 
     package func stop() { stopping.stop() }
+
+    /// Runs `change` on the procedure on the loop's thread (within one poll interval) and performs
+    /// the actions it returns; while no adapter is open it waits for the next session.
+    package func apply(_ change: @escaping @Sendable (inout Procedure, Timestamp) -> [Procedure.Action]) {
+        changes.withLock { $0.append(change) }
+    }
 
     private var isStopping: Bool { stopping.isStopped }
 
@@ -184,6 +192,9 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
                 }
             }
             actions += procedure.tick(at: clock.monotonic())
+            for change in changes.withLock({ pending in defer { pending.removeAll() }; return pending }) {
+                actions += change(&procedure, clock.monotonic())
+            }
         }
     }
 

@@ -61,3 +61,29 @@ extension AdvertiseController: HCIProcedure {
         }
     }
 }
+
+extension ScanWithAdvertising: HCIProcedure {
+    /// The scan's actions drive the loop; advertising's are logged only, since its failure or refusal
+    /// never stops the scan.
+    package static func effect(of action: Action) -> HCIProcedureEffect {
+        switch action {
+        case .scan(let scan): return ScanController.effect(of: scan)
+        case .advertise(let advertise):
+            switch advertise {
+            case .send(let command): return .send(command)
+            case .advertising, .note: return AdvertiseController.effect(of: advertise).asLog
+            case .refused(let refusal): return .log(.warning, refusal.description + "; scanning goes on")
+            case .stopped: return .log(.debug, "advertising stopped")
+            case .failed(let failure): return .log(.error, "advertising failed: \(failure); scanning goes on")
+            }
+        }
+    }
+}
+
+extension HCIProcedureEffect {
+    /// A steady state reached by a part of the procedure, logged but not the loop's own.
+    var asLog: Self {
+        if case .running(let level, let line) = self { return .log(level, line) }
+        return self
+    }
+}

@@ -3,13 +3,13 @@ import BeaconCore
 import BeaconWire
 import Platform
 
-/// The live adapter as a `PacketSource`: an `HCIControllerLoop` driving the `ScanController`
-/// (see the loop for the faults it survives). Only missing Bluetooth support and missing privilege
-/// end `run` with an `HCIError`.
+/// The live adapter as a `PacketSource`: an `HCIControllerLoop` driving the scan, with advertising
+/// beside it when asked for (`ScanWithAdvertising`; see the loop for the faults it survives). Only
+/// missing Bluetooth support and missing privilege end `run` with an `HCIError`.
 package final class HCISource: PacketSource {
     /// Opens the transport for the configured adapter; called again after every loss.
-    package typealias Opener = HCIControllerLoop<ScanController>.Opener
-    package typealias Log = HCIControllerLoop<ScanController>.Log
+    package typealias Opener = HCIControllerLoop<ScanWithAdvertising>.Opener
+    package typealias Log = HCIControllerLoop<ScanWithAdvertising>.Log
     package typealias Options = HCILoopOptions
     package typealias Clock = HCIClock
 
@@ -23,33 +23,42 @@ package final class HCISource: PacketSource {
         package init() {}
     }
 
-    private let loop: HCIControllerLoop<ScanController>
+    private let loop: HCIControllerLoop<ScanWithAdvertising>
     /// The configured scan mode, for `/metrics`.
     private let mode: ScanConfiguration.Mode
 
     package init(
-        opener: @escaping Opener, configuration: ScanConfiguration, options: Options = Options(),
-        clock: Clock = .system, log: @escaping Log = { _, _ in }
+        opener: @escaping Opener, configuration: ScanConfiguration, advertising: AdvertisingConfiguration? = nil,
+        options: Options = Options(), clock: Clock = .system, log: @escaping Log = { _, _ in }
     ) {
         mode = configuration.mode
         loop = HCIControllerLoop(
-            ScanController(configuration: configuration), opener: opener, options: options, clock: clock, log: log)
+            ScanWithAdvertising(scan: configuration, advertising: advertising), opener: opener, options: options,
+            clock: clock, log: log)
     }
 
     /// The live adapter `selection`, resolved on every (re)open.
     package convenience init(
-        adapter selection: HCIAdapterSelection, configuration: ScanConfiguration, options: Options = Options(),
-        log: @escaping Log = { _, _ in }
+        adapter selection: HCIAdapterSelection, configuration: ScanConfiguration,
+        advertising: AdvertisingConfiguration? = nil, options: Options = Options(), log: @escaping Log = { _, _ in }
     ) {
         self.init(
             opener: { () throws(HCIError) in try HCIAdapterDirectory.open(selection) }, configuration: configuration,
-            options: options, log: log)
+            advertising: advertising, options: options, log: log)
+    }
+
+    /// What is advertised beside the scan, as of the procedure's last action.
+    package var advertiser: AdvertiseController? { loop.procedure.advertiser }
+
+    /// Replaces what is advertised (SIGHUP); nil stops advertising. The scan carries on.
+    package func readvertise(_ advertising: AdvertisingConfiguration?) {
+        loop.apply { procedure, now in procedure.readvertise(advertising, at: now) }
     }
 
     package var statistics: Statistics {
         let counters = loop.counters
         var out = Statistics()
-        out.scan = loop.procedure.statistics
+        out.scan = loop.procedure.scan.statistics
         out.advertisingReportEvents = counters.advertisingReportEvents
         out.adapterLosses = counters.adapterLosses
         out.reopens = counters.reopens

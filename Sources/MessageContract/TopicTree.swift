@@ -9,7 +9,7 @@ import BeaconWire
 /// - `<beacon>/<gw>/<leaf>`: a beacon's messages from one gateway; `<beacon>` is `<uuid>/<major>/<minor>`,
 ///   `eddystone/<namespace>/<instance>`, or `devices/<name>` for a configured device (phone, watch, tag);
 /// - `regions/<region>/<gw>/<leaf>`: a region's messages;
-/// - `gateways/<gw>/status|stats`, `locators/<gw>/status`: availability and statistics;
+/// - `gateways/<gw>/status|stats|advertising`, `locators/<gw>/status`: availability and statistics;
 /// - `fleet/config/set`, `gateways/<gw>/config/set|config|config/error`: configuration over MQTT;
 /// - `<beacon>/location`, `<beacon>/event`: the locator's output.
 package struct TopicTree: Sendable, Equatable {
@@ -43,6 +43,7 @@ package struct TopicTree: Sendable, Equatable {
         case region(String, gateway: String, Leaf)
         case gatewayStatus(gateway: String)
         case gatewayStats(gateway: String)
+        case gatewayAdvertising(gateway: String)
         case locatorStatus(gateway: String)
         case fleetConfigSet
         case gatewayConfigSet(gateway: String)
@@ -81,6 +82,9 @@ package struct TopicTree: Sendable, Equatable {
 
     /// `<base>/gateways/<gw>/stats`: retained counters.
     package var gatewayStats: String { "\(base)/gateways/\(gateway)/stats" }
+
+    /// `<base>/gateways/<gw>/advertising`: retained, what the gateway advertises (`advertise:`).
+    package var gatewayAdvertising: String { "\(base)/gateways/\(gateway)/advertising" }
 
     /// `<base>/locators/<gw>/status`: the locator's availability.
     package var locatorStatus: String { "\(base)/locators/\(gateway)/status" }
@@ -247,6 +251,7 @@ package struct TopicTree: Sendable, Equatable {
             case ("gateways", "status"): return .gatewayStatus(gateway: gw)
             case ("gateways", "stats"): return .gatewayStats(gateway: gw)
             case ("gateways", "config"): return .gatewayConfig(gateway: gw)
+            case ("gateways", "advertising"): return .gatewayAdvertising(gateway: gw)
             case ("locators", "status"): return .locatorStatus(gateway: gw)
             default: return nil
             }

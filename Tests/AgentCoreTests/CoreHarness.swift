@@ -15,14 +15,16 @@ struct CoreHarness {
 
     init(
         timing: AgentOptions.Timing = .wallClock, pipeline: FakePipeline = FakePipeline(),
-        remote: RemoteConfiguration? = nil, configure: (inout Configuration) -> Void = { _ in }
+        remote: RemoteConfiguration? = nil, announcesAdvertising: Bool = false, configure: (inout Configuration) -> Void = { _ in }
     ) {
         var configuration = Configuration()
         configuration.gateway.id = "gw"
         configuration.mqtt.baseTopic = "b"
         configure(&configuration)
+        var options = AgentOptions(timing: timing)
+        options.announcesAdvertising = announcesAdvertising
         core = AgentCore(
-            configuration: configuration, pipeline: pipeline, options: AgentOptions(timing: timing),
+            configuration: configuration, pipeline: pipeline, options: options,
             statusTopic: Self.statusTopic, statusQoS: 1, softwareVersion: "test", now: now, wall: wall,
             remote: remote)
     }

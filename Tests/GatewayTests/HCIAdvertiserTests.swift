@@ -164,3 +164,59 @@ final class AdvertiserHarness: Sendable {
         #expect(h.join())
     }
 }
+
+/// The daemon's source: the scan, and advertising beside it (`advertise:`), on one fake controller.
+@Suite struct HCISourceAdvertisingTests {
+    static let scan = ScanConfiguration(mode: .passive, commandTimeout: .seconds(2), watchdog: .seconds(30))
+
+    /// Supported commands with Read Supported States (octet 28 bit 3), legacy only.
+    static func supportedWithStates(_ fake: HCIFakeController) {
+        var octets = [UInt8](repeating: 0, count: 64)
+        octets[25] = 0b1011_0000
+        octets[26] = 0b0000_1110
+        octets[28] = 0b0000_1000
+        fake.complete(.readLocalSupportedCommands, .success, octets)
+    }
+
+    @Test func advertisesOnceScanningThenReadvertisesAndStopsAdvertisingFirst() {
+        let advertising = HCIAdvertiserTests.configuration
+        let h = SourceHarness(Self.scan, advertising: advertising)
+        h.fake.answerLegacySetUp()
+        h.fake.expect(.readLocalSupportedCommands)
+        Self.supportedWithStates(h.fake)
+        h.fake.expect(.leReadSupportedStates)
+        h.fake.complete(.leReadSupportedStates, .success, [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x03, 0, 0])
+        for command in advertising.setUpCommands(extended: false) {
+            guard h.fake.expect(command) else { return }
+            h.fake.complete(command.opcode)
+        }
+        #expect(waitUntil { h.source.advertiser?.isAdvertising == true })
+        #expect(h.recorder.healths == [nil])
+        // SIGHUP turned advertising off: only the advertising disable, the scan carries on.
+        h.source.readvertise(nil)
+        h.fake.expect(.leSetAdvertisingEnable(false))
+        h.fake.complete(.leSetAdvertisingEnable)
+        #expect(waitUntil { h.source.advertiser == nil })
+        #expect(h.stopLegacyScan())
+        #expect(h.error == nil)
+    }
+
+    @Test func refusedStatesAreSaidClearlyAndTheScanGoesOn() {
+        let h = SourceHarness(Self.scan, advertising: HCIAdvertiserTests.configuration)
+        h.fake.answerLegacySetUp()
+        h.fake.expect(.readLocalSupportedCommands)
+        Self.supportedWithStates(h.fake)
+        h.fake.expect(.leReadSupportedStates)
+        // No bit 8: non-connectable advertising + passive scanning.
+        h.fake.complete(.leReadSupportedStates, .success, [0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0x03, 0, 0])
+        #expect(waitUntil {
+            h.recorder.count(logsContaining:
+                "does not support non-connectable advertising while passively scanning (LE Read Supported States); not advertising; scanning goes on") == 1
+        })
+        h.fake.advertise()
+        #expect(waitUntil { h.source.statistics.advertisingReportEvents == 1 })
+        #expect(h.recorder.healths == [nil])
+        // Stopping disables the scan only: nothing was advertised.
+        #expect(h.stopLegacyScan())
+    }
+}

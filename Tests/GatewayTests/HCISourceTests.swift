@@ -49,7 +49,8 @@ final class SourceHarness: Sendable {
 
     /// `tee` also receives every event the source delivers.
     init(
-        _ configuration: ScanConfiguration, opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false,
+        _ configuration: ScanConfiguration, advertising: AdvertisingConfiguration? = nil,
+        opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false,
         pollInterval: TimeSpan = .milliseconds(5), tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
     ) {
         var options = HCISource.Options()
@@ -60,7 +61,7 @@ final class SourceHarness: Sendable {
         let clock = self.clock
         let recorder = self.recorder
         source = HCISource(
-            opener: opener ?? fake.opener, configuration: configuration, options: options,
+            opener: opener ?? fake.opener, configuration: configuration, advertising: advertising, options: options,
             clock: HCISource.Clock(wall: { clock.now() }, monotonic: { clock.now() }),
             log: { recorder.log($0, $1) })
         Thread.detachNewThread { [self] in

@@ -124,6 +124,19 @@ public struct AdvertiseController: Sendable {
     public var isAdvertising: Bool { if case .advertising = phase { return true } else { return false } }
     public var isStopped: Bool { phase == .stopped }
     public var isRefused: Bool { phase == .refused }
+    /// Advertising or setting up: a stop has something to undo.
+    public var isActive: Bool {
+        switch phase {
+        case .awaiting, .advertising: return true
+        default: return false
+        }
+    }
+
+    /// The opcode whose Command Complete/Status is awaited.
+    public var pendingOpcode: HCIOpcode? {
+        if case .awaiting(let step, _) = phase { return step.command.opcode }
+        return nil
+    }
 
     public var nextDeadline: Timestamp? {
         switch phase {

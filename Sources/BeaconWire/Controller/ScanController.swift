@@ -113,6 +113,12 @@ public struct ScanController: Sendable {
     public var isScanning: Bool { phase == .scanning }
     public var isStopped: Bool { phase == .stopped }
 
+    /// The opcode whose Command Complete/Status is awaited.
+    public var pendingOpcode: HCIOpcode? {
+        if case .awaiting(_, let opcode, _) = phase { return opcode }
+        return nil
+    }
+
     /// When `tick` must be called next: the pending command's timeout or the watchdog.
     public var nextDeadline: Timestamp? {
         switch phase {

@@ -86,7 +86,7 @@ struct AdvertiseCommand: Command {
     }
 
     func run(_ context: CommandContext) -> ExitCode {
-        let configuration = AdvertisingConfiguration(settings: settings, randomAddress: Self.randomStaticAddress())
+        let configuration = AdvertisingConfiguration(settings: settings, randomAddress: AdvertisingConfiguration.processRandomAddress)
         if dryRun {
             context.out("advertising_data: \(Hex.string(configuration.data))\n")
             let commands = [HCICommand.readLocalSupportedCommands] + configuration.setUpCommands(extended: extended)
@@ -115,11 +115,5 @@ struct AdvertiseCommand: Command {
             return failure.exitCode
         }
         return .success
-    }
-
-    /// 46 random bits under the two set bits of a random static address (Core Spec Vol 6, Part B, §1.3.2.1).
-    static func randomStaticAddress() -> BluetoothAddress {
-        var system = SystemRandomNumberGenerator()
-        return AdvertisingConfiguration.randomStaticAddress(fromRandomBits: system.next() & 0xFFFF_FFFF_FFFF)
     }
 }

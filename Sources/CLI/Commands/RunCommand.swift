@@ -138,7 +138,9 @@ struct RunCommand: Command {
         } else {
             let hciLogger = logger
             guard
-                let live = HCISource(scanner: configuration.scanner, log: { level, line in hciLogger.log(level, line) })
+                let live = HCISource(
+                    scanner: configuration.scanner, advertise: configuration.advertise,
+                    log: { level, line in hciLogger.log(level, line) })
             else {
                 logger.error(
                     "scanner.adapter: not hciN, a controller address or auto",
@@ -146,12 +148,16 @@ struct RunCommand: Command {
                 return .config
             }
             source = live
+            options.announcesAdvertising = true
         }
         let identity = configuration.gateway
         let fromFloorPlan = floorPlanSource != nil
+        let live = source as? HCISource
         let reload = { () throws -> Configuration in
             var c = try loadConfiguration(path, logger: logger)
             if fromFloorPlan { c.gateway = identity }
+            // The advertisement follows the file at once; the scanner section needs a restart.
+            live?.readvertise(AdvertisingConfiguration(c.advertise))
             return c
         }
         var layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)?

@@ -11,3 +11,18 @@ extension AdvertisingConfiguration {
             connectable: settings.connectable, alongsideScan: alongsideScan)
     }
 }
+
+extension AdvertisingConfiguration {
+    /// What `advertise:` asks for beside the scan (nil: nothing), with a random static address drawn
+    /// once per process so a reload keeps it.
+    package init?(_ settings: AdvertiseSettings?) {
+        guard let settings else { return nil }
+        self.init(settings: settings, randomAddress: Self.processRandomAddress)
+    }
+
+    /// 46 random bits under the two set bits of a random static address (Core Spec Vol 6, Part B, §1.3.2.1).
+    static let processRandomAddress: BluetoothAddress = {
+        var system = SystemRandomNumberGenerator()
+        return randomStaticAddress(fromRandomBits: system.next() & 0xFFFF_FFFF_FFFF)
+    }()
+}

@@ -20,8 +20,13 @@ extension ScanConfiguration {
 extension HCISource {
     /// The live adapter as the configuration's `scanner:` section describes it (what `run` uses);
     /// nil when `scanner.adapter` is not `hciN`, an address or `auto`.
-    package convenience init?(scanner: ScannerSettings, options: Options = Options(), log: @escaping Log = { _, _ in }) {
+    package convenience init?(
+        scanner: ScannerSettings, advertise: AdvertiseSettings? = nil, options: Options = Options(),
+        log: @escaping Log = { _, _ in }
+    ) {
         guard let selection = HCIAdapterSelection(scanner.adapter) else { return nil }
-        self.init(adapter: selection, configuration: ScanConfiguration(scanner: scanner), options: options, log: log)
+        self.init(
+            adapter: selection, configuration: ScanConfiguration(scanner: scanner),
+            advertising: AdvertisingConfiguration(advertise), options: options, log: log)
     }
 }
