@@ -108,9 +108,10 @@ PY
 (cd "$initrd" && find . | cpio -o -H newc --quiet > "$image/initramfs.cpio")
 log "kernel and initramfs ready ($((SECONDS - start)) s)"
 
-# The root: debootstrap minbase with BlueZ, mosquitto, python3 and the agent's shared libraries.
+# The root: debootstrap minbase with BlueZ, mosquitto, python3 and the agent's shared libraries (each
+# library the binary links: a missing one makes every phase fail with exit 127).
 # dbus must be named explicitly or debootstrap cannot resolve bluez's dependency.
-pkgs=bluez,dbus,mosquitto,mosquitto-clients,libbluetooth3,libmosquitto1,libyaml-0-2,libsystemd0,python3,procps,libcap2-bin
+pkgs=bluez,dbus,mosquitto,mosquitto-clients,libbluetooth3,libmosquitto1,libyaml-0-2,libsystemd0,libmicrohttpd12,libssl3,python3,procps,libcap2-bin
 rootfs="$image/rootfs"
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 if ! debootstrap --variant=minbase --include="$pkgs" bookworm "$rootfs" "$mirror" > "$work/debootstrap.log" 2>&1; then
