@@ -19,4 +19,6 @@ package enum AgentAction: Sendable, Equatable {
     /// A configuration layer set over MQTT is due: apply it (an empty payload removes it) and answer
     /// with `AgentCore.layerApplied(_:source:_:)`.
     case applyConfigurationLayer(ConfigLayer, payload: [UInt8], source: String)
+    /// `advertise:` changed (a reload or a layer): the source advertises this from now on (nil: nothing).
+    case advertise(AdvertiseSettings?)
 }

@@ -34,7 +34,7 @@ extension AgentCore {
         let previousDiscovery = homeAssistant
         let readvertised = next.advertise != configuration.advertise || next.scanner.mode != configuration.scanner.mode
         configuration = next
-        if readvertised, connectedGeneration != nil { announceAdvertising() }
+        if readvertised { readvertise() }
         if connectedGeneration != nil {
             // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
             let current = homeAssistant?.messages() ?? []

@@ -17,7 +17,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     package private(set) var termination: AgentTermination?
     /// Readable for tests; only the core changes it.
     package internal(set) var pipeline: Pipeline
-    private let options: AgentOptions
+    let options: AgentOptions
     private let statusTopic: String
     private let statusQoS: Int
     private let softwareVersion: String
@@ -29,6 +29,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     var out: [OutboundMessage] = []
     /// Configuration over MQTT, when `remote_config.enabled` (see AgentCore+RemoteConfiguration).
     var remote: RemoteConfiguration?
+    /// The radio's state for `advertise:` (nil: not reported yet) and the payload last announced.
+    var advertising: (state: AdvertisingState?, announced: String?) = (nil, nil)
     /// The rest of a batch of packets, waiting while `acceptsSourceEvents` is false.
     private var deferred: ArraySlice<CapturedPacket> = []
     private(set) var connectedGeneration: UInt64?
@@ -180,6 +182,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         case .source(.packet(let packet)): ingest([packet], &session)
         case .source(.packets(let batch)): ingest(batch[...], &session)
         case .source(.health(let health)): healthChanged(health)
+        case .source(.advertising(let state)): advertisingChanged(state)
         case .source(.end): break
         case .sourceFinished(let failure): sourceFinished(failure)
         case .signal(.reload): actions += [.notify(.reloading), .readConfiguration]
@@ -205,6 +208,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         case .healthy: log(.info, "source healthy again")
         }
         self.health = health
+        announceAdvertising(onlyIfChanged: true)
         publishStatus()
         actions.append(.notify(.status(serviceStatus)))
     }
@@ -339,12 +343,6 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     }
 
     // MARK: - Publishing
-
-    mutating func announceAdvertising() {
-        guard options.announcesAdvertising else { return }
-        out.append(AdvertisingAnnouncement.message(configuration))
-        enqueueOutput()
-    }
 
     /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
     /// on connect and `offline` at a clean stop; the broker's will is `offline`).

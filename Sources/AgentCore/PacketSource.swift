@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// A thin transport adapter that produces HCI packets: the live HCI socket, a capture file,
 /// or the simulator. `run` blocks on the caller's thread until `stop()` or the end of input.
 package protocol PacketSource: AnyObject, Sendable {
@@ -6,11 +8,16 @@ package protocol PacketSource: AnyObject, Sendable {
     func stop()
     /// Safe to call from any thread (the pipeline thread reads it for `/metrics`).
     var metrics: SourceMetrics { get }
+    /// What to advertise beside the scan from now on (a reload or a configuration layer changed
+    /// `advertise:`); nil stops advertising. Safe to call from any thread.
+    func advertise(_ settings: AdvertiseSettings?)
 }
 
 extension PacketSource {
     /// Sources without an adapter: nothing to reset, no scan mode.
     package var metrics: SourceMetrics { SourceMetrics() }
+    /// Sources without a radio advertise nothing.
+    package func advertise(_ settings: AdvertiseSettings?) {}
 }
 
 /// What a source tells `/metrics` about its adapter besides its health.

@@ -7,6 +7,8 @@ package enum SourceEvent: Sendable {
     case packets([CapturedPacket])
     /// The source's health changed.
     case health(SourceHealth)
+    /// What the radio does with `advertise:` changed (the live adapter only).
+    case advertising(AdvertisingState)
     /// The source has no more packets (end of a capture or simulation).
     case end
 
@@ -15,7 +17,7 @@ package enum SourceEvent: Sendable {
         switch self {
         case .packet(let packet): [packet]
         case .packets(let batch): batch
-        case .health, .end: []
+        case .health, .advertising, .end: []
         }
     }
 }

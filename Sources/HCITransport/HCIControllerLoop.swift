@@ -224,6 +224,8 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
                 health.report(nil)
             case .log(let level, let line):
                 log(level, line)
+            case .advertising(let state):
+                deliver(.advertising(state))
             case .stopped:
                 return .stopped
             case .failed(let failure):

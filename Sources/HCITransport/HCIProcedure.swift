@@ -21,6 +21,8 @@ package enum HCIProcedureEffect: Sendable, Equatable {
     /// The procedure reached its steady state (scanning, advertising, refused): healthy, log the line.
     case running(LogLevel, String)
     case log(LogLevel, String)
+    /// Deliver the advertiser's new state (`SourceEvent.advertising`).
+    case advertising(AdvertisingState)
     /// The procedure ended after `stop`.
     case stopped
     /// Set-up failed: close, back off, reopen (or end, `HCILoopOptions.endOnFailure`).
@@ -76,6 +78,7 @@ extension ScanWithAdvertising: HCIProcedure {
             case .stopped: return .log(.debug, "advertising stopped")
             case .failed(let failure): return .log(.error, "advertising failed: \(failure); scanning goes on")
             }
+        case .state(let state): return .advertising(state)
         }
     }
 }

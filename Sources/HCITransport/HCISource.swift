@@ -50,10 +50,13 @@ package final class HCISource: PacketSource {
     /// What is advertised beside the scan, as of the procedure's last action.
     package var advertiser: AdvertiseController? { loop.procedure.advertiser }
 
-    /// Replaces what is advertised (SIGHUP); nil stops advertising. The scan carries on.
+    /// Replaces what is advertised; nil stops advertising. The scan carries on.
     package func readvertise(_ advertising: AdvertisingConfiguration?) {
         loop.apply { procedure, now in procedure.readvertise(advertising, at: now) }
     }
+
+    /// The agent's `advertise` action (a reload or a configuration layer changed `advertise:`).
+    package func advertise(_ settings: AdvertiseSettings?) { readvertise(AdvertisingConfiguration(settings)) }
 
     package var statistics: Statistics {
         let counters = loop.counters

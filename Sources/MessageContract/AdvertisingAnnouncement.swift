@@ -2,16 +2,22 @@ import BeaconCore
 import BeaconWire
 
 /// The retained `<base>/gateways/<gw>/advertising` message: what the gateway advertises (the
-/// `advertise:` section), so a phone app's back end or another gateway can tell which beacon is
-/// which gateway. The beacon is written as `decode` writes it; an empty retained payload clears the
-/// topic when nothing is advertised.
+/// `advertise:` section) and what its radio is doing with it, so a phone app's back end or another
+/// gateway can tell which beacon is which gateway, and an operator sees a refusal. The beacon is
+/// written as `decode` writes it; an empty retained payload clears the topic when nothing is advertised.
 package enum AdvertisingAnnouncement {
-    package static func message(_ configuration: Configuration) -> OutboundMessage {
+    /// - Parameters:
+    ///   - state: the radio's state as the source last reported it (nil: not yet, `starting`).
+    ///   - waitingFor: the source's degraded reason (the adapter absent, down, silent): `waiting`.
+    package static func message(
+        _ configuration: Configuration, state: AdvertisingState? = nil, waitingFor: String? = nil
+    ) -> OutboundMessage {
         let topic = TopicTree(configuration).gatewayAdvertising
         let qos = configuration.mqtt.qos
         guard let settings = configuration.advertise else {
             return OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .status)
         }
+        let state = state ?? .starting
         var w = JSONWriter()
         w.beginObject()
         w.key("beacon")
@@ -19,7 +25,11 @@ package enum AdvertisingAnnouncement {
         w.key("data")
         w.string(Hex.string(settings.advertisingData))
         w.key("interval_ms")
-        w.int(settings.interval.microseconds / 1000)
+        if case .advertising(_, let onAir) = state, waitingFor == nil {
+            w.int(onAir.microseconds / 1000)
+        } else {
+            w.int(settings.interval.microseconds / 1000)
+        }
         if let power = settings.txPower {
             w.key("tx_power")
             w.int(power)
@@ -30,6 +40,16 @@ package enum AdvertisingAnnouncement {
         w.bool(settings.connectable)
         w.key("scan_mode")
         w.string(configuration.scanner.mode.rawValue)
+        w.key("state")
+        w.string(waitingFor == nil ? state.name : "waiting")
+        if case .advertising(let set, _) = state, waitingFor == nil {
+            w.key("command_set")
+            w.string(set.rawValue)
+        }
+        if let reason = waitingFor ?? state.reason {
+            w.key("reason")
+            w.string(reason)
+        }
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .status)
     }

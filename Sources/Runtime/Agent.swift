@@ -117,6 +117,8 @@ package final class Agent<Pipeline: MessagePipeline> {
                 core.layerApplied(
                     layer, source: source, layering.apply(layer, payload: payload, source: source, at: WallTime().timestamp))
                 perform(core.takeActions(), on: &core)
+            case .advertise(let settings):
+                source.advertise(settings)
             }
         }
     }

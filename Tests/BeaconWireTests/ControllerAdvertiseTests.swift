@@ -32,7 +32,7 @@ import Testing
     /// Answers every command with success until nothing more is sent; returns all commands and the last actions.
     static func answerAll(
         _ controller: inout AdvertiseController, _ first: [AdvertiseController.Action],
-        extended: Bool, states: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x03, 0, 0]
+        extended: Bool, states: [UInt8] = [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x03, 0, 0], hciVersion: UInt8 = 0x0B
     ) -> (commands: [HCICommand], last: [AdvertiseController.Action]) {
         var actions = first
         var commands: [HCICommand] = []
@@ -42,11 +42,58 @@ import Testing
             switch command.opcode {
             case .readLocalSupportedCommands: answer = supportedCommands(extended: extended)
             case .leReadSupportedStates: answer = complete(.leReadSupportedStates, .success, states)
+            // §7.4.1: HCI_Version, HCI_Subversion, LMP_Version, Company_Identifier, LMP_Subversion.
+            case .readLocalVersionInformation:
+                answer = complete(.readLocalVersionInformation, .success, [hciVersion, 0, 0, hciVersion, 0xF1, 0x05, 0, 0])
             default: answer = complete(command.opcode)
             }
             actions = controller.handle(answer, at: t0)
         }
         return (commands, actions)
+    }
+
+    /// Before 5.0 a non-connectable legacy advertisement needs ≥ 100 ms (4.2, Vol 2, Part E, §7.8.5):
+    /// a 4.2 controller (HCI_Version 8) gets 100 ms and a note; a 5.0 one (9) the 20 ms asked for.
+    @Test(arguments: [(UInt8(8), UInt16(0x00A0), true), (UInt8(9), UInt16(0x0020), false)])
+    func aPre50ControllerGetsTheLegacyNonConnectableMinimum(version: UInt8, units: UInt16, raised: Bool) {
+        var controller = AdvertiseController(configuration: AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20)))
+        var actions = controller.start(at: Self.t0)
+        var commands: [HCICommand] = []
+        var notes: [AdvertiseController.Note] = []
+        while let command = Self.sent(actions).last {
+            commands.append(command)
+            let answer: ControllerEvent =
+                switch command.opcode {
+                case .readLocalSupportedCommands: Self.supportedCommands(extended: false)
+                case .readLocalVersionInformation:
+                    Self.complete(.readLocalVersionInformation, .success, [version, 0, 0, version, 0xF1, 0x05, 0, 0])
+                default: Self.complete(command.opcode)
+                }
+            actions = controller.handle(answer, at: Self.t0)
+            notes += actions.compactMap { if case .note(let n) = $0 { n } else { nil } }
+        }
+        #expect(commands.map(\.opcode).prefix(2) == [.readLocalSupportedCommands, .readLocalVersionInformation])
+        let parameters = commands.first { $0.opcode == .leSetAdvertisingParameters }
+        #expect(parameters?.parameters.prefix(4) == [UInt8(units & 0xFF), UInt8(units >> 8), UInt8(units & 0xFF), UInt8(units >> 8)])
+        #expect(notes.contains(.intervalRaised(hciVersion: version, from: .milliseconds(20))) == raised)
+        #expect(controller.isAdvertising)
+        #expect(controller.configuration.interval == (raised ? .milliseconds(100) : .milliseconds(20)))
+    }
+
+    /// Connectable, the extended set, or 100 ms and more: no version read at all.
+    @Test func noVersionReadWhenTheIntervalIsAllowedEverywhere() {
+        for config in [
+            AdvertisingConfiguration(data: Self.data, interval: .milliseconds(100)),
+            AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20), connectable: true),
+        ] {
+            var controller = AdvertiseController(configuration: config)
+            let (commands, _) = Self.answerAll(&controller, controller.start(at: Self.t0), extended: false, hciVersion: 6)
+            #expect(!commands.contains(.readLocalVersionInformation))
+        }
+        var extended = AdvertiseController(configuration: AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20)))
+        let (commands, _) = Self.answerAll(&extended, extended.start(at: Self.t0), extended: true, hciVersion: 6)
+        #expect(!commands.contains(.readLocalVersionInformation))
+        #expect(commands.contains { $0.opcode == .leSetExtendedAdvertisingParameters })
     }
 
     @Test func legacyCommandBytesFollowTheSpecLayouts() {

@@ -46,7 +46,9 @@ import Testing
             .leSetAdvertisingData, .leSetAdvertisingEnable,
         ])
         #expect(actions.contains(.scan(.scanning(.legacy))))
-        #expect(actions.last == .advertise(.advertising(.legacy)))
+        // The state goes starting → advertising, after the scan runs.
+        #expect(actions.filter { if case .state = $0 { true } else { false } }.first == .state(.starting))
+        #expect(actions.suffix(2) == [.advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100)))])
         #expect(p.scan.isScanning && p.advertiser?.isAdvertising == true)
         let stop = Self.answerAll(&p, p.stop(at: Self.t0))
         #expect(stop.commands == [.leSetAdvertisingEnable(false), .leSetScanEnable(false)])
@@ -59,7 +61,8 @@ import Testing
         states[1] = 0xEF  // no bit 12: non-connectable advertising + active scanning
         let (commands, actions) = Self.answerAll(&p, p.start(at: Self.t0), states: states)
         #expect(commands.last == .leReadSupportedStates)
-        #expect(actions.last == .advertise(.refused(.statesNotSupported(connectable: false, activeScan: true))))
+        let refusal = AdvertiseController.Refusal.statesNotSupported(connectable: false, activeScan: true)
+        #expect(actions.suffix(2) == [.advertise(.refused(refusal)), .state(.refused(refusal.description))])
         #expect(p.scan.isScanning)
         #expect(p.advertiser?.isRefused == true)
         // Stopping sends only the scan's disable.
@@ -84,7 +87,7 @@ import Testing
             .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetAdvertisingEnable,
         ])
         #expect(commands[5] == .leSetAdvertisingData(BeaconVectors.flags))
-        #expect(actions.last == .advertise(.advertising(.legacy)))
+        #expect(actions.suffix(2) == [.advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100)))])
         // Advertising off: only the disable.
         let off = Self.answerAll(&p, p.readvertise(nil, at: Self.t0))
         #expect(off.commands == [.leSetAdvertisingEnable(false)])
@@ -97,6 +100,26 @@ import Testing
         let (commands, actions) = Self.answerAll(&p, p.handle(.hardwareError(code: 1), at: Self.t0))
         #expect(commands.first == .reset)
         #expect(actions.contains(.scan(.scanning(.legacy))))
-        #expect(actions.last == .advertise(.advertising(.legacy)))
+        #expect(actions.suffix(2) == [.advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100)))])
+    }
+
+    @Test func aRejectedAdvertisingCommandIsStateFailedAndTheScanGoesOn() {
+        var p = ScanWithAdvertising(scan: ScanConfiguration(mode: .passive), advertising: Self.advertising)
+        var actions = p.start(at: Self.t0)
+        var states: [AdvertisingState] = []
+        while let command = Self.sent(actions).last {
+            let status: HCIStatus = command.opcode == .leSetAdvertisingParameters ? .invalidCommandParameters : .success
+            let answer: ControllerEvent =
+                command.opcode == .readLocalSupportedCommands
+                ? ControllerAdvertiseTests.supportedCommands(extended: false)
+                : command.opcode == .leReadSupportedStates
+                    ? ControllerAdvertiseTests.complete(.leReadSupportedStates, .success, [UInt8](repeating: 0xFF, count: 8))
+                    : ControllerAdvertiseTests.complete(command.opcode, status)
+            actions = p.handle(answer, at: Self.t0)
+            states += actions.compactMap { if case .state(let s) = $0 { s } else { nil } }
+        }
+        #expect(states == [.starting, .failed("LE Set Advertising Parameters failed: \(HCIStatus.invalidCommandParameters)")])
+        #expect(states.last?.name == "failed" && states.last?.reason != nil)
+        #expect(p.scan.isScanning)
     }
 }

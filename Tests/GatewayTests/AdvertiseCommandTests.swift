@@ -59,6 +59,18 @@ import Testing
         #expect(commands[4][4 + 6] & 0xC0 == 0xC0)
     }
 
+    /// Under 100 ms, the legacy set-up reads the controller's version first (a pre-5.0 controller
+    /// gets 100 ms); connectable, or the extended set, does not.
+    @Test func aShortNonConnectableIntervalReadsTheVersionFirst() throws {
+        let opcodes = { (extra: [String]) throws -> [UInt16] in
+            try Self.dryRun(Self.iBeacon + extra).commands.map { UInt16($0[1]) | UInt16($0[2]) << 8 }
+        }
+        #expect(try opcodes(["--interval", "20ms"]) == [0x1002, 0x1001, 0x200A, 0x2006, 0x2008, 0x200A, 0x200A])
+        #expect(try !opcodes(["--interval", "20ms", "--connectable"]).contains(0x1001))
+        #expect(try !opcodes(["--interval", "20ms", "--extended"]).contains(0x1001))
+        #expect(try !opcodes(["--interval", "100ms"]).contains(0x1001))
+    }
+
     @Test func everyFormatRoundTripsThroughDecode() throws {
         let alt = try Self.dryRun([
             "advertise", "altbeacon", "--id1", "2f234454-cf6d-4a0f-adf2-f4911ba9ffa6", "--id2", "0x0001", "--id3", "65535",

@@ -192,8 +192,10 @@ final class AdvertiserHarness: Sendable {
         }
         #expect(waitUntil { h.source.advertiser?.isAdvertising == true })
         #expect(h.recorder.healths == [nil])
-        // SIGHUP turned advertising off: only the advertising disable, the scan carries on.
-        h.source.readvertise(nil)
+        #expect(waitUntil { h.recorder.advertisingStates == [.starting, .advertising(.legacy, interval: advertising.interval)] })
+        // A reload or a layer turned advertising off (the agent's `advertise` action): only the
+        // advertising disable, the scan carries on.
+        (h.source as any PacketSource).advertise(nil)
         h.fake.expect(.leSetAdvertisingEnable(false))
         h.fake.complete(.leSetAdvertisingEnable)
         #expect(waitUntil { h.source.advertiser == nil })
@@ -213,6 +215,8 @@ final class AdvertiserHarness: Sendable {
             h.recorder.count(logsContaining:
                 "does not support non-connectable advertising while passively scanning (LE Read Supported States); not advertising; scanning goes on") == 1
         })
+        #expect(h.recorder.advertisingStates.last?.name == "refused")
+        #expect(h.recorder.advertisingStates.last?.reason?.contains("passively scanning") == true)
         h.fake.advertise()
         #expect(waitUntil { h.source.statistics.advertisingReportEvents == 1 })
         #expect(h.recorder.healths == [nil])

@@ -33,6 +33,10 @@ final class SourceRecorder: Sendable {
         }
     }
     func count(logsContaining text: String) -> Int { logs.filter { $0.contains(text) }.count }
+    /// The advertiser's states the source delivered (`SourceEvent.advertising`), in order.
+    var advertisingStates: [AdvertisingState] {
+        events.withLock { $0.compactMap { if case .advertising(let s) = $0 { return s } else { return nil } } }
+    }
     var allPackets: [CapturedPacket] {
         events.withLock { $0.compactMap { if case .packet(let p) = $0 { return p } else { return nil } } }
     }

@@ -7,7 +7,9 @@
 /// supported (§6.27 octets 36–37), else the legacy ones; a rejected extended command switches the
 /// whole set-up to legacy for good (the sets are never mixed, Vol 4, Part E, §3.1.1). Alongside a
 /// scan, LE Read Supported States (§7.8.27) must allow the combination, or nothing is advertised
-/// (`.refused`). Then: disable (and remove the extended set: a stale one from an earlier run), the
+/// (`.refused`). With the legacy commands, a non-connectable interval under 100 ms first reads Read
+/// Local Version Information (§7.4.1): a controller older than Bluetooth 5.0 needs at least 100 ms
+/// (4.2, Vol 2, Part E, §7.8.5), so the interval is raised to that (`.intervalRaised`). Then: disable (and remove the extended set: a stale one from an earlier run), the
 /// random address when asked for, parameters, data, enable. Disable and remove may answer Command
 /// Disallowed or Unknown Advertising Identifier (nothing was advertising): tolerated.
 ///
@@ -56,6 +58,8 @@ public struct AdvertiseController: Sendable {
         case refreshing
         /// The legacy commands have no TX power parameter: the controller's default is used.
         case txPowerNotSettable
+        /// A pre-5.0 controller (its HCI_Version): the non-connectable interval raised to 100 ms.
+        case intervalRaised(hciVersion: UInt8, from: TimeSpan)
 
         public var description: String {
             switch self {
@@ -72,6 +76,10 @@ public struct AdvertiseController: Sendable {
             case .refreshing: return "refreshing the advertising set-up"
             case .txPowerNotSettable:
                 return "the legacy advertising commands cannot set the TX power; the controller's default is used"
+            case .intervalRaised(let version, let from):
+                let limit = AdvertisingConfiguration.legacyNonConnectableMinimum.microseconds / 1000
+                return "the controller predates Bluetooth 5.0 (HCI_Version \(version)), which needs at least \(limit) ms "
+                    + "between non-connectable advertisements: advertising every \(limit) ms, not \(from.microseconds / 1000) ms"
             }
         }
     }
@@ -87,7 +95,7 @@ public struct AdvertiseController: Sendable {
     }
 
     private enum Purpose: Sendable, Equatable {
-        case readCommands, readStates, reset, eventMask, setUp, tolerant, stop
+        case readCommands, readVersion, readStates, reset, eventMask, setUp, tolerant, stop
     }
 
     private struct Step: Sendable, Equatable {
@@ -102,7 +110,8 @@ public struct AdvertiseController: Sendable {
         case refused, stopped, failed
     }
 
-    public let configuration: AdvertisingConfiguration
+    /// What is sent; the interval may be raised for a pre-5.0 controller during set-up.
+    public private(set) var configuration: AdvertisingConfiguration
     public private(set) var statistics = Statistics()
     public private(set) var commandSet: CommandSet?
     private var phase: Phase = .idle
@@ -294,7 +303,23 @@ public struct AdvertiseController: Sendable {
                     notes.append(.note(.supportedStatesUnknown(nil)))
                 }
             }
+            // Mandatory on every controller (Vol 4, Part E, §3.19), so sent whatever the mask says.
+            if configuration.needsVersionCheck(extended: extended) {
+                remaining.insert(Step(command: .readLocalVersionInformation, purpose: .readVersion), at: 0)
+            }
             return notes + advance(at: now)
+        case .readVersion:
+            // Status first, then HCI_Version (§7.4.1).
+            guard status.isSuccess, returnParameters.count > 1, case let version = returnParameters[1],
+                version < AdvertisingConfiguration.bluetooth5HCIVersion
+            else { return advance(at: now) }
+            let from = configuration.interval
+            configuration.interval = AdvertisingConfiguration.legacyNonConnectableMinimum
+            let parameters = configuration.parametersCommand(extended: false)
+            remaining = remaining.map {
+                $0.command.opcode == .leSetAdvertisingParameters ? Step(command: parameters, purpose: $0.purpose) : $0
+            }
+            return [.note(.intervalRaised(hciVersion: version, from: from))] + advance(at: now)
         case .readStates:
             guard status.isSuccess else { return [.note(.supportedStatesUnknown(status))] + advance(at: now) }
             let active = configuration.alongsideScan == .active

@@ -34,6 +34,11 @@ public struct AdvertisingConfiguration: Sendable, Equatable {
     public var refresh: TimeSpan
 
     public static let intervalRange = TimeSpan.milliseconds(20)...TimeSpan.milliseconds(10_240)
+    /// Before Bluetooth 5.0, ADV_SCAN_IND and ADV_NONCONN_IND needed an interval of at least 100 ms
+    /// (Core Spec 4.2, Vol 2, Part E, §7.8.5); 5.0 lowered it to 20 ms.
+    public static let legacyNonConnectableMinimum = TimeSpan.milliseconds(100)
+    /// HCI_Version of Bluetooth 5.0 (Assigned Numbers, §2.1).
+    public static let bluetooth5HCIVersion: UInt8 = 0x09
     public static let txPowerRange: ClosedRange<Int> = -127...20
     public static let maximumDataLength = 31
 
@@ -57,6 +62,12 @@ public struct AdvertisingConfiguration: Sendable, Equatable {
     /// A random static address from 48 random bits: the two most significant bits set (§1.3.2.1).
     public static func randomStaticAddress(fromRandomBits bits: UInt64) -> BluetoothAddress {
         BluetoothAddress(rawValue: bits | 0xC000_0000_0000)
+    }
+
+    /// A pre-5.0 controller would refuse this interval: legacy commands, non-connectable, under 100 ms.
+    /// (Extended advertising exists from 5.0 on, so the extended set never needs the check.)
+    public func needsVersionCheck(extended: Bool) -> Bool {
+        !extended && !connectable && interval < Self.legacyNonConnectableMinimum
     }
 
     /// The interval in 0.625 ms units, clamped to 0x0020…0x4000 (§7.8.5).

@@ -27,6 +27,8 @@ public struct HCICommand: Hashable, Sendable, CustomStringConvertible {
 
     /// HCI_Reset (§7.3.2): no parameters.
     public static let reset = Self(opcode: .reset)
+    /// HCI_Read_Local_Version_Information (§7.4.1): no parameters; returns HCI_Version first.
+    public static let readLocalVersionInformation = Self(opcode: .readLocalVersionInformation)
     /// HCI_Read_Local_Supported_Commands (§7.4.2): no parameters.
     public static let readLocalSupportedCommands = Self(opcode: .readLocalSupportedCommands)
     /// HCI_Read_BD_ADDR (§7.4.6): no parameters.

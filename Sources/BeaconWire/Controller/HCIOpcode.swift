@@ -14,6 +14,8 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
     public static let setEventMask = Self(ogf: 0x03, ocf: 0x0001)
     /// HCI_Reset, §7.3.2.
     public static let reset = Self(ogf: 0x03, ocf: 0x0003)
+    /// HCI_Read_Local_Version_Information, §7.4.1.
+    public static let readLocalVersionInformation = Self(ogf: 0x04, ocf: 0x0001)
     /// HCI_Read_Local_Supported_Commands, §7.4.2.
     public static let readLocalSupportedCommands = Self(ogf: 0x04, ocf: 0x0002)
     /// HCI_Read_BD_ADDR, §7.4.6.
@@ -54,6 +56,7 @@ public struct HCIOpcode: RawRepresentable, Hashable, Sendable, CustomStringConve
         switch self {
         case .setEventMask: return "Set Event Mask"
         case .reset: return "HCI Reset"
+        case .readLocalVersionInformation: return "Read Local Version Information"
         case .readLocalSupportedCommands: return "Read Local Supported Commands"
         case .readBDAddr: return "Read BD_ADDR"
         case .leSetEventMask: return "LE Set Event Mask"

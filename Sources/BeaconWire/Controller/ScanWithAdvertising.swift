@@ -7,11 +7,14 @@
 /// Hardware Error is the scan's to handle (its reset wipes advertising, which restarts afterwards).
 /// An HCI Reset the advertiser sends (after a command timeout) ends the scan too, so the scan is
 /// set up again afterwards. An advertising failure or refusal never stops the scan. On stop, advertising is disabled (and
-/// the extended set removed) first, then the scan. `listen` mode never advertises.
+/// the extended set removed) first, then the scan. `listen` mode never advertises. Each change of
+/// the advertiser's state is reported (`.state`), for the retained `advertising` topic.
 public struct ScanWithAdvertising: Sendable {
     public enum Action: Sendable, Equatable {
         case scan(ScanController.Action)
         case advertise(AdvertiseController.Action)
+        /// The advertiser reached a new state (starting, advertising, refused, failed).
+        case state(AdvertisingState)
     }
 
     public private(set) var scan: ScanController
@@ -110,7 +113,7 @@ public struct ScanWithAdvertising: Sendable {
         var advertiser = AdvertiseController(configuration: advertising, forcedCommandSet: scan.commandSet)
         let actions = advertiser.start(at: now)
         self.advertiser = advertiser
-        return advertiserActions(actions, at: now)
+        return [.state(.starting)] + advertiserActions(actions, at: now)
     }
 
     private mutating func advertiserActions(_ actions: [AdvertiseController.Action], at now: Timestamp) -> [Action] {
@@ -123,6 +126,13 @@ public struct ScanWithAdvertising: Sendable {
                 advertiser = nil
                 out += scanActions(scan.start(at: now), at: now)
                 continue
+            }
+            switch action {
+            case .advertising(let set):
+                out.append(.state(.advertising(set, interval: advertiser?.configuration.interval ?? .zero)))
+            case .refused(let refusal): out.append(.state(.refused(refusal.description)))
+            case .failed(let failure): out.append(.state(.failed(failure.description)))
+            default: break
             }
             guard action == .stopped else { continue }
             if stopping {

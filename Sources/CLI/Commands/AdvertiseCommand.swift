@@ -89,7 +89,9 @@ struct AdvertiseCommand: Command {
         let configuration = AdvertisingConfiguration(settings: settings, randomAddress: AdvertisingConfiguration.processRandomAddress)
         if dryRun {
             context.out("advertising_data: \(Hex.string(configuration.data))\n")
-            let commands = [HCICommand.readLocalSupportedCommands] + configuration.setUpCommands(extended: extended)
+            // Under 100 ms non-connectable, the set-up reads the version first (a pre-5.0 controller needs 100 ms).
+            let version = configuration.needsVersionCheck(extended: extended) ? [HCICommand.readLocalVersionInformation] : []
+            let commands = [HCICommand.readLocalSupportedCommands] + version + configuration.setUpCommands(extended: extended)
                 + configuration.stopCommands(extended: extended)
             for command in commands { context.out(Hex.string(command.packet) + "\n") }
             return .success

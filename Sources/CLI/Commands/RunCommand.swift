@@ -152,12 +152,10 @@ struct RunCommand: Command {
         }
         let identity = configuration.gateway
         let fromFloorPlan = floorPlanSource != nil
-        let live = source as? HCISource
+        // A changed `advertise:` reaches the radio through the agent core's `advertise` action.
         let reload = { () throws -> Configuration in
             var c = try loadConfiguration(path, logger: logger)
             if fromFloorPlan { c.gateway = identity }
-            // The advertisement follows the file at once; the scanner section needs a restart.
-            live?.readvertise(AdvertisingConfiguration(c.advertise))
             return c
         }
         var layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)?

@@ -243,7 +243,7 @@ extension ManPage {
         .init("advertise.url", "URL", "none",
             "Eddystone-URL, at most 17 octets once encoded (eddystone-url)."),
         .init("advertise.interval", "duration 20ms…10.24s", "100ms",
-            "Advertising interval."),
+            "Advertising interval; under 100ms non-connectable, a controller older than Bluetooth 5.0 gets 100ms."),
         .init("advertise.tx_power", "-127…20", "none",
             "Requested radio power in dBm; extended advertising only."),
         .init("advertise.address", "public, random-static", "public",

@@ -21,7 +21,7 @@ extension AdvertisingConfiguration {
     }
 
     /// 46 random bits under the two set bits of a random static address (Core Spec Vol 6, Part B, §1.3.2.1).
-    static let processRandomAddress: BluetoothAddress = {
+    package static let processRandomAddress: BluetoothAddress = {
         var system = SystemRandomNumberGenerator()
         return randomStaticAddress(fromRandomBits: system.next() & 0xFFFF_FFFF_FFFF)
     }()
