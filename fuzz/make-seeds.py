@@ -93,6 +93,33 @@ for doc in sorted(os.listdir(os.path.join(root, "docs"))):
             n += 1
             put("config", f"{doc[:-3]}-{n}", body.encode())
 
+# layer: a selector byte (bit 0 fleet/gateway, bit 1 the other layer set first; see fuzz/LayerFuzz.swift)
+# and a payload: the layers of docs/configuration.md and docs/topics.md's json blocks that are layers, and
+# one of each refusal the issue lists (bad JSON, bad YAML, unknown key, wrong type, restart-only key).
+layers = []
+for doc in ("configuration.md", "topics.md"):
+    text = open(os.path.join(root, "docs", doc)).read()
+    for block in text.split("```json")[1:]:
+        body = block.split("```")[0].strip()
+        if body.startswith('{"regions"') or body.startswith('{"beacons"') or body.startswith('{"locator"'):
+            layers.append(body)
+for i, body in enumerate(layers):
+    put("layer", f"docs-{i + 1}", bytes([i & 3]) + body.encode())
+put("layer", "beacons-list", b"\0" + b'{"beacons":[{"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":2,"name":"keys"}]}')
+put("layer", "per-item-yaml", b"\1" + b"regions:\n  lab:\n    uuid: f7826da6-4fa2-4e98-8024-bc5b71e0893e\n  zone: null\ngateway:\n  room: kitchen\n")
+put("layer", "run-time-keys", b"\2" + b'{"log_level":"debug","telemetry":{"enabled":true,"interval":"30s"},"locator":{"enabled":true,"min_dwell":"5s"},"devices":[{"name":"phone","address":"aa:bb:cc:dd:ee:ff"}]}')
+put("layer", "bad-json", b"\0" + b'{"beacons": [')
+put("layer", "bad-yaml", b"\1" + b"regions:\n  - name: a\n   uuid: x\n")
+put("layer", "unknown-key", b"\0" + b'{"monitoring":{"exit_timout":"5s"}}')
+put("layer", "wrong-type", b"\3" + b'{"ranging":{"interval":"fast"}}')
+put("layer", "restart-only", b"\0" + b'{"mqtt":{"port":1884},"scanner":{"adapter":"hci1"}}')
+put("layer", "anchors", b"\1" + b"x: &a {port: 1}\nmqtt: *a\n")
+put("layer", "remove", b"\0")
+# The first finding of the target: a null document merged over the file replaced all of it.
+put("layer", "null-document", b"\2~")
+# The second: an empty key (" ?") refused as "unknown key" without naming it.
+put("layer", "empty-key", b"  ?")
+
 # mqtt: kind byte + a real payload of what `replay --output jsonl` makes of the real capture.
 binary = os.path.join(root, ".build/debug/beacon2mqtt")
 capture = os.path.join(caps, "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log")

@@ -1,7 +1,7 @@
 #!/bin/bash
 # libFuzzer + AddressSanitizer targets (docs/testing.md, "Fuzzing").
 # Usage: scripts/fuzz.sh [--runs N | --seconds S] [target …]
-#   targets: hci btsnoop pcap pcapng hcidump config mqtt (default: all, one after another)
+#   targets: hci btsnoop pcap pcapng hcidump config layer mqtt (default: all, one after another)
 #   --runs N     stop each target after N executions (the figures in docs/testing.md use 10000000)
 #   --seconds S  stop each target after S seconds (default 60)
 # The pure modules a target needs are compiled with -sanitize=fuzzer,address into .build/fuzz/, the
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(hci btsnoop pcap pcapng hcidump config mqtt)
+[ ${#targets[@]} -gt 0 ] || targets=(hci btsnoop pcap pcapng hcidump config layer mqtt)
 
 out=.build/fuzz
 mkdir -p "$out/modules"
@@ -41,18 +41,19 @@ module() {
 
 # target NAME → modules it links and the -D flag of its source.
 build() {
-    local name=$1 source defines=() modules=(BeaconWire) libs=()
+    local name=$1 source=() defines=() modules=(BeaconWire) libs=()
     case "$name" in
     hci) source=fuzz/HCIDecoderFuzz.swift ;;
     btsnoop | pcap | pcapng | hcidump) source=fuzz/CaptureFuzz.swift; defines=(-D "$(tr a-z A-Z <<<"$name")") ;;
-    config) source=fuzz/ConfigFuzz.swift; modules=(BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
+    config) source=(fuzz/ConfigFuzz.swift fuzz/YAMLLineCount.swift); modules=(BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
+    layer) source=(fuzz/LayerFuzz.swift fuzz/YAMLLineCount.swift); modules=(BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
     mqtt) source=fuzz/InboundMQTTFuzz.swift; modules=(BeaconWire BeaconCore MessageContract) ;;
     *) echo "fuzz: unknown target '$name'" >&2; exit 64 ;;
     esac
     for m in "${modules[@]}"; do module "$m"; done
     local objects=()
     for m in "${modules[@]}"; do objects+=("$out/modules/$m.o"); done
-    swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$name" "$source" "${objects[@]}" -lm "${libs[@]}" \
+    swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$name" "${source[@]}" "${objects[@]}" -lm "${libs[@]}" \
         -o "$out/$name-fuzz" 2> >(grep -v "Cannot export local symbol" >&2)
 }
 

@@ -9,8 +9,15 @@ import BeaconWire
 /// A layer that does not parse or validate changes nothing. Only what can change at run time may be
 /// set in a layer; an empty payload removes the layer.
 package struct ConfigLayers: Sendable {
-    /// Top-level keys a layer may set; `gateway` only its `floor`, `room` and `rssi_offset`.
-    static let runTimeKeys = ["beacons", "regions", "gateway", "monitoring", "ranging", "homeassistant", "advertise"]
+    /// Top-level keys a layer may set; `gateway` only its `floor`, `room` and `rssi_offset`. The rest
+    /// is fixed for the process (docs/configuration.md, "Managing a fleet over MQTT"): `mqtt` is the
+    /// session the layers arrive on, `gateway.id` names every topic and the broker user, `scanner`
+    /// programs the adapter it opened at start, `metrics` is a socket bound at start (before any
+    /// layer can arrive), and `remote_config` would switch off the channel that sets it.
+    static let runTimeKeys = [
+        "beacons", "regions", "devices", "gateway", "monitoring", "ranging", "homeassistant", "telemetry", "locator",
+        "advertise", "log_level",
+    ]
     static let runTimeGatewayKeys = ["floor", "room", "rssi_offset"]
 
     /// One applied layer.
@@ -69,7 +76,8 @@ package struct ConfigLayers: Sendable {
                     file: source, line: 0, column: 0, key: "",
                     message: "payload of \(payload.count) bytes is over the limit of \(ConfigLayer.maximumPayload); nothing applied")
             }
-            let root = try YAMLDocumentParser(file: source).parse(payload).map { Self.labelled($0, source) }
+            // A null document (`~`, `null`) sets nothing; merged as a value it would replace the whole file.
+            let root = try YAMLDocumentParser(file: source).parse(payload).flatMap { $0.isNull ? nil : Self.labelled($0, source) }
             try Self.checkRunTimeKeys(root, source: source)
             next[layer] = Applied(source: source, payload: payload, applied: time, root: root)
         }
@@ -151,8 +159,8 @@ package struct ConfigLayers: Sendable {
         ConfigError(
             file: source, line: node.line, column: node.column, key: key,
             message: "takes effect only after a restart, so it cannot be set over MQTT; set it in the configuration "
-                + "file (keys that change at run time: beacons, regions, gateway.floor, gateway.room, "
-                + "gateway.rssi_offset, monitoring, ranging, homeassistant)")
+                + "file (keys that change at run time: beacons, regions, devices, gateway.floor, gateway.room, "
+                + "gateway.rssi_offset, monitoring, ranging, homeassistant, telemetry, locator, advertise, log_level)")
     }
 
     /// Every node of a layer names its source, so a diagnostic about it does too.

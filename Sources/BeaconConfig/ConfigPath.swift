@@ -24,7 +24,8 @@ struct ConfigPath: Sendable, Equatable, CustomStringConvertible {
             switch component {
             case .key(let key):
                 if !out.isEmpty { out += "." }
-                out += key
+                // An empty key (YAML `? ` or `"": 1`) is shown as one, so a diagnostic still names it.
+                out += key.isEmpty ? "\"\"" : key
             case .index(let index):
                 out += indices ? "[\(index)]" : "[]"
             }
