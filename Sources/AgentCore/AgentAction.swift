@@ -21,4 +21,9 @@ package enum AgentAction: Sendable, Equatable {
     case applyConfigurationLayer(ConfigLayer, payload: [UInt8], source: String)
     /// `advertise:` changed (a reload or a layer): the source advertises this from now on (nil: nothing).
     case advertise(AdvertiseSettings?)
+    /// `log_level` changed (a reload or a layer): log at this level from now on.
+    case setLogLevel(LogLevel)
+    /// What the embedded locator is built from changed (`LocatorSetup`): start it, reconfigure it
+    /// or stop it, as this configuration's `locator.enabled` says.
+    case configureLocator(Configuration)
 }

@@ -24,7 +24,8 @@ extension AgentCore {
     }
 
     /// Runs on `next` from now on: unchanged regions and beacons keep their state, removed ones are
-    /// withdrawn, and Home Assistant discovery follows.
+    /// withdrawn, and Home Assistant discovery follows; the shell is asked to follow a new
+    /// `log_level` and a changed embedded locator (`LocatorSetup`).
     mutating func apply(_ next: Configuration) {
         if next.mqtt != configuration.mqtt || next.gateway.id != configuration.gateway.id {
             log(.warning, "mqtt and gateway.id changes take effect after a restart")
@@ -33,6 +34,8 @@ extension AgentCore {
         enqueueOutput()
         let previousDiscovery = homeAssistant
         let readvertised = next.advertise != configuration.advertise || next.scanner.mode != configuration.scanner.mode
+        if next.logLevel != configuration.logLevel { actions.append(.setLogLevel(next.logLevel)) }
+        if LocatorSetup(next) != LocatorSetup(configuration) { actions.append(.configureLocator(next)) }
         configuration = next
         if readvertised { readvertise() }
         if connectedGeneration != nil {

@@ -192,6 +192,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             actions += [.notify(.stopping), .stopSource]
             phase = .finishing(deadline: now.adding(seconds: options.shutdownFlush))
         case .mqtt(let event): handleBroker(event, &session)
+        case .configuration: break  // the core's own comes through `reloaded` and `layerApplied`
         }
         publishQueued(&session)
     }

@@ -1,3 +1,5 @@
+import BeaconCore
+
 /// Everything that reaches the agent core, through the shell's one event queue.
 package enum AgentInput: Sendable {
     case source(SourceEvent)
@@ -5,4 +7,7 @@ package enum AgentInput: Sendable {
     case sourceFinished((any SourceFailure)?)
     case signal(AgentSignal)
     case mqtt(BrokerEvent)
+    /// The running configuration changed (a reload, a layer set over MQTT): what the embedded
+    /// locator's `LocatorCore` follows. `AgentCore` takes its own through `reloaded`/`layerApplied`.
+    case configuration(Configuration)
 }

@@ -24,7 +24,9 @@ package struct LocatorCore: AgentMachine {
     private var now: MonotonicInstant
     private var wall: Timestamp
     /// Home Assistant discovery for the beacons' room trackers (nil: `homeassistant.discovery` off).
-    private let discovery: HomeAssistantLocatorDiscovery?
+    private var discovery: HomeAssistantLocatorDiscovery?
+    /// What discovery says the software is, kept for a discovery that is switched on later.
+    private let softwareVersion: String
 
     package init(
         locator: Locator, clock: LocatorClock, tick: Double, outboxLimit: Int, flush: Double = 2, now: MonotonicInstant,
@@ -32,6 +34,7 @@ package struct LocatorCore: AgentMachine {
     ) {
         self.locator = locator
         self.discovery = discovery.flatMap { $0.settings.discovery ? $0 : nil }
+        softwareVersion = discovery?.softwareVersion ?? ""
         self.clock = clock
         self.tick = max(tick, 0.001)
         self.flush = flush
@@ -109,6 +112,8 @@ package struct LocatorCore: AgentMachine {
             guard finishing == nil else { break }
             decide()
             finishing = now.adding(seconds: flush)
+        case .configuration(let c):
+            reconfigure(c, &session)
         case .mqtt(.connectFailed), .mqtt(.subscribed), .signal(.reload), .source, .sourceFinished:
             break
         }
@@ -118,6 +123,26 @@ package struct LocatorCore: AgentMachine {
     private mutating func set(_ now: MonotonicInstant, _ wall: Timestamp) {
         self.now = max(now, self.now)
         self.wall = wall
+    }
+
+    /// The configuration changed while running (`run`'s embedded locator): the rule's settings,
+    /// QoS, distance model and room topic apply from the next tick, every track and location is
+    /// kept, and Home Assistant discovery follows (removed beacons' entities go, the rest is
+    /// refreshed). The base topic is the session's and needs a restart.
+    private mutating func reconfigure<Session: BrokerSession>(_ c: Configuration, _ session: inout Session) {
+        var out: [OutboundMessage] = []
+        locator.reconfigure(
+            settings: c.locator, qos: c.mqtt.qos, distance: c.ranging.distance, publishesRoom: c.homeAssistant.discovery,
+            into: &out)
+        let next = HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: softwareVersion)
+        let current = next.settings.discovery ? next.messages() : []
+        if connectedGeneration != nil {
+            let kept = Set(current.map(\.topic))
+            out += (discovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
+            if discovery?.birthTopic != next.birthTopic, next.settings.discovery { _ = session.subscribe(next.birthTopic, qos: 0) }
+        }
+        discovery = next.settings.discovery ? next : nil
+        delivery.enqueue(out)
     }
 
     /// Decides the ticks due by the locator's clock.

@@ -4,8 +4,9 @@ import BeaconWire
 /// order, plain scalars as null, booleans or numbers when they read as such, every other scalar a
 /// string, and the secrets' values replaced by `"<redacted>"`.
 enum ConfigDocumentJSON {
-    /// Values never published: who the gateway logs in as, and where its password and TLS key are.
-    static let secrets: Set<String> = ["mqtt.username", "mqtt.password_file", "mqtt.tls.key_file"]
+    /// Values never published: who the gateway logs in as, where its password and TLS key are, and
+    /// a device's identity resolving key (it tells anyone who holds it where the phone is).
+    static let secrets: Set<String> = ["mqtt.username", "mqtt.password_file", "mqtt.tls.key_file", "devices[].irk"]
 
     static func render(_ root: YAMLNode?, redacting: Bool = true) -> String {
         var w = JSONWriter()

@@ -1,8 +1,8 @@
 /// Merges a configuration layer's YAML tree over a lower one, key by key: a mapping merges into a
-/// mapping, anything else replaces what is below. `regions` and `beacons` take either a whole list
+/// mapping, anything else replaces what is below. `regions`, `devices` and `beacons` take either a whole list
 /// (it replaces the list below) or a mapping by identity that adds, updates (key by key) or, with
-/// an empty value, removes one item: regions by `name`, beacons by `<uuid>/<major>/<minor>` or
-/// `eddystone/<namespace>/<instance>`, the levels of their topics.
+/// an empty value, removes one item: regions and devices by `name`, beacons by
+/// `<uuid>/<major>/<minor>` or `eddystone/<namespace>/<instance>`, the levels of their topics.
 enum ConfigTreeMerge {
     static func merge(_ lower: YAMLNode?, _ upper: YAMLNode) throws(ConfigError) -> YAMLNode {
         try merge(lower, upper, path: .root)
@@ -34,11 +34,11 @@ enum ConfigTreeMerge {
 
     /// How the items of a list section are told apart.
     private enum ItemIdentity {
-        case regionName, beacon
+        case name, beacon
 
         init?(section: String) {
             switch section {
-            case "regions": self = .regionName
+            case "regions", "devices": self = .name
             case "beacons": self = .beacon
             default: return nil
             }
@@ -84,7 +84,7 @@ enum ConfigTreeMerge {
             YAMLNode.Pair(key: key, keyNode: scalar(key, .plain), value: value)
         }
         switch identity {
-        case .regionName:
+        case .name:
             return [item("name", scalar(pair.key, .doubleQuoted))]
         case .beacon:
             let levels = pair.key.split(separator: "/", omittingEmptySubsequences: false).map(String.init)

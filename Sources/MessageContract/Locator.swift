@@ -13,13 +13,13 @@ import BeaconWire
 /// Output: retained `<base>/<beacon>/location` (and `<base>/<beacon>/room` with Home Assistant discovery), a `<base>/<beacon>/event` (`location` or `not_home`)
 /// on every change, and optionally Home Assistant `mqtt_room` messages.
 package struct Locator: Sendable {
-    package let settings: LocatorSettings
+    package private(set) var settings: LocatorSettings
     package let baseTopic: String
-    package let qos: Int
+    package private(set) var qos: Int
     /// How distances are recomputed for gateways with an `rssi_offset` (as the gateways range).
-    package let distance: DistanceSettings
+    package private(set) var distance: DistanceSettings
     /// Also publish the retained plain-text `<base>/<beacon>/room` (Home Assistant's room tracker reads it).
-    package let publishesRoom: Bool
+    package private(set) var publishesRoom: Bool
     /// Learns device names from the topics it reads (a device's topic level is its name).
     private(set) var topics: TopicTree
 
@@ -55,6 +55,23 @@ package struct Locator: Sendable {
     /// and the retained locations (read back at start).
     package static func subscriptions(baseTopic: String) -> [String] {
         TopicTree(base: baseTopic).locatorSubscriptions
+    }
+
+    /// New settings while running: every track (readings, owner, dwell) and the ticks decided so far
+    /// are kept, and the rule applies them from the next tick. Switching the room topic on
+    /// publishes each current location's room at once (Home Assistant's tracker reads it).
+    package mutating func reconfigure(
+        settings: LocatorSettings, qos: Int, distance: DistanceSettings, publishesRoom: Bool,
+        into out: inout [OutboundMessage]
+    ) {
+        let roomSwitchedOn = publishesRoom && !self.publishesRoom
+        self.settings = settings
+        self.qos = qos
+        self.distance = distance
+        self.publishesRoom = publishesRoom
+        guard roomSwitchedOn else { return }
+        let composer = LocatorComposer(topics: topics, qos: qos)
+        for beacon in order { if let l = tracks[beacon]?.location { out.append(composer.room(beacon, l)) } }
     }
 
     /// The current location of a beacon, nil when never located.

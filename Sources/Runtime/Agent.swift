@@ -30,6 +30,8 @@ package final class Agent<Pipeline: MessagePipeline> {
     /// STOPPING=1 goes out once: on the core's stop (a signal) or, failing that, at shutdown.
     private var stoppingNotified = false
     private var metrics: MetricsPublisher?
+    /// `run`'s locator (`locator.enabled`), which follows reloads and layers; nil for no locator at all.
+    private let locator: EmbeddedLocator?
 
     /// - Parameters:
     ///   - reload: re-reads the configuration for SIGHUP; a thrown error keeps the old one.
@@ -37,12 +39,15 @@ package final class Agent<Pipeline: MessagePipeline> {
     ///     source's `adapter` label.
     ///   - layering: with `remote_config.enabled`, the layers (SIGHUP then reloads through it), and
     ///     the document and layers it starts with.
+    ///   - locator: the embedded locator; the agent starts it (when `locator.enabled`) and stops it.
     package init(
         configuration: Configuration, connection: MQTTConnectionOptions, pipeline: Pipeline, source: any PacketSource,
         options: AgentOptions, logger: Logger, metrics: (board: MetricsBoard, adapter: String)? = nil,
         reload: @escaping () throws -> Configuration,
-        layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)? = nil
+        layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)? = nil,
+        locator: EmbeddedLocator? = nil
     ) {
+        self.locator = locator
         let remote = layering.map {
             RemoteConfiguration(topics: TopicTree(configuration), applied: $0.start.layers, document: $0.start.document)
         }
@@ -82,6 +87,7 @@ package final class Agent<Pipeline: MessagePipeline> {
         }
         if options.handleSignals { SignalWatcher.start(posting: queue) }
         startSource()
+        locator?.apply(configuration)
         systemd.ready(status: core.serviceStatus)  // systemd (ship)
         var session = MosquittoSession(client: client)
         let termination = EventLoop.run(
@@ -110,7 +116,6 @@ package final class Agent<Pipeline: MessagePipeline> {
                 } else {
                     core.reloaded(Result { try reload() })
                 }
-                logger.level = core.configuration.logLevel
                 perform(core.takeActions(), on: &core)
             case .applyConfigurationLayer(let layer, let payload, let source):
                 guard let layering else { break }
@@ -119,6 +124,10 @@ package final class Agent<Pipeline: MessagePipeline> {
                 perform(core.takeActions(), on: &core)
             case .advertise(let settings):
                 source.advertise(settings)
+            case .setLogLevel(let level):
+                logger.level = level
+            case .configureLocator(let c):
+                locator?.apply(c)
             }
         }
     }
@@ -151,6 +160,7 @@ package final class Agent<Pipeline: MessagePipeline> {
         queue.close()
         let lost = core.counters.queued
         client.stop(timeout: .seconds(2))
+        locator?.stop()
         let c = core.counters
         logger.info(
             "stopped",

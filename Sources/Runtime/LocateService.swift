@@ -23,6 +23,8 @@ package final class LocateService: Sendable {
     private let queue = AgentEventQueue()
     private let client: MosquittoClient
     private let logger: Logger
+    /// The log level, which a reconfiguration may change while the loop thread logs.
+    private let level: Mutex<LogLevel>
     /// The core until `start` hands it to the loop thread.
     private let waiting: Mutex<LocatorCore?>
     private let publishedCount = Atomic<Int>(0)
@@ -39,6 +41,7 @@ package final class LocateService: Sendable {
         self.clock = clock
         self.board = board
         self.logger = logger
+        level = Mutex(logger.level)
         waiting = Mutex(
             LocatorCore(
                 locator: locator, clock: clock, tick: Double(tick / .microseconds(1)) / 1e6,
@@ -79,6 +82,8 @@ package final class LocateService: Sendable {
             _ = EventLoop.run(
                 &core, queue: queue, session: &session,
                 perform: { [logger] _, actions in
+                    var logger = logger
+                    logger.level = self.level.withLock { $0 }
                     for case .log(let record) in actions { logger.log(record) }
                 },
                 turned: { core, _ in
@@ -88,6 +93,13 @@ package final class LocateService: Sendable {
             publishedCount.store(core.published, ordering: .relaxed)
             finished.signal()
         }
+    }
+
+    /// The configuration changed while running (`run`'s embedded locator): hands it to the loop
+    /// thread, which applies it between two turns (`LocatorCore`, input `.configuration`).
+    package func reconfigure(_ c: Configuration) {
+        level.withLock { $0 = c.logLevel }
+        queue.post(.configuration(c))
     }
 
     /// Decides once more, publishes what is due (waiting up to 2 s for acknowledgements), then

@@ -107,4 +107,43 @@ import Testing
         // The fleet layer did not come back: removed (an empty payload); the gateway's was read again.
         #expect(requests(h).map { "\($0.0):\($0.1)" } == ["gateway:gateway: {room: still}", "fleet:"])
     }
+    /// The shell's part of a run-time change: a new `log_level`, and the embedded locator when what
+    /// it is built from changes (`LocatorSetup`) — asked for once per change, never for other keys.
+    @Test func logLevelAndTheLocatorFollowALayerThroughActions() {
+        var h = harness()
+        h.connectAndRestore()
+        func apply(_ h: inout CoreHarness, _ change: (inout Configuration) -> Void) -> [AgentAction] {
+            var next = h.core.configuration
+            change(&next)
+            h.core.layerApplied(.fleet, source: Self.fleet, .success(ConfigurationUpdate(configuration: next, layers: [.fleet])))
+            return h.core.takeActions().filter {
+                switch $0 {
+                case .setLogLevel, .configureLocator: true
+                default: false
+                }
+            }
+        }
+        #expect(apply(&h) { $0.gateway.room = "kitchen" }.isEmpty)
+        #expect(apply(&h) { $0.logLevel = .debug } == [.setLogLevel(.debug)])
+        var enabled = h.core.configuration
+        enabled.locator.enabled = true
+        enabled.locator.minDwell = .seconds(5)
+        #expect(apply(&h) { $0.locator = enabled.locator } == [.configureLocator(enabled)])
+        // What the locator reads of the rest: a beacon it announces, Home Assistant, the distance model.
+        let beacon = BeaconOverride(identity: .uuid(BeaconID128(high: 1, low: 2), major: 1, minor: 2), name: "keys")
+        let added = apply(&h) { $0.beacons = [beacon] }
+        #expect(added.count == 1)
+        if case .configureLocator(let c)? = added.first { #expect(c.beacons == [beacon] && c.locator.enabled) }
+        #expect(apply(&h) { $0.homeAssistant.discovery = true }.count == 1)
+        #expect(apply(&h) { $0.ranging.distance.exponent = 3 }.count == 1)
+        #expect(apply(&h) { $0.monitoring.exitTimeout = .seconds(20) }.isEmpty)
+        // SIGHUP's file takes the same path.
+        var file = h.core.configuration
+        file.locator.enabled = false
+        file.logLevel = .warning
+        h.core.reloaded(.success(file))
+        let reloaded = h.core.takeActions()
+        #expect(reloaded.contains(.setLogLevel(.warning)))
+        #expect(reloaded.contains(.configureLocator(file)))
+    }
 }

@@ -97,4 +97,45 @@ import Testing
         tick(after: 0.01)
         #expect(core.termination != nil)
     }
+    /// `run`'s embedded locator follows the configuration: new settings apply from the next tick,
+    /// the tracks and locations stay, and Home Assistant discovery follows the configured beacons.
+    @Test mutating func aNewConfigurationKeepsTheTracksAndDiscoveryFollowsIt() {
+        var c = Configuration()
+        c.gateway.id = "gw1"
+        core = LocatorCore(
+            locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 100, now: now, wall: wall,
+            discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: "1.0"))
+        handle(.mqtt(.connected(generation: 1)))
+        feed(seconds: 0...5)
+        tick(after: 0.2)
+        #expect(broker.published.map(\.topic) == ["\(Self.beacon)/location", "\(Self.beacon)/event"])
+        broker.published = []
+        // Home Assistant discovery on, a beacon named, and an mqtt_room feed.
+        c.homeAssistant.discovery = true
+        c.beacons = [
+            BeaconOverride(
+                identity: .uuid(BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1), name: "keys")
+        ]
+        c.locator.mqttRoomTopic = "espresense/rooms"
+        handle(.configuration(c))
+        let topics = broker.published.map(\.topic)
+        // The current location's room at once (the tracker reads it), then discovery, birth subscribed.
+        #expect(topics.first == "\(Self.beacon)/room")
+        #expect(broker.published.first?.payload == "hall")
+        #expect(topics.contains("homeassistant/device_tracker/beacon2mqtt_locator/e2c56db5dffb48d2b060d0f5a71096e0_1_1_room_tracker/config"))
+        #expect(broker.subscribed.last == "homeassistant/status")
+        broker.published = []
+        // The track is kept: a further reading is no new location, only the room feed it now has.
+        feed(seconds: 6...6)
+        tick(after: 0.2)
+        #expect(!broker.published.map(\.topic).contains("\(Self.beacon)/location"))
+        #expect(broker.published.map(\.topic).contains("espresense/rooms/hall"))
+        #expect(core.locator.settings.mqttRoomTopic == "espresense/rooms")
+        // The beacon unconfigured, discovery off: its entities go.
+        broker.published = []
+        c.beacons = []
+        c.homeAssistant.discovery = false
+        handle(.configuration(c))
+        #expect(broker.published.contains { $0.topic == "homeassistant/device_tracker/beacon2mqtt_locator/e2c56db5dffb48d2b060d0f5a71096e0_1_1_room_tracker/config" && $0.payload.isEmpty })
+    }
 }

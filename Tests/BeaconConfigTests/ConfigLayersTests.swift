@@ -106,6 +106,8 @@ import Testing
         // Not a mapping, and a region item that is not one.
         #expect(try refusal("[1, 2]")?.contains("must be a mapping") == true)
         #expect(try refusal(#"{"regions": {"zone": 5}}"#)?.contains("regions.zone: expected a mapping of this item's keys") == true)
+        // An empty key is named as one (found by the `layer` fuzz target: " ?" said "unknown key" of nothing).
+        #expect(try refusal(" ?") == "\(Self.fleet):1:3: \"\": unknown key; known keys here: log_level, gateway, scanner, mqtt, monitoring, ranging, regions, beacons, devices, locator, homeassistant, telemetry, remote_config, metrics, advertise")
     }
 
     @Test func theEffectiveDocumentNamesTheLayersAndRedactsSecrets() throws {
@@ -143,5 +145,38 @@ import Testing
         #expect(beaconsRemoved)
         #expect(d.isEmpty)
         #expect(throws: ConfigError.self) { try ConfigLayerDocument(payload: Array("[1]".utf8), source: Self.fleet) }
+    }
+    @Test func runTimeKeysApplyAndOnlyTheRestartOnlyOnesAreRefused() throws {
+        var l = try layers()
+        let c = try set(
+            &l, .fleet,
+            #"{"log_level": "debug", "telemetry": {"enabled": true, "interval": "30s"}, "locator": {"enabled": true, "min_dwell": "5s"}, "devices": [{"name": "phone", "irk": "0123456789abcdef0123456789abcdef"}]}"#)
+        #expect(c.logLevel == .debug)
+        #expect(c.telemetry.enabled && c.telemetry.interval == .seconds(30))
+        #expect(c.locator.enabled && c.locator.minDwell == .seconds(5))
+        #expect(c.devices.map(\.name) == ["phone"])
+        // A device's key is a secret: never in the effective configuration.
+        #expect(!l.document.contains("0123456789abcdef"))
+        #expect(l.document.contains(#""devices":[{"name":"phone","irk":"<redacted>"}]"#))
+        // Devices change per item by name, like regions.
+        let d = try set(&l, .gateway, #"{"devices": {"watch": {"address": "aa:bb:cc:dd:ee:ff"}, "phone": null}}"#)
+        #expect(d.devices.map(\.name) == ["watch"])
+        for key in ["mqtt: {port: 1884}", "scanner: {mode: active}", "gateway: {id: other}", "remote_config: {enabled: false}", "metrics: {listen: ':9100'}"] {
+            let message = try refusal(key)
+            #expect(message?.contains("takes effect only after a restart, so it cannot be set over MQTT") == true, "\(key)")
+        }
+    }
+
+    /// A null document ("~", "null", a comment) is a layer that sets nothing; taking it away again
+    /// gives back the document before it (found by the `layer` fuzz target).
+    @Test func aNullLayerSetsNothingAndRemovingItGivesBackTheDocument() throws {
+        var l = try layers()
+        _ = try set(&l, .gateway, #"{"gateway": {"floor": "2"}}"#)
+        let before = (l.configuration, l.document)
+        let c = try set(&l, .fleet, "~")
+        #expect(c == before.0)
+        _ = try set(&l, .fleet, "")
+        #expect(l.configuration == before.0)
+        #expect(l.document == before.1)
     }
 }

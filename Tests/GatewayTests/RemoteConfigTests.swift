@@ -21,6 +21,11 @@ import Testing
         pattern write beacons/gateways/%u/config
         pattern write beacons/gateways/%u/config/error
         pattern read beacons/#
+
+        pattern write beacons/locators/%u/status
+        pattern write beacons/+/+/+/location
+        pattern write beacons/+/+/+/room
+        pattern write beacons/+/+/+/event
         """
 
     /// A broker with the ACL, the gateway's and the admin's configuration files, and a state directory.
@@ -252,5 +257,43 @@ import Testing
         #expect(!watcher.messages.contains { $0.topic.hasSuffix("/config/set") })
         #expect(Self.effective(watcher) == before)
         #expect(!fleet.logText.contains("pwned"))
+    }
+    /// `locator` and `log_level` change at run time too: a layer switches the embedded locator on
+    /// (it comes online and places the gateway's beacons) and off again (offline), and the log
+    /// level follows a layer from the next line on.
+    @Test func aLayerStartsAndStopsTheEmbeddedLocatorAndSetsTheLogLevel() throws {
+        let running = try Running(regions: "regions:\n  - name: office\n    uuid: \(Self.uuid)", watching: "beacons/#")
+        let (fleet, watcher) = (running.fleet, running.watcher)
+        #expect(running.announced())
+        #expect(!watcher.messages.contains { $0.topic == "beacons/locators/gw1/status" })
+        let on = try fleet.config(["set", "--gateway", "gw1", "locator", #"{"enabled": true, "min_dwell": "5s"}"#])
+        #expect(on.code == 0, "\(on)")
+        #expect(
+            watcher.waitFor(timeout: 15) { m in m.contains { $0.topic == "beacons/locators/gw1/status" && $0.payload == "online" } },
+            "\(fleet.logText)")
+        #expect(
+            watcher.waitFor(timeout: 30) { m in
+                m.contains { $0.topic.hasSuffix("/location") && $0.payload.contains(#""gateway":"gw1""#) }
+            }, "\(fleet.logText)")
+        // The log level: at warning, an applied layer is not logged; back at info, it is.
+        let applied = { fleet.logText.components(separatedBy: "configuration layer applied").count }
+        #expect(try fleet.config(["set", "--fleet", "log_level", "warning"]).code == 0)
+        let quiet = applied()
+        _ = waitUntil(timeout: 1.1) { false }  // past the rate limit
+        #expect(try fleet.config(["set", "--fleet", "gateway.floor", "2"]).code == 0)
+        #expect(applied() == quiet, "\(fleet.logText)")
+        _ = waitUntil(timeout: 1.1) { false }
+        #expect(try fleet.config(["unset", "--fleet", "log_level"]).code == 0)
+        #expect(waitUntil(timeout: 5) { applied() == quiet + 1 }, "\(fleet.logText)")
+        // Switched off: the locator stops cleanly and says so on its status topic.
+        let off = try fleet.config(["unset", "--gateway", "gw1", "locator"])
+        #expect(off.code == 0, "\(off)")
+        #expect(
+            watcher.waitFor(timeout: 15) { m in
+                m.last { $0.topic == "beacons/locators/gw1/status" }?.payload == "offline"
+            }, "\(fleet.logText)")
+        #expect(waitUntil(timeout: 5) { fleet.logText.contains("embedded locator stopped") })
+        #expect(running.agent.isRunning)
+        #expect(!fleet.broker.logText.contains("Denied PUBLISH from gw1"), "\(fleet.broker.logText)")
     }
 }

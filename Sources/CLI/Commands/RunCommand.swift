@@ -191,16 +191,9 @@ struct RunCommand: Command {
         let agent = Agent(
             configuration: configuration, connection: connection,
             pipeline: Pipeline(configuration: configuration, identityResolver: AESIdentityResolver.factory), source: source, options: options, logger: logger,
-            metrics: metrics.map { ($0.board, adapter) }, reload: reload, layering: layering)
-        // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
-        let locate =
-            configuration.locator.enabled
-            ? LocateService(
-                configuration: configuration, settings: configuration.locator, connection: connection, logger: logger,
-                metrics: metrics?.board)
-            : nil
-        locate?.start()
-        defer { locate?.stop() }
+            metrics: metrics.map { ($0.board, adapter) }, reload: reload, layering: layering,
+            // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
+            locator: EmbeddedLocator(connection: connection, logger: logger, metrics: metrics?.board))
         return agent.run()
     }
 

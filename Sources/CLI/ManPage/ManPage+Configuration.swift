@@ -45,7 +45,8 @@ extension ManPage {
             0 alone means off where a key allows it. \
             Booleans are true/false, yes/no or on/off. \
             An empty value keeps the default. \
-            SIGHUP reloads the file (regions and beacons at once); mqtt.* and gateway.id need a restart.
+            SIGHUP reloads the file (regions, beacons, devices, monitoring, ranging, telemetry, homeassistant, \
+            locator, advertise and log_level at once); mqtt.*, gateway.id, scanner.* and metrics need a restart.
             """)
         var group: Substring = ""
         for setting in settings {

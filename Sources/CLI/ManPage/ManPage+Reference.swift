@@ -157,8 +157,9 @@ extension ManPage {
             "Stop the source, publish what is queued for up to 5 s, publish offline, disconnect, exit 0."),
         .init(
             "SIGHUP",
-            "Reload the configuration file. Region and beacon changes apply at once and unchanged regions "
-                + "keep their state. A file that fails validation is logged (reload failed; keeping the running "
+            "Reload the configuration file. Region, beacon and device changes, monitoring, ranging, telemetry, "
+                + "homeassistant, locator (the embedded locator starts, stops or takes its new settings), advertise "
+                + "and log_level apply at once, and unchanged regions keep their state. A file that fails validation is logged (reload failed; keeping the running "
                 + "configuration) and the old configuration keeps running. Changes to mqtt.* and gateway.id need a "
                 + "restart (logged)."),
         .init(
