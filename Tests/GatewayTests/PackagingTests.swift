@@ -106,6 +106,22 @@ import Testing
         #expect(postrm.contains("deluser --system") && postrm.contains("rm -rf /var/lib/beacon2mqtt"))
     }
 
+    /// libmicrohttpd (and the GnuTLS it brings) is loaded only when `metrics.listen` starts an
+    /// endpoint, so a gateway without metrics never pays its 2.4 MiB; the package still depends on it.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
+    func theAgentLoadsLibmicrohttpdOnlyForMetrics() throws {
+        let binary = Self.repo.appendingPathComponent(".build/debug/beacon2mqtt").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "build beacon2mqtt first")
+        let dynamic = try Self.run("/usr/bin/readelf", ["-d", binary])
+        #expect(dynamic.status == 0)
+        let needed = dynamic.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libmosquitto") }, "readelf's output changed: \(dynamic.output)")
+        #expect(!needed.contains { $0.contains("libmicrohttpd") || $0.contains("libgnutls") }, "\(needed)")
+        let buildDeb = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("scripts/build-deb.sh").path, encoding: .utf8)
+        #expect(buildDeb.contains("depends=\"adduser, libmicrohttpd12, $depends\""))
+    }
+
     @Test func copyrightIsMachineReadableAndNamesTheGPLLinkage() throws {
         let text = try String(
             contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/copyright").path, encoding: .utf8)

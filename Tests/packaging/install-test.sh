@@ -30,6 +30,8 @@ out=$(in_root beacon2mqtt check-config /etc/beacon2mqtt/beacon2mqtt.yaml 2>&1) |
 [[ $out == "/etc/beacon2mqtt/beacon2mqtt.yaml: OK"* ]] || fail "check-config printed '$out'"
 echo "install-test: $out"
 
+in_root dpkg-query -W -f='${Depends}\n' beacon2mqtt | grep -q 'libmicrohttpd12' ||
+    fail "Depends lacks libmicrohttpd12, which metrics.listen loads"
 in_root getent passwd beacon2mqtt >/dev/null || fail "postinst did not create the beacon2mqtt user"
 in_root dpkg-query -W -f='${Conffiles}\n' beacon2mqtt | grep -q '/etc/beacon2mqtt/beacon2mqtt.yaml' ||
     fail "the config is not a conffile"
