@@ -8,8 +8,8 @@ import MessageContract
 /// `DeliveryPolicy` (outbox lanes, held queue, windows), `RestoreSession`, `AgentTimers`,
 /// `AgentStatistics`; back-pressure (`takesSourceEvents`) and the phases live here.
 ///
-/// Time: `now` is monotonic (deadlines, timers, rates); `wall` only stamps payloads and, for a
-/// live source, is the pipeline's clock.
+/// Time: `now` is monotonic (deadlines, timers, rates, and for a live source the pipeline's clock);
+/// `wall` only stamps payloads (AgentCore+Time).
 package struct AgentCore<Pipeline: MessagePipeline> {
     package internal(set) var configuration: Configuration
     package private(set) var phase: AgentPhase
@@ -43,16 +43,22 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     package var isConnected: Bool { connectedGeneration != nil }
     private var failure: (any SourceFailure)?
     /// The newest packet's time and when it was taken: a capture's clock.
-    private var anchor: (packet: Timestamp, at: MonotonicInstant)?
+    var anchor: (packet: Timestamp, at: MonotonicInstant)?
+    /// Both clocks at the start: a live source's pipeline time is `origin.wall` moved on by the
+    /// monotonic clock (see AgentCore+Time).
+    let origin: (now: MonotonicInstant, wall: Timestamp)
     private(set) var now: MonotonicInstant
     private(set) var wall: Timestamp
 
     /// - Parameters:
     ///   - statusTopic, statusQoS: the client's availability topic (`degraded` goes there).
     ///   - remote: configuration over MQTT (`remote_config.enabled`), nil when off.
+    ///   - steadyOrigin: both clocks at the moment a live source's steady timeline starts (the
+    ///     shell's `SteadyWallClock`); by default `now` and `wall`.
     package init(
         configuration: Configuration, pipeline: Pipeline, options: AgentOptions, statusTopic: String, statusQoS: Int,
-        softwareVersion: String, now: MonotonicInstant, wall: Timestamp, remote: RemoteConfiguration? = nil
+        softwareVersion: String, now: MonotonicInstant, wall: Timestamp, remote: RemoteConfiguration? = nil,
+        steadyOrigin: (now: MonotonicInstant, wall: Timestamp)? = nil
     ) {
         self.remote = remote
         self.configuration = configuration
@@ -63,6 +69,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         self.softwareVersion = softwareVersion
         self.now = now
         self.wall = wall
+        origin = steadyOrigin ?? (now, wall)
         delivery = DeliveryPolicy(outboxLimit: configuration.mqtt.outboxLimit, inFlightWindow: options.inFlightWindow)
         restore = RestoreSession(
             subscriptions: TopicTree(configuration).restoreSubscriptions,
@@ -136,6 +143,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private mutating func set(_ now: MonotonicInstant, _ wall: Timestamp) {
         self.now = max(now, self.now)
         self.wall = wall
+        pipeline.setPayloadClockOffset(payloadClockOffset)
     }
 
     private var advancesOnTimer: Bool {
@@ -150,26 +158,6 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             }
         }
         if timers.statsAreDue(at: now, interval: configuration.mqtt.statsInterval.seconds) { publishStats() }
-    }
-
-    /// The pipeline's notion of now: the wall clock, or the capture's time moved on by the
-    /// monotonic clock since the last packet (at the replay speed).
-    var pipelineNow: Timestamp? {
-        switch options.timing {
-        case .wallClock:
-            return wall
-        case .capture(let speed):
-            guard let anchor else { return nil }
-            guard let speed else { return anchor.packet }
-            let elapsed = now.seconds(since: anchor.at) * speed
-            return anchor.packet + TimeSpan(microseconds: Int64(elapsed * 1_000_000))
-        }
-    }
-
-    /// Payload time: the wall clock, or a capture's newest packet.
-    var payloadTime: Timestamp {
-        if options.timing != .wallClock, let anchor { return anchor.packet }
-        return wall
     }
 
     // MARK: - Inputs
@@ -313,7 +301,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         if connectedGeneration != nil { for pattern in restore.subscriptions { session.unsubscribe(pattern) } }
         let messages = restore.messages
         let before = out.count
-        pipeline.restore(retained: messages, at: payloadTime, into: &out)
+        pipeline.restore(retained: messages, at: pipelineNow ?? payloadTime, into: &out)
         let cleared = out.count - before
         enqueueOutput()
         if connectedGeneration == nil {

@@ -22,6 +22,9 @@ package protocol MessagePipeline {
     mutating func finish(into out: inout [OutboundMessage])
     /// `finish` in steps of at most `step` of the pipeline's time; true when finished.
     mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool
+    /// What to add to the pipeline's times when they are printed in payloads: the wall clock's
+    /// distance from a live pipeline's steady time (AgentCore+Time); 0 for a capture.
+    mutating func setPayloadClockOffset(_ offset: TimeSpan)
     var statistics: PipelineStatistics { get }
     /// Each configured region's state, for `/metrics`.
     var regionStates: [(name: String, state: RegionState)] { get }
@@ -30,6 +33,9 @@ package protocol MessagePipeline {
 extension MessagePipeline {
     /// Pipelines without regions (the tests' scripted ones).
     package var regionStates: [(name: String, state: RegionState)] { [] }
+
+    /// Pipelines that print no times (the tests' scripted ones).
+    package mutating func setPayloadClockOffset(_ offset: TimeSpan) {}
 
     /// Pipelines without a clock of their own finish in one step.
     package mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {

@@ -21,7 +21,8 @@ package struct HCILoopOptions: Sendable {
     package init() {}
 }
 
-/// Where time comes from: the wall clock stamps packets, the monotonic one drives timeouts.
+/// Where time comes from: the wall clock stamps packets (in `system`, the steady one the pipeline's
+/// deadlines follow, `SteadyWallClock`), the monotonic one drives timeouts.
 package struct HCIClock: Sendable {
     package var wall: @Sendable () -> Timestamp
     package var monotonic: @Sendable () -> Timestamp
@@ -31,7 +32,7 @@ package struct HCIClock: Sendable {
     }
 
     package static let system = HCIClock(
-        wall: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) },
+        wall: { SteadyWallClock.now() },
         monotonic: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_MONOTONIC)) })
 }
 

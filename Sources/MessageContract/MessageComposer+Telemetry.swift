@@ -18,16 +18,12 @@ extension MessageComposer {
         w.field("temperature", b.tlm?.temperature, decimals: 2)
         w.field("adv_count", b.tlm.map { Int($0.advertisingCount) })
         w.field("uptime_s", b.tlm?.uptimeSeconds, decimals: 1)
-        if let seen = b.tlmSeen {
-            w.field("tlm_seen", plain: seen.appendRFC3339)
-        } else {
-            w.field("tlm_seen", nil as String?)
-        }
+        writeTime(&w, "tlm_seen", b.tlmSeen)
         w.field("url", b.url)
         w.field("tx_power", b.txPower.map { Int($0) })
         w.field("tx_power_at_m", b.txPower == nil ? nil : b.txPowerAtMetres)
         w.field("interval_ms", b.interval.map { Int(($0.microseconds + 500) / 1000) })
-        w.field("timestamp", plain: b.timestamp.appendRFC3339)
+        writeTime(&w, "timestamp", b.timestamp)
         w.endObject()
         return OutboundMessage(
             topic: topics.beacon(b.identity, .telemetry), payload: .json(w.text), qos: qos, retain: true,

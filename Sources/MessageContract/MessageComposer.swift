@@ -20,8 +20,12 @@ package struct MessageComposer: Sendable {
     var identityTexts: [RangedIdentityText] = []
     /// How each configured device is identified, printed as its payloads' `"identity"`.
     var deviceKinds: [BeaconIdentity: BeaconSighting.Kind] = [:]
+    /// Added to every time printed: the wall clock's distance from a live pipeline's steady clock
+    /// (the agent core sets it; see AgentCore+Time), so payloads carry wall time after a step.
+    package var wallOffset = TimeSpan(microseconds: 0)
 
-    package init(_ c: Configuration) {
+    package init(_ c: Configuration, wallOffset: TimeSpan = TimeSpan(microseconds: 0)) {
+        self.wallOffset = wallOffset
         topics = TopicTree(c)
         floor = c.gateway.floor
         room = c.gateway.room
@@ -107,8 +111,8 @@ package struct MessageComposer: Sendable {
     }
 
     /// An RFC 3339 time, or null.
-    private static func writeTime(_ w: inout JSONWriter, _ name: String, _ t: Timestamp?) {
-        if let t { w.field(name, plain: t.appendRFC3339) } else { w.field(name, nil as String?) }
+    func writeTime(_ w: inout JSONWriter, _ name: String, _ t: Timestamp?) {
+        if let t { w.field(name, plain: (t + wallOffset).appendRFC3339) } else { w.field(name, nil as String?) }
     }
 
     private func attributes(
@@ -117,8 +121,8 @@ package struct MessageComposer: Sendable {
         var w = JSONWriter()
         w.beginObject()
         w.field("state", state.rawValue)
-        Self.writeTime(&w, "since", since)
-        Self.writeTime(&w, "last_seen", lastSeen)
+        writeTime(&w, "since", since)
+        writeTime(&w, "last_seen", lastSeen)
         extra(&w)
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .state)
@@ -159,8 +163,8 @@ package struct MessageComposer: Sendable {
             w.field("address", nil as String?)
         }
         w.field("rssi", rssi(b.rssi), decimals: 1)
-        w.field("timestamp", plain: t.appendRFC3339)
-        Self.writeTime(&w, "last_seen", b.lastSeen)
+        writeTime(&w, "timestamp", t)
+        writeTime(&w, "last_seen", b.lastSeen)
         if let reason { w.field("reason", reason) }
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: false, kind: .event)
@@ -226,7 +230,7 @@ package struct MessageComposer: Sendable {
             topic = topics.beacon(b.identity, .proximity)
         }
         writeMeasurement(&w, b)
-        w.field("timestamp", plain: t.appendRFC3339)
+        writeTime(&w, "timestamp", t)
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: 0, retain: false, kind: .proximity)
     }
@@ -246,7 +250,7 @@ package struct MessageComposer: Sendable {
                 writeIdentityMembers(&w, b, gatewayFields: false)
             }
             writeMeasurement(&w, b)
-            w.field("last_seen", plain: { times.append(b.lastSeen, to: &$0) })
+            w.field("last_seen", plain: { times.append(b.lastSeen + wallOffset, to: &$0) })
             w.endObject()
         }
         w.endArray()

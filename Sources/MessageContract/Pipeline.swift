@@ -166,6 +166,9 @@ package struct Pipeline: Sendable {
         return next >= horizon
     }
 
+    /// What payloads add to the pipeline's times: the wall clock's step since a live start.
+    package mutating func setPayloadClockOffset(_ offset: TimeSpan) { composer.wallOffset = offset }
+
     /// Applies a reloaded configuration; unchanged regions and beacons keep their state.
     package mutating func reconfigure(_ config: Configuration, at time: Timestamp, into out: inout [OutboundMessage]) {
         configuration = config
@@ -173,7 +176,7 @@ package struct Pipeline: Sendable {
             devices = DeviceResolver(devices: config.devices, makeResolver: makeResolver)
         }
         guard started else {
-            composer = MessageComposer(config)
+            composer = MessageComposer(config, wallOffset: composer.wallOffset)
             return begin(at: time)
         }
         // What is due before the reload is published as configured before it.
@@ -188,7 +191,7 @@ package struct Pipeline: Sendable {
         }
         // Withdrawals go to the topics the old names made; everything after, to the new ones.
         var old = composer
-        composer = MessageComposer(config)
+        composer = MessageComposer(config, wallOffset: composer.wallOffset)
         for e in events {
             switch e {
             case .didStopMonitoringRegion: old.compose(e, into: &out)

@@ -4,13 +4,15 @@ import Glibc
 /// Foundation's `Date` in the gateway (Foundation costs the daemon ~10 MB of RSS). It keeps the
 /// names of the few `Date` members the gateway used, so the two read the same.
 ///
-/// The clock is read in `SystemClock`.
+/// The clock is read in `SystemClock` (plus a test's steps, `WallClockSteps`). Deadlines use
+/// `MonotonicClock`, and a live source's packets `SteadyWallClock`.
 package struct WallTime: Comparable, Hashable, Sendable {
     package var timeIntervalSince1970: Double
 
     /// Now.
     package init() {
-        let (seconds, nanoseconds) = SystemClock.nanoseconds(CLOCK_REALTIME).quotientAndRemainder(dividingBy: 1_000_000_000)
+        let now = SystemClock.nanoseconds(CLOCK_REALTIME) &+ WallClockSteps.offset()
+        let (seconds, nanoseconds) = now.quotientAndRemainder(dividingBy: 1_000_000_000)
         timeIntervalSince1970 = Double(seconds) + Double(nanoseconds) / 1e9
     }
 

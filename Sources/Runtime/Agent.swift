@@ -54,7 +54,9 @@ package final class Agent<Pipeline: MessagePipeline> {
         core = AgentCore(
             configuration: configuration, pipeline: pipeline, options: options, statusTopic: connection.statusTopic,
             statusQoS: connection.statusQoS, softwareVersion: Version.string, now: MonotonicClock.now(),
-            wall: WallTime().timestamp, remote: remote)
+            wall: WallTime().timestamp, remote: remote,
+            // The live source stamps packets on this same steady timeline.
+            steadyOrigin: (SteadyWallClock.originMonotonic, SteadyWallClock.originWall))
         self.layering = layering?.layers
         self.source = source
         self.options = options

@@ -31,7 +31,7 @@ package final class FloorPlanSource: PacketSource {
     package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         let plan = simulator.plan
         let period = max(plan.duration, 1)
-        let now = WallTime().timeIntervalSince1970
+        let now = SteadyWallClock.seconds()
         var epoch = (now / period).rounded(.down) * period
         var offset = now - epoch
         let step = 0.1
@@ -52,7 +52,7 @@ package final class FloorPlanSource: PacketSource {
             }
             if !batch.isEmpty { deliver(.packets(batch)) }
             offset = until
-            stopped.sleep(seconds: epoch + offset - WallTime().timeIntervalSince1970)
+            stopped.sleep(seconds: epoch + offset - SteadyWallClock.seconds())
         }
         deliver(.end)
     }

@@ -8,7 +8,7 @@ import Synchronization
 /// Advertising Report event (Core Spec Vol 4, Part E, §7.7.65.2; subevent 0x02, ADV_NONCONN_IND)
 /// carrying Flags and Apple manufacturer data with the iBeacon layout, so the demo exercises the
 /// real decoder. About 10 advertisements per second per beacon in range, timestamped with the
-/// wall clock; RSSI follows a log-distance path loss (exponent 2) plus Gaussian noise (σ = 3 dB)
+/// steady wall clock (`SteadyWallClock`); RSSI follows a log-distance path loss (exponent 2) plus Gaussian noise (σ = 3 dB)
 /// from a seeded generator, so a seed gives the same walk.
 package final class SimulatedSource: PacketSource {
     /// The sample UUID of the iBeacon documentation; major 1, minors 1…N.
@@ -38,7 +38,7 @@ package final class SimulatedSource: PacketSource {
 
     package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         var random = SplitMix64(seed: seed)
-        let start = WallTime().timeIntervalSince1970
+        let start = SteadyWallClock.seconds()
         var walkers = (0..<beacons).map { i in
             Walker(
                 minor: UInt16(i + 1), present: i % 3 != 2,
@@ -46,10 +46,10 @@ package final class SimulatedSource: PacketSource {
                 distance: Double.random(in: 0.5...6, using: &random), heading: 1)
         }
         let tick = 0.1
-        var next = WallTime().timeIntervalSince1970
+        var next = SteadyWallClock.seconds()
         var batch: [CapturedPacket] = []
         while !stopped.isStopped {
-            let now = WallTime().timeIntervalSince1970
+            let now = SteadyWallClock.seconds()
             for i in walkers.indices {
                 step(&walkers[i], now: now, tick: tick, random: &random)
                 guard walkers[i].present, Double.random(in: 0..<1, using: &random) > 0.1 else { continue }
@@ -66,8 +66,8 @@ package final class SimulatedSource: PacketSource {
             if !batch.isEmpty { deliver(.packets(batch)) }
             batch.removeAll(keepingCapacity: true)
             next += tick
-            let wait = next - WallTime().timeIntervalSince1970
-            if wait > 0 { stopped.sleep(seconds: wait) } else { next = WallTime().timeIntervalSince1970 }
+            let wait = next - SteadyWallClock.seconds()
+            if wait > 0 { stopped.sleep(seconds: wait) } else { next = SteadyWallClock.seconds() }
         }
         deliver(.end)
     }

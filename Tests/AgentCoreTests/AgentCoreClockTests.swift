@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import MessageContract
 import Testing
 
 /// Deadlines and timers follow the monotonic clock; the wall clock only stamps payloads.
@@ -8,20 +9,20 @@ import Testing
     @Test func aSteppedWallClockMovesNoTickAndNoExit() {
         var h = CoreHarness { $0.mqtt.statsInterval = .seconds(60) }
         h.connectAndRestore()
-        var advances: [Timestamp] = []
         // Half-second turns; the wall clock jumps an hour forward, then back, between them.
         for turn in 1...12 {
             let step: Double = turn == 5 ? 3600 : turn == 9 ? -3600 : 0
             h.pass(0.5, wallStep: step)
             h.tick()
             #expect(h.core.nextWake <= h.now.adding(seconds: 1))
-            advances.append(h.wall)
         }
-        // One advance per monotonic second: turns 2, 4, … 12 (the restore made the first one).
+        // One advance per monotonic second (turns 2, 4, … 12; the restore made the first one), on
+        // the steady timeline: a second apart, whatever the wall clock did.
         let seen = h.core.pipeline.advances
         #expect(seen.count == 1 + 6)
-        // Payload time is the wall clock's, steps included.
-        #expect(seen.last == advances.last)
+        #expect(zip(seen.dropFirst(), seen).allSatisfy { $0 - $1 == .seconds(1) })
+        // Payloads get the step as an offset: +1 h from turn 5, none again from turn 9.
+        #expect(h.core.pipeline.offsets == [.seconds(0), .seconds(3600), .seconds(0)])
 
         h.packet(1)
         h.handle(.signal(.stop(name: "SIGTERM")))
@@ -44,5 +45,91 @@ import Testing
         let payload = stats.first?.payload ?? ""
         #expect(payload.hasPrefix(#"{"uptime":10,"reports":1,"reports_per_s":0.1,"#))
         #expect(payload.contains(#""reconnects":0,"degraded":null,"scan_mode":"passive","adapter":"auto","timestamp":"2023-11-14T2"#))
+    }
+
+    /// The real pipeline behind the core, a live source stamping packets on the steady timeline
+    /// (start's wall clock + monotonic time, as `SteadyWallClock` does), and the wall clock stepped
+    /// ±1 h while a beacon is in range: its exit fires exit_timeout after the last sighting on the
+    /// monotonic clock (to the tick), and the exit's payload carries the stepped wall clock.
+    @Test(arguments: [3600.0, -3600.0])
+    func aWallClockStepNeitherHastensNorDelaysARealExit(step: Double) throws {
+        var live = LiveCore()
+        live.connectAndRestore()
+        for _ in 0..<6 {
+            live.sight()
+            live.pass(0.5)
+        }
+        #expect(live.events("enter").count == 1)
+        let lastSighting = live.now
+        live.pass(0.2, wallStep: step)
+        // Exit timeout 3 s: ticks every 0.25 s until 5 s after the last sighting.
+        var exitAt: Double?
+        while exitAt == nil, live.now.seconds(since: lastSighting) < 5 {
+            live.pass(0.25)
+            if !live.events("exit").isEmpty { exitAt = live.now.seconds(since: lastSighting) }
+        }
+        let after = try #require(exitAt, "no exit within 5 s of the last sighting (step \(step) s)")
+        #expect(after >= 3 && after <= 4.25, "exit \(after) s after the last sighting")
+        let exit = try #require(live.events("exit").first)
+        let stamp = try #require(
+            exit.split(separator: ",").first { $0.hasPrefix(#""timestamp":"#) }
+                .flatMap { RetainedAttributes.timestamp(rfc3339: String($0.dropFirst(13).dropLast())) })
+        #expect(abs((stamp - live.wall).microseconds) < 1_500_000, "payload time is the wall clock's")
+    }
+}
+
+/// `AgentCore` over the real `Pipeline` on a manual clock, as `run` with a live source drives it.
+private struct LiveCore {
+    var core: AgentCore<Pipeline>
+    var broker = FakeBroker()
+    let start = MonotonicInstant(nanoseconds: 7_000_000_000)
+    var now: MonotonicInstant
+    var wall = Timestamp(microseconds: 1_700_000_000_000_000)
+    let steadyOrigin: Timestamp
+
+    init() {
+        var c = Configuration()
+        c.gateway.id = "gw"
+        c.mqtt.baseTopic = "b"
+        c.monitoring.exitTimeout = .seconds(3)
+        c.regions = [BeaconRegion(name: "office", uuid: Self.uuid)]
+        now = start
+        steadyOrigin = wall
+        core = AgentCore(
+            configuration: c, pipeline: Pipeline(configuration: c), options: AgentOptions(timing: .wallClock),
+            statusTopic: "b/gateways/gw/status", statusQoS: 1, softwareVersion: "test", now: now, wall: wall)
+    }
+
+    static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
+    static let report: [UInt8] = AdvertisingReportEvent.bytes(
+        address: BluetoothAddress("c0:ff:ee:00:00:01")!, addressType: 0,
+        data: (try? BeaconEncoder.advertisingData(
+            .iBeacon(IBeacon(uuid: uuid, major: 1, minor: 1, measuredPower: -59)))) ?? [], rssi: -60)
+
+    /// Both clocks move on; the wall clock by `wallStep` more. Ticks the core.
+    mutating func pass(_ seconds: Double, wallStep: Double = 0) {
+        now = now.adding(seconds: seconds)
+        wall = wall + TimeSpan(microseconds: Int64(((seconds + wallStep) * 1e6).rounded()))
+        core.tick(at: now, wall: wall, &broker)
+        _ = core.takeActions()
+    }
+
+    /// One advertising report, stamped on the steady timeline.
+    mutating func sight() {
+        let steady = steadyOrigin + TimeSpan(microseconds: (now.nanoseconds - start.nanoseconds) / 1000)
+        core.handle(.source(.packet(CapturedPacket(timestamp: steady, bytes: Self.report))), at: now, wall: wall, &broker)
+        _ = core.takeActions()
+    }
+
+    mutating func connectAndRestore() {
+        core.handle(.mqtt(.connected(generation: 1)), at: now, wall: wall, &broker)
+        for mid in broker.subscriptionMids { core.handle(.mqtt(.subscribed(generation: 1, mid: mid)), at: now, wall: wall, &broker) }
+        pass(0.3)
+    }
+
+    /// Payloads of the region's `event` topic with `"event":"<kind>"`.
+    func events(_ kind: String) -> [String] {
+        broker.published.filter { $0.topic.hasSuffix("/event") && $0.topic.contains("office") && $0.payload.contains(#""event":"\#(kind)""#) }
+            .map(\.payload)
     }
 }

@@ -10,6 +10,8 @@ struct FakePipeline: MessagePipeline {
     var states: [Int: String] = [:]
     /// `advance(to:)` calls, in order.
     var advances: [Timestamp] = []
+    /// The payload clock offsets the core set, when they changed.
+    var offsets: [TimeSpan] = []
     var restored: [RetainedMessage]?
     var restoredAt: Timestamp?
     /// `finish(by:)` steps left before it reports finished; each step yields an exit event.
@@ -30,6 +32,10 @@ struct FakePipeline: MessagePipeline {
     }
 
     mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) { advances.append(now) }
+
+    mutating func setPayloadClockOffset(_ offset: TimeSpan) {
+        if offsets.last != offset { offsets.append(offset) }
+    }
 
     mutating func reconfigure(_ configuration: Configuration, at now: Timestamp, into out: inout [OutboundMessage]) {}
 

@@ -18,6 +18,8 @@ final class TestSubscriber: Sendable {
 
     private final class Store: Sendable {
         let received = Mutex<[Received]>([])
+        /// When each of `received` arrived (seconds since the epoch), in the same order.
+        let arrivals = Mutex<[Double]>([])
         let subscribed = Mutex<Bool>(false)
         let client = Mutex<MosquittoClient?>(nil)
     }
@@ -50,7 +52,11 @@ final class TestSubscriber: Sendable {
             case .message(let topic, let payload, let qos, let retained):
                 let message = Received(
                     topic: topic, payload: String(decoding: payload, as: UTF8.self), qos: qos, retained: retained)
-                store.received.withLock { $0.append(message) }
+                let arrived = Date().timeIntervalSince1970
+                store.received.withLock {
+                    $0.append(message)
+                    store.arrivals.withLock { $0.append(arrived) }
+                }
             default: break
             }
         }
@@ -65,6 +71,11 @@ final class TestSubscriber: Sendable {
     var messages: [Received] { store.received.withLock { $0 } }
 
     func messages(on topic: String) -> [Received] { messages.filter { $0.topic == topic } }
+
+    /// Every message with when it arrived (seconds since the epoch, this host's clock).
+    var timedMessages: [(message: Received, arrived: Double)] {
+        store.received.withLock { received in Array(zip(received, store.arrivals.withLock { $0 })) }
+    }
 
     @discardableResult
     func waitFor(timeout: Double = 10, _ condition: ([Received]) -> Bool) -> Bool {

@@ -1,0 +1,36 @@
+import BeaconWire
+
+/// The agent core's clocks. Deadlines, timers and — for a live source — the pipeline's time (exit
+/// timeouts, ranging) follow the monotonic clock, so a stepped wall clock (NTP at boot, `date -s`)
+/// moves no exit and no tick; the wall clock only stamps payloads, through the offset the pipeline
+/// adds to every time it prints. A live source stamps its packets on the same steady timeline
+/// (the shell's `SteadyWallClock`, which the core's `origin` is read from).
+extension AgentCore {
+    /// The pipeline's notion of now: for a live source, the wall clock at the start moved on by
+    /// the monotonic clock; for a capture, the capture's time moved on by the monotonic clock
+    /// since the last packet (at the replay speed).
+    var pipelineNow: Timestamp? {
+        switch options.timing {
+        case .wallClock:
+            return origin.wall + TimeSpan(microseconds: (now.nanoseconds &- origin.now.nanoseconds) / 1000)
+        case .capture(let speed):
+            guard let anchor else { return nil }
+            guard let speed else { return anchor.packet }
+            let elapsed = now.seconds(since: anchor.at) * speed
+            return anchor.packet + TimeSpan(microseconds: Int64(elapsed * 1_000_000))
+        }
+    }
+
+    /// How far the wall clock is from the pipeline's time: what a step of the wall clock since the
+    /// start added (0 for a capture, whose payloads carry the capture's own times).
+    var payloadClockOffset: TimeSpan {
+        guard options.timing == .wallClock, let steady = pipelineNow else { return TimeSpan(microseconds: 0) }
+        return wall - steady
+    }
+
+    /// Payload time: the wall clock, or a capture's newest packet.
+    var payloadTime: Timestamp {
+        if options.timing != .wallClock, let anchor { return anchor.packet }
+        return wall
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Testing
+
+/// The wall clock stepped while `run --simulate` runs (the test-only BEACON2MQTT_TEST_WALL_STEPS
+/// steps the clock the agent reads, not the host's): an hour back, then forward twice.
+extension ChaosTests {
+    /// Seconds after the start and the step: −1 h at 7 s, +1 h at 11 s (back to true), +1 h at 13 s.
+    static let wallSteps: [(at: Double, by: Double)] = [(7, -3600), (11, 3600), (13, 3600)]
+
+    /// The offset the agent's wall clock has `t` seconds after its start.
+    static func wallOffset(at t: Double) -> Double { wallSteps.filter { $0.at <= t }.reduce(0) { $0 + $1.by } }
+
+    static func field(_ payload: String, _ name: String) -> Any? {
+        (try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])?[name]
+    }
+
+    static func seconds(rfc3339 text: String?) -> Double? {
+        guard let text else { return nil }
+        let f = ISO8601DateFormatter()
+        f.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return f.date(from: text)?.timeIntervalSince1970
+    }
+
+    /// 12 simulated beacons, exit timeout 3 s: most leave between 7 and 15 s, across the steps.
+    /// Every exit must arrive 3–4 s (one ranging tick) after its beacon's last sighting on the
+    /// host's clock, the region's ranging list must arrive once a second, and each event's
+    /// `timestamp` must be the agent's (stepped) wall clock.
+    @Test func aSteppedWallClockMovesNoExitAndNoRangingTick() throws {
+        let broker = try MosquittoBroker()
+        let witness = try TestSubscriber(port: broker.port, pattern: "beacons/#")
+        defer { witness.stop() }
+        let uuid = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
+        let workspace = try RunCommandTests.Workspace(
+            port: broker.port, gateway: "chaos",
+            extra: "monitoring:\n  exit_timeout: 3s\nregions:\n  - name: office\n    uuid: \(uuid)\n")
+        var environment = ProcessInfo.processInfo.environment
+        environment["BEACON2MQTT_TEST_WALL_STEPS"] = Self.wallSteps.map { "\(Int($0.at))=\(Int($0.by))" }.joined(separator: ",")
+        let started = Date().timeIntervalSince1970
+        let agent = try ChildProcess(
+            RunCommandTests.binary,
+            ["run", "--config", workspace.config, "--simulate", "--beacons", "12", "--seed", "\(Self.seed)"],
+            output: workspace.log, environment: environment)
+        Thread.sleep(forTimeInterval: 20)
+        agent.signal(SIGTERM)
+        #expect(agent.wait(timeout: 20) == 0, "\(workspace.logText.suffix(2000))")
+        let timed = witness.timedMessages
+
+        // Exits: arrival − last sighting, both on the host's clock (the payload's times less the
+        // agent's offset, read off the exit's own timestamp against its arrival).
+        var exits = 0
+        var wrong: [String] = []
+        var stampsOff = 0
+        for (m, arrived) in timed where m.topic.hasPrefix("beacons/\(uuid)/") && m.topic.hasSuffix("/event") {
+            guard let stamp = Self.seconds(rfc3339: Self.field(m.payload, "timestamp") as? String) else { continue }
+            let offset = ((stamp - arrived) / 3600).rounded() * 3600
+            let t = arrived - started
+            // Away from a step (the start's moment is known to ±0.3 s), the offset is the agent's.
+            if !Self.wallSteps.contains(where: { abs($0.at - t) < 1 }), offset != Self.wallOffset(at: t) { stampsOff += 1 }
+            guard Self.field(m.payload, "event") as? String == "exit" else { continue }
+            exits += 1
+            guard let seen = Self.seconds(rfc3339: Self.field(m.payload, "last_seen") as? String) else { continue }
+            let after = arrived - (seen - offset)
+            if after < 2.8 || after > 4.5 { wrong.append("\(m.topic) at \(String(format: "%.1f", t)) s: \(String(format: "%.2f", after)) s after its last sighting") }
+        }
+        // Ranging: the region's list, once a ranging interval (1 s), from the first to the last.
+        let lists = timed.filter { $0.message.topic.hasSuffix("/ranging") }.map(\.arrived)
+        let gaps = zip(lists.dropFirst(), lists).map { $0 - $1 }
+        let badGaps = gaps.filter { $0 < 0.6 || $0 > 1.4 }
+        Self.report(
+            "chaos wall-clock steps \(Self.wallSteps.map { "\(Int($0.by))s@\(Int($0.at))s" }.joined(separator: " ")) (seed \(Self.seed)): "
+                + "\(exits) exits, \(wrong.count) early or late; \(lists.count) ranging lists, gaps "
+                + "\(String(format: "%.2f", gaps.min() ?? 0))–\(String(format: "%.2f", gaps.max() ?? 0)) s, \(badGaps.count) off; "
+                + "\(stampsOff) event timestamps not on the agent's wall clock")
+        #expect(exits >= 4, "too few exits to judge: \(exits)")
+        #expect(wrong.isEmpty, "\(wrong)")
+        #expect(lists.count >= 15)
+        #expect(badGaps.isEmpty, "ranging list gaps: \(gaps)")
+        #expect(stampsOff == 0)
+    }
+}
