@@ -55,6 +55,11 @@ extension AgentCore {
         case .success(let update):
             adopt(update)
             log(.info, "configuration layer applied", ["layer": layer.rawValue, "source": source])
+            for failure in update.keepFailures {
+                log(
+                    .warning, "configuration layer not kept in the state directory; a restart without the broker starts without it",
+                    ["layer": layer.rawValue, "error": failure])
+            }
         case .failure(let rejection):
             refuse(layer, source: source, rejection)
         }

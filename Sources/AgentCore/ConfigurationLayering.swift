@@ -19,11 +19,17 @@ package struct ConfigurationUpdate: Sendable, Equatable {
     package var document: String?
     /// The layers now applied.
     package var layers: Set<ConfigLayer>
+    /// What went wrong keeping the layer in the state directory (read-only, full): the layer
+    /// applies all the same; only a restart without the broker would start without it.
+    package var keepFailures: [String]
 
-    package init(configuration: Configuration, document: String? = nil, layers: Set<ConfigLayer> = []) {
+    package init(
+        configuration: Configuration, document: String? = nil, layers: Set<ConfigLayer> = [], keepFailures: [String] = []
+    ) {
         self.configuration = configuration
         self.document = document
         self.layers = layers
+        self.keepFailures = keepFailures
     }
 }
 

@@ -45,22 +45,35 @@ package enum FileSystem {
     }
 
     /// Writes `bytes` to `path` through a temporary file and rename(2), so a reader sees the old
-    /// file or the new one, never half of one; mode 0600. False when it could not.
-    @discardableResult
-    package static func replace(_ path: String, with bytes: [UInt8]) -> Bool {
+    /// file or the new one, never half of one; mode 0600. Throws what failed (a read-only or full
+    /// file system: EROFS, ENOSPC, EDQUOT), the old file left as it was.
+    package static func replace(_ path: String, with bytes: [UInt8]) throws(SystemCallError) {
         let temporary = "\(path).tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return false }
-        let written = (try? Syscall.writeAll(fd, bytes) { code in SystemCallError("write", code: code) }) != nil
-        let synced = fsync(fd) == 0
-        close(fd)
-        guard written, synced, rename(temporary, path) == 0 else {
-            unlink(temporary)
-            return false
+        guard fd >= 0 else { throw SystemCallError("create '\(temporary)'", code: errno) }
+        var failure: SystemCallError?
+        do throws(SystemCallError) {
+            try Syscall.writeAll(fd, bytes) { code in SystemCallError("write '\(temporary)'", code: code) }
+            if fsync(fd) != 0 { failure = SystemCallError("fsync '\(temporary)'", code: errno) }
+        } catch {
+            failure = error
         }
-        return true
+        if close(fd) != 0, failure == nil { failure = SystemCallError("close '\(temporary)'", code: errno) }
+        if failure == nil, rename(temporary, path) != 0 { failure = SystemCallError("rename to '\(path)'", code: errno) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
     }
 
-    /// Removes the file at `path` if there is one.
-    package static func remove(_ path: String) { unlink(path) }
+    /// Removes the file at `path` if there is one; throws for any other failure (EROFS).
+    package static func remove(_ path: String) throws(SystemCallError) {
+        if unlink(path) != 0, errno != ENOENT { throw SystemCallError("remove '\(path)'", code: errno) }
+    }
+
+    /// Why files cannot be created in the directory at `path` (missing, not writable, a read-only
+    /// file system), or nil. A full file system shows only when a write fails.
+    package static func writabilityProblem(ofDirectory path: String) -> SystemCallError? {
+        access(path, W_OK | X_OK) == 0 ? nil : SystemCallError("write in '\(path)'", code: errno)
+    }
 }

@@ -80,17 +80,24 @@ final class RemoteConfigStore: ConfigurationLayering {
         } catch {
             return .failure(ConfigurationRejection(diagnostics: ["\(error)"]))
         }
-        keep(layer, payload)
-        return .success(update)
+        var applied = update
+        if let failure = keep(layer, payload) { applied.keepFailures = ["\(failure)"] }
+        return .success(applied)
     }
 
-    /// The state file of `layer`: its payload, or gone with the layer. A failure to write costs
-    /// only the start without a broker, so it is not fatal.
-    private func keep(_ layer: ConfigLayer, _ payload: [UInt8]) {
-        if payload.isEmpty {
-            FileSystem.remove(statePath(layer))
-        } else {
-            _ = FileSystem.replace(statePath(layer), with: payload)
+    /// The state file of `layer`: its payload, or gone with the layer. A failure to write (a
+    /// read-only or full state directory) costs only the start without a broker, so it is a
+    /// warning, not an error.
+    private func keep(_ layer: ConfigLayer, _ payload: [UInt8]) -> SystemCallError? {
+        do throws(SystemCallError) {
+            if payload.isEmpty {
+                try FileSystem.remove(statePath(layer))
+            } else {
+                try FileSystem.replace(statePath(layer), with: payload)
+            }
+            return nil
+        } catch {
+            return error
         }
     }
 }

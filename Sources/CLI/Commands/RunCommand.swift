@@ -167,6 +167,11 @@ struct RunCommand: Command {
                 for problem in store.restoreKeptLayers(at: WallTime().timestamp) {
                     logger.warning("kept configuration layer not applied", ["error": problem])
                 }
+                if let problem = FileSystem.writabilityProblem(ofDirectory: store.stateDirectory) {
+                    logger.warning(
+                        "state directory not writable: layers set over MQTT apply but are not kept for a start without the broker",
+                        ["error": problem.description])
+                }
                 let start = store.update
                 if !start.layers.isEmpty {
                     logger.info(
