@@ -103,6 +103,12 @@ package struct BeaconMonitor: Sendable {
     /// False when the beacon matches no region and is ignored.
     @discardableResult
     package mutating func observe(_ s: BeaconSighting, into out: inout [MonitoringEvent]) -> Bool {
+        track(s, into: &out) != nil
+    }
+
+    /// `observe`, returning the beacon's slot in the table (nil when it is ignored).
+    @discardableResult
+    package mutating func track(_ s: BeaconSighting, into out: inout [MonitoringEvent]) -> MonitorSlot? {
         advance(to: s.timestamp, into: &out)
         let t = now
         countersStorage.sightings += 1
@@ -119,7 +125,7 @@ package struct BeaconMonitor: Sendable {
             // Devices match no region; they are tracked because they are configured.
             if !regionIndex.isEmpty && matchList == RegionIndex.none && s.identity.scheme != .device {
                 countersStorage.ignored += 1
-                return false
+                return nil
             }
             while table.count >= max(1, settings.monitoring.maxTracked) { evictLeastRecent(at: t, into: &out) }
             i = table.insert(newSlot(s.identity, kind: s.kind, matchList: matchList, at: t))
@@ -144,7 +150,7 @@ package struct BeaconMonitor: Sendable {
             if !regions[ri].armed { arm(region: ri, due: t + regions[ri].exitTimeout) }
         }
         wakeRanging(at: t)
-        return true
+        return MonitorSlot(index: i, generation: table[i].generation)
     }
 
     /// Fires everything due at or before `time`, in time order: exit deadlines, initial-state

@@ -11,12 +11,16 @@ import BeaconWire
 /// arrives. When the beacon rotates its address, the new address has no identity until the next
 /// identity frame from it; the old address's association ages out of the bounded map.
 ///
+/// Per beacon the tracker keeps a row indexed by the monitor's slot (`MonitorSlot`), so a report
+/// costs an array index here, not a second hash lookup: a beacon the monitor evicts keeps its row
+/// until the slot is reused, and a beacon tracked again starts afresh.
+///
 /// Rate limit, per beacon (this is one gateway's tracker): at most one message per
 /// `telemetry.interval`. The first goes at the first TLM, or `interval` after the beacon was first
 /// seen; what arrives within a window is published when the window ends (if anything was heard);
 /// a battery crossing `low_battery_mv` (down, or back up past the hysteresis) goes at once and
-/// starts a new window. Pure: time comes with every call, memory is bounded by two fixed-capacity
-/// maps and a deadline queue compacted against them.
+/// starts a new window. Pure: time comes with every call, memory is bounded by the monitor's table,
+/// a fixed-capacity address map and a deadline queue compacted against them.
 package struct TelemetryTracker: Sendable {
     package static let identitiesPerAddress = 4
     /// The smallest advertising interval (Core Spec Vol 6, Part B, §4.4.2.2.1).
@@ -28,82 +32,88 @@ package struct TelemetryTracker: Sendable {
     static let addressRefresh: Int64 = 1_000_000
 
     struct AddressEntry: Sendable {
-        var identities: [BeaconIdentity] = []
+        /// The beacons last heard from this address, newest first.
+        var beacons: [MonitorSlot] = []
         /// A TLM (or URL) heard before any identity frame from this address.
         var pendingTLM: EddystoneTLM?
         var pendingTLMSeen: Timestamp?
         var pendingURL: String?
     }
 
+    /// The fields a report touches come first, so they share a cache line (Swift keeps a struct's
+    /// declared order); a row is cold in the cache once there are thousands of beacons.
     struct Record: Sendable {
-        var address: BluetoothAddress
+        /// The monitor slot's generation this row belongs to.
+        var generation: UInt32
         var txPower: Int8?
-        var txPowerAtMetres: Int = 0
+        var txPowerAtMetres: Int8 = 0
+        var dirty = false
+        var address: BluetoothAddress
         var lastSighting: Int64
         /// When the address map was last visited for this beacon (µs).
         var addressTouched: Int64 = .min
         /// Shortest gap (µs) since the last message; .max when none.
         var shortestGap: Int64 = .max
+        var windowStart: Timestamp
+        var timerDue: Int64?
+        // Read when a message is due.
+        var identity: BeaconIdentity
+        var published = false
         var interval: TimeSpan?
         var tlm: EddystoneTLM?
         var tlmSeen: Timestamp?
         var url: String?
         var lowBattery: Bool?
-        var windowStart: Timestamp
-        var published = false
-        var dirty = false
-        var timerDue: Int64?
     }
 
     struct Deadline: Sendable {
         var due: Int64
-        var identity: BeaconIdentity
+        var slot: MonitorSlot
     }
 
     package private(set) var settings: TelemetrySettings
     private var names: [BeaconIdentity: String] = [:]
     private var addresses: SecondChanceMap<BluetoothAddress, AddressEntry>
-    private var records: SecondChanceMap<BeaconIdentity, Record>
+    /// Indexed by `MonitorSlot.index`; a row is the slot's only while the generations agree.
+    private var records: ContiguousArray<Record?> = []
+    /// The row of each beacon that has one, for what comes by identity (`telemetry(of:)`, `forget`);
+    /// written only when a row is given to a new beacon.
+    private var rows: [BeaconIdentity: Int32] = [:]
     /// Due times are pushed as `now + interval` with `now` never going back, so they are in order.
     private var deadlines = FIFOQueue<Deadline>()
     private var now = Timestamp(microseconds: .min)
 
-    /// `capacity` beacons (monitoring.max_tracked); twice as many addresses.
+    /// `capacity` beacons (monitoring.max_tracked): twice as many addresses are kept.
     package init(settings: TelemetrySettings, beacons: [BeaconOverride] = [], capacity: Int) {
         self.settings = settings
         addresses = SecondChanceMap(capacity: 2 * capacity)
-        records = SecondChanceMap(capacity: capacity)
         for o in beacons { if let n = o.name { names[o.identity] = n } }
     }
 
-    package var trackedCount: Int { records.count }
+    package var trackedCount: Int { rows.count }
     package var trackedAddresses: Int { addresses.count }
     /// Window ends waiting (with superseded ones not yet compacted away).
     package var queuedDeadlines: Int { deadlines.count }
 
     /// The latest telemetry of `identity`, as a message would carry it now.
     package func telemetry(of identity: BeaconIdentity) -> BeaconTelemetry? {
-        records[identity].map { snapshot(identity, $0, at: now) }
+        rows[identity].flatMap { records[Int($0)] }.map { snapshot($0, at: now) }
     }
 
     // MARK: Frames
 
-    /// An identity frame (`advertised`: its TX power as the frame carries it) that the monitor took.
+    /// An identity frame that the monitor took into `slot` (`advertised`: its TX power as the frame
+    /// carries it).
     package mutating func observe(
-        _ s: BeaconSighting, advertised: (dBm: Int8, atMetres: Int)?, into out: inout [MonitoringEvent]
+        _ s: BeaconSighting, slot: MonitorSlot, advertised: (dBm: Int8, atMetres: Int)?,
+        into out: inout [MonitoringEvent]
     ) {
         advance(to: s.timestamp, into: &out)
         let t = now
-        let id = s.identity
         let interval = settings.interval
-        var isNew = false
-        let (windowOver, touchAddress) = records.upsert(
-            id,
-            {
-                isNew = true
-                return Record(address: s.address, lastSighting: t.microseconds, windowStart: t)
-            }
-        ) { r -> (Bool, Bool) in
+        let isNew = !owns(slot)
+        if isNew { adopt(slot, s, at: t) }
+        let (windowOver, touchAddress) = modify(slot) { r -> (Bool, Bool) in
             if !isNew {
                 let gap = t.microseconds - r.lastSighting
                 if gap >= Self.minimumAdvertisingGap && gap <= Self.maximumAdvertisingGap {
@@ -119,18 +129,18 @@ package struct TelemetryTracker: Sendable {
             r.address = s.address
             if let advertised {
                 r.txPower = advertised.dBm
-                r.txPowerAtMetres = advertised.atMetres
+                r.txPowerAtMetres = Int8(clamping: advertised.atMetres)
             }
             r.dirty = true
             return (r.timerDue == nil && t >= r.windowStart + interval, touch)
-        }
+        } ?? (false, false)
         var pending: (EddystoneTLM?, Timestamp?, String?) = (nil, nil, nil)
         if touchAddress {
             addresses.upsert(s.address, { AddressEntry() }) { e in
-                if e.identities.first != id {
-                    e.identities.removeAll { $0 == id }
-                    e.identities.insert(id, at: 0)
-                    if e.identities.count > Self.identitiesPerAddress { e.identities.removeLast() }
+                if e.beacons.first != slot {
+                    e.beacons.removeAll { $0 == slot }
+                    e.beacons.insert(slot, at: 0)
+                    if e.beacons.count > Self.identitiesPerAddress { e.beacons.removeLast() }
                 }
                 pending = (e.pendingTLM, e.pendingTLMSeen, e.pendingURL)
                 e.pendingTLM = nil
@@ -138,10 +148,10 @@ package struct TelemetryTracker: Sendable {
                 e.pendingURL = nil
             }
         }
-        if isNew { arm(id, due: t + interval) }
-        if let url = pending.2 { records.modify(id) { $0.url = url } }
-        if let tlm = pending.0 { attach(tlm, seen: pending.1 ?? t, to: id, into: &out) }
-        if windowOver, records[id]?.timerDue == nil { publish(id, at: t, into: &out) }
+        if isNew { arm(slot, due: t + interval) }
+        if let url = pending.2 { modify(slot) { $0.url = url } }
+        if let tlm = pending.0 { attach(tlm, seen: pending.1 ?? t, to: slot, into: &out) }
+        if windowOver, modify(slot, { $0.timerDue == nil }) == true { publish(slot, at: t, into: &out) }
     }
 
     /// A frame without identity from `address`: an unencrypted TLM, or a URL (others are ignored).
@@ -150,8 +160,8 @@ package struct TelemetryTracker: Sendable {
     ) {
         advance(to: time, into: &out)
         let t = now
-        let identities: [BeaconIdentity] = addresses.upsert(address, { AddressEntry() }) { e in
-            if e.identities.isEmpty {
+        let beacons: [MonitorSlot] = addresses.upsert(address, { AddressEntry() }) { e in
+            if e.beacons.isEmpty {
                 switch frame {
                 case .tlm(let tlm):
                     e.pendingTLM = tlm
@@ -160,13 +170,13 @@ package struct TelemetryTracker: Sendable {
                 default: break
                 }
             }
-            return e.identities
+            return e.beacons
         }
-        for id in identities where records[id] != nil {
+        for slot in beacons {
             switch frame {
-            case .tlm(let tlm): attach(tlm, seen: t, to: id, into: &out)
+            case .tlm(let tlm): attach(tlm, seen: t, to: slot, into: &out)
             case .url(let url):
-                records.modify(id) {
+                modify(slot) {
                     $0.url = url.url
                     $0.dirty = true
                 }
@@ -180,12 +190,12 @@ package struct TelemetryTracker: Sendable {
         if time > now { now = time }
         while let d = deadlines.first, d.due <= now.microseconds {
             _ = deadlines.pop()
-            let due = records.modify(d.identity) { r -> Bool in
+            let due = modify(d.slot) { r -> Bool in
                 guard r.timerDue == d.due else { return false }
                 r.timerDue = nil
                 return r.dirty
             }
-            if due == true { publish(d.identity, at: Timestamp(microseconds: d.due), into: &out) }
+            if due == true { publish(d.slot, at: Timestamp(microseconds: d.due), into: &out) }
         }
     }
 
@@ -199,35 +209,72 @@ package struct TelemetryTracker: Sendable {
 
     /// Drops what is known of `identity` (a reload stopped monitoring it); its pending window ends
     /// without a message. Its address associations age out of the map.
-    package mutating func forget(_ identity: BeaconIdentity) { records.remove(identity) }
+    package mutating func forget(_ identity: BeaconIdentity) {
+        if let row = rows.removeValue(forKey: identity) { records[Int(row)] = nil }
+    }
+
+    /// The latest telemetry of every beacon that has published any, to republish after the broker
+    /// lost its retained messages; the windows and the rate limit go on as they were.
+    package func republishRetained(into out: inout [MonitoringEvent]) {
+        for r in records where r?.published == true { out.append(.didUpdateTelemetry(snapshot(r!, at: now))) }
+    }
 
     // MARK: Internals
 
-    private mutating func attach(_ tlm: EddystoneTLM, seen: Timestamp, to id: BeaconIdentity, into out: inout [MonitoringEvent]) {
-        let threshold = settings.lowBatteryMillivolts
-        let urgent: Bool = records.modify(id) { r in
-            let firstTLM = r.tlm == nil && !r.published
-            r.tlm = tlm
-            r.tlmSeen = seen
-            r.dirty = true
-            var crossed = false
-            if threshold > 0, let mv = tlm.battery.map(Int.init) {
-                let low: Bool
-                switch r.lowBattery {
-                case true?: low = mv < threshold + TelemetrySettings.hysteresisMillivolts
-                default: low = mv < threshold
-                }
-                crossed = r.lowBattery != nil && r.lowBattery != low
-                r.lowBattery = low
-            }
-            return firstTLM || crossed
-        } ?? false
-        if urgent { publish(id, at: now, into: &out) }
+    private func owns(_ slot: MonitorSlot) -> Bool {
+        let i = Int(slot.index)
+        return i < records.count && records[i]?.generation == slot.generation
     }
 
-    private mutating func publish(_ id: BeaconIdentity, at t: Timestamp, into out: inout [MonitoringEvent]) {
+    /// Gives `slot`'s row to the beacon the monitor put there: whatever held the row before (a
+    /// beacon the monitor dropped) and this beacon's row from an earlier stay in the table go.
+    private mutating func adopt(_ slot: MonitorSlot, _ s: BeaconSighting, at t: Timestamp) {
+        let i = Int(slot.index)
+        if i >= records.count { records.append(contentsOf: repeatElement(nil, count: i + 1 - records.count)) }
+        if let old = records[i], rows[old.identity] == slot.index { rows[old.identity] = nil }
+        if let earlier = rows.updateValue(slot.index, forKey: s.identity), earlier != slot.index {
+            records[Int(earlier)] = nil
+        }
+        records[i] = Record(
+            generation: slot.generation, address: s.address, lastSighting: t.microseconds, windowStart: t,
+            identity: s.identity)
+    }
+
+    /// Runs `body` on `slot`'s row in place; nil when the row is not the slot's.
+    @discardableResult
+    private mutating func modify<R>(_ slot: MonitorSlot, _ body: (inout Record) -> R) -> R? {
+        guard owns(slot) else { return nil }
+        return body(&records[Int(slot.index)]!)
+    }
+
+    private mutating func attach(
+        _ tlm: EddystoneTLM, seen: Timestamp, to slot: MonitorSlot, into out: inout [MonitoringEvent]
+    ) {
+        let threshold = settings.lowBatteryMillivolts
+        let urgent: Bool =
+            modify(slot) { r in
+                let firstTLM = r.tlm == nil && !r.published
+                r.tlm = tlm
+                r.tlmSeen = seen
+                r.dirty = true
+                var crossed = false
+                if threshold > 0, let mv = tlm.battery.map(Int.init) {
+                    let low: Bool
+                    switch r.lowBattery {
+                    case true?: low = mv < threshold + TelemetrySettings.hysteresisMillivolts
+                    default: low = mv < threshold
+                    }
+                    crossed = r.lowBattery != nil && r.lowBattery != low
+                    r.lowBattery = low
+                }
+                return firstTLM || crossed
+            } ?? false
+        if urgent { publish(slot, at: now, into: &out) }
+    }
+
+    private mutating func publish(_ slot: MonitorSlot, at t: Timestamp, into out: inout [MonitoringEvent]) {
         guard settings.enabled,
-            let r = records.modify(id, { r -> Record in
+            let r = modify(slot, { r -> Record in
                 if r.shortestGap != .max { r.interval = TimeSpan(microseconds: r.shortestGap) }
                 r.shortestGap = .max
                 r.windowStart = t
@@ -236,32 +283,32 @@ package struct TelemetryTracker: Sendable {
                 return r
             })
         else { return }
-        out.append(.didUpdateTelemetry(snapshot(id, r, at: t)))
-        arm(id, due: t + settings.interval)
+        out.append(.didUpdateTelemetry(snapshot(r, at: t)))
+        arm(slot, due: t + settings.interval)
     }
 
-    private func snapshot(_ id: BeaconIdentity, _ r: Record, at t: Timestamp) -> BeaconTelemetry {
+    private func snapshot(_ r: Record, at t: Timestamp) -> BeaconTelemetry {
         BeaconTelemetry(
-            identity: id, name: names[id], address: r.address, txPower: r.txPower, txPowerAtMetres: r.txPowerAtMetres,
-            interval: r.interval, tlm: r.tlm, tlmSeen: r.tlmSeen, url: r.url,
+            identity: r.identity, name: names[r.identity], address: r.address, txPower: r.txPower,
+            txPowerAtMetres: Int(r.txPowerAtMetres), interval: r.interval, tlm: r.tlm, tlmSeen: r.tlmSeen, url: r.url,
             lowBattery: settings.lowBatteryMillivolts > 0 ? r.lowBattery : nil, timestamp: t)
     }
 
-    private mutating func arm(_ id: BeaconIdentity, due: Timestamp) {
-        records.modify(id) { $0.timerDue = due.microseconds }
-        deadlines.push(Deadline(due: due.microseconds, identity: id))
-        // Evicted beacons and superseded windows leave entries behind; keep the queue near the map's size.
-        if deadlines.count > 2 * records.count + 64 { rebuildDeadlines() }
+    private mutating func arm(_ slot: MonitorSlot, due: Timestamp) {
+        modify(slot) { $0.timerDue = due.microseconds }
+        deadlines.push(Deadline(due: due.microseconds, slot: slot))
+        // Dropped beacons and superseded windows leave entries behind; keep the queue near the rows' count.
+        if deadlines.count > 2 * rows.count + 64 { rebuildDeadlines() }
     }
 
     /// One deadline per beacon, at the end of its current window, in due order.
     private mutating func rebuildDeadlines() {
         let interval = settings.interval
         var list: [Deadline] = []
-        records.updateAll { id, r in
-            let due = (r.windowStart + interval).microseconds
-            r.timerDue = due
-            list.append(Deadline(due: due, identity: id))
+        for i in records.indices where records[i] != nil {
+            let due = (records[i]!.windowStart + interval).microseconds
+            records[i]!.timerDue = due
+            list.append(Deadline(due: due, slot: MonitorSlot(index: Int32(i), generation: records[i]!.generation)))
         }
         list.sort { $0.due < $1.due }
         deadlines.removeAll()

@@ -94,8 +94,8 @@ package struct Pipeline: Sendable {
                             return
                         }
                         countersStorage.beacons += 1
-                        if engine.observe(sighting, into: &events), telemetry != nil {
-                            telemetry!.observe(sighting, advertised: beacon.advertisedTxPower, into: &events)
+                        if let slot = engine.track(sighting, into: &events), telemetry != nil {
+                            telemetry!.observe(sighting, slot: slot, advertised: beacon.advertisedTxPower, into: &events)
                         }
                     })
             } catch {
@@ -123,13 +123,14 @@ package struct Pipeline: Sendable {
     @discardableResult
     package mutating func observe(_ sighting: BeaconSighting, into out: inout [OutboundMessage]) -> Bool {
         if !started { begin(at: sighting.timestamp) }
-        let tracked = engine.observe(sighting, into: &events)
-        if tracked, telemetry != nil {
+        let slot = engine.track(sighting, into: &events)
+        if let slot, telemetry != nil {
             // A sighting without a frame: its calibrated power at 1 m is all it advertises.
-            telemetry!.observe(sighting, advertised: sighting.measuredPower.map { ($0, 1) }, into: &events)
+            telemetry!.observe(
+                sighting, slot: slot, advertised: sighting.measuredPower.map { ($0, 1) }, into: &events)
         }
         composeEvents(into: &out)
-        return tracked
+        return slot != nil
     }
 
     /// Lets time pass without packets: exits, initial states and ranging ticks that are due fire.
@@ -229,10 +230,11 @@ package struct Pipeline: Sendable {
         }
     }
 
-    /// Every retained message (state and attributes), to republish after a reconnect.
+    /// Every retained message (state, attributes and telemetry), to republish after a reconnect.
     package mutating func republishRetained(into out: inout [OutboundMessage]) {
         guard started else { return }
         engine.republishRetained(into: &events)
+        telemetry?.republishRetained(into: &events)
         composeEvents(into: &out)
     }
 

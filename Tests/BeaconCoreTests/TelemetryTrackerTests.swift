@@ -15,8 +15,11 @@ import Testing
         .tlm(EddystoneTLM(batteryMillivolts: mv, temperature: temperature, advertisingCount: count, uptimeDeciseconds: 10))
     }
 
+    /// The tracker beside a real monitor (no regions: every beacon tracked, `capacity` at most),
+    /// which gives each identity frame its slot as the pipeline does.
     struct Driver {
         var tracker: TelemetryTracker
+        var monitor: BeaconMonitor
         var out: [BeaconTelemetry] = []
 
         init(interval: Int64 = 60, lowBattery: Int = 2500, capacity: Int = 64, beacons: [BeaconOverride] = []) {
@@ -24,6 +27,9 @@ import Testing
             s.interval = .seconds(interval)
             s.lowBatteryMillivolts = lowBattery
             tracker = TelemetryTracker(settings: s, beacons: beacons, capacity: capacity)
+            var m = MonitorSettings(beacons: beacons)
+            m.monitoring.maxTracked = capacity
+            monitor = BeaconMonitor(settings: m, start: Fixtures.t0)
         }
 
         mutating func collect(_ events: [MonitoringEvent]) -> [BeaconTelemetry] {
@@ -40,8 +46,11 @@ import Testing
         mutating func identity(_ id: BeaconIdentity, at s: Double, from a: BluetoothAddress, power: Int8 = -21)
             -> [BeaconTelemetry]
         {
+            let sighting = Fixtures.sighting(id, at: s, address: a)
+            var monitored: [MonitoringEvent] = []
+            let slot = monitor.track(sighting, into: &monitored)!
             var e: [MonitoringEvent] = []
-            tracker.observe(Fixtures.sighting(id, at: s, address: a), advertised: (power, 0), into: &e)
+            tracker.observe(sighting, slot: slot, advertised: (power, 0), into: &e)
             return collect(e)
         }
 
@@ -209,5 +218,61 @@ import Testing
         d.frame(Self.tlm(2900), at: 21, from: address)
         d.identity(uid, at: 22.5, from: address)
         #expect(d.tracker.telemetry(of: uid)?.tlm?.batteryMillivolts == 2900)
+    }
+
+    /// Rows follow the monitor's slots: a slot reused by another beacon starts that beacon afresh and
+    /// the old beacon's window never publishes under it; a beacon tracked again after its eviction
+    /// starts afresh too, with one message per window (no second row left behind).
+    @Test func rowsFollowTheMonitorsSlotsThroughEvictionAndReuse() {
+        var d = Driver(interval: 10, capacity: 2)
+        let a = Fixtures.beacon(1)
+        let b = Fixtures.beacon(2)
+        let c = Fixtures.beacon(3)
+        d.identity(a, at: 0, from: address)
+        #expect(d.frame(Self.tlm(3000), at: 0.5, from: address).map(\.identity) == [a])
+        d.identity(b, at: 1, from: other)
+        // c takes a's slot (a is the least recently seen): a's row goes, a's window stays silent.
+        d.identity(c, at: 2, from: address)
+        #expect(d.tracker.telemetry(of: a) == nil)
+        #expect(d.tracker.telemetry(of: c)?.tlm == nil, "c does not inherit a's TLM")
+        #expect(d.tracker.trackedCount == 2)
+        #expect(d.advance(10.5).isEmpty, "a's window (due at 10.5) belonged to the row c now has")
+        #expect(d.advance(11).map(\.identity) == [b])
+        #expect(d.advance(12).map(\.identity) == [c])
+        #expect(d.out.filter { $0.identity == a }.map(\.timestamp) == [Fixtures.at(0.5)])
+        // a comes back (evicting b): a new stay, a first message one interval later, and only one.
+        d.identity(a, at: 13, from: address)
+        #expect(d.tracker.telemetry(of: b) == nil)
+        #expect(d.advance(22.9).isEmpty)
+        #expect(d.advance(23).map(\.identity) == [a])
+        #expect(d.tracker.trackedCount == 2)
+    }
+
+    /// After the broker lost its retained messages: the latest telemetry of every beacon that has
+    /// published, at once, with the rate limit's windows left as they were.
+    @Test func republishingGivesTheLatestOfEveryPublishedBeaconAndLeavesTheWindows() {
+        var d = Driver(interval: 60)
+        d.identity(uid, at: 0, from: address)
+        d.frame(Self.tlm(3000), at: 1, from: address)
+        d.identity(ibeacon, at: 2, from: other)
+        d.frame(Self.tlm(2900), at: 5, from: address)
+        var e: [MonitoringEvent] = []
+        d.tracker.republishRetained(into: &e)
+        let again = d.collect(e)
+        #expect(again.map(\.identity) == [uid], "the iBeacon has published nothing yet")
+        #expect(again.first?.tlm?.batteryMillivolts == 2900)
+        #expect(again.first?.timestamp == Fixtures.at(5))
+        #expect(d.advance(60.9).isEmpty)
+        #expect(d.advance(61).map(\.identity) == [uid], "the window still ends where it did")
+        #expect(d.advance(62).map(\.identity) == [ibeacon])
+    }
+
+    @Test func aForgottenBeaconsWindowEndsWithoutAMessage() {
+        var d = Driver(interval: 10)
+        d.identity(uid, at: 0, from: address)
+        d.tracker.forget(uid)
+        #expect(d.tracker.telemetry(of: uid) == nil)
+        #expect(d.advance(20).isEmpty)
+        #expect(d.frame(Self.tlm(3000), at: 21, from: address).isEmpty)
     }
 }

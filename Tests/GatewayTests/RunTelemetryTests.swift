@@ -35,6 +35,23 @@ import Testing
         ]
     }
 
+    /// `seconds` of capture: the Eddystone beacon's UID every 100 ms, with `tlms` (capture second,
+    /// battery mV) from its address.
+    static func capture(seconds: Int, tlms: [(Double, UInt16)]) throws -> String {
+        var packets = (0..<(seconds * 10)).map { report(eddystone, uid, at: Double($0) / 10) }
+        for (s, mv) in tlms { packets.append(report(eddystone, tlm(mv), at: s)) }
+        packets.sort { $0.timestamp < $1.timestamp }
+        return try write(packets)
+    }
+
+    static func write(_ packets: [CapturedPacket]) throws -> String {
+        var bytes = BtsnoopWriter.fileHeader()
+        for p in packets { bytes += BtsnoopWriter.record(p) }
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-\(UUID().uuidString).log").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// 4 s of capture: UID and iBeacon every 100 ms; TLMs at 0.25 (3000 mV), 1.25 (2900), 2.25 (2400,
     /// below the 2500 mV threshold) and 3.25 s (2390); a stranger's TLM at 0.5 s.
     static func capture() throws -> String {
@@ -48,11 +65,7 @@ import Testing
         for (s, mv) in tlms { packets.append(report(eddystone, tlm(mv), at: s)) }
         packets.append(report(stranger, tlm(2000), at: 0.5))
         packets.sort { $0.timestamp < $1.timestamp }
-        var bytes = BtsnoopWriter.fileHeader()
-        for p in packets { bytes += BtsnoopWriter.record(p) }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("tlm-\(UUID().uuidString).log").path
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        return try write(packets)
     }
 
     static func json(_ m: TestSubscriber.Received) -> [String: Any] {
@@ -117,5 +130,32 @@ import Testing
         #expect(late.waitFor { !$0.isEmpty })
         #expect(late.messages.first.map(Self.json)?["battery_mv"] as? Int == 2390)
         #expect(late.messages.first?.retained == true)
+    }
+
+    /// A broker restarted without persistence has lost every retained message: the agent publishes
+    /// the beacon's latest telemetry again on reconnecting, long before its next window (an hour).
+    @Test func afterABrokerThatLostItsRetainedMessagesTheTelemetryIsRepublished() throws {
+        let path = try Self.capture(seconds: 60, tlms: [(0.25, 3000)])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let broker = try MosquittoBroker()  // no persistence: a restart forgets every retained message
+        let workspace = try RunCommandTests.Workspace(
+            port: broker.port, gateway: "tlm", extra: "telemetry:\n  interval: 3600s\n  low_battery_mv: 2500")
+        let agent = try workspace.start(["--replay", path, "--speed", "1"])
+        let before = try TestSubscriber(port: broker.port, pattern: Self.uidTopic)
+        #expect(before.waitFor(timeout: 20) { !$0.isEmpty }, "\(workspace.logText)")
+        before.stop()
+        try broker.restart()
+        // Only what the agent sent after reconnecting can reach a subscriber now.
+        let after = try TestSubscriber(port: broker.port, pattern: Self.uidTopic, retainAsPublished: true)
+        defer { after.stop() }
+        #expect(after.waitFor(timeout: 20) { !$0.isEmpty }, "\(workspace.logText)")
+        let late = try TestSubscriber(port: broker.port, pattern: Self.uidTopic, retainAsPublished: true)
+        defer { late.stop() }
+        #expect(late.waitFor { !$0.isEmpty })
+        let republished = try #require(late.messages.first)
+        #expect(republished.retained && republished.qos == 1)
+        #expect(Self.json(republished)["battery_mv"] as? Int == 3000)
+        agent.signal(SIGTERM)
+        #expect(agent.wait(timeout: 20) == 0, "\(workspace.logText)")
     }
 }
