@@ -1,4 +1,5 @@
 import BeaconCore
+import Glibc
 
 extension ConfigDecoder {
     /// `metrics:`: the Prometheus endpoint (docs/metrics.md).
@@ -7,20 +8,47 @@ extension ConfigDecoder {
         try m.readOptional("listen", into: &s.listen) { v throws(ConfigError) in try Self.endpoint(v) }
     }
 
-    /// `address:port`: a dotted IPv4 address and a port from 1 to 65535.
+    /// `address:port`: a dotted IPv4 address, or an IPv6 address in brackets (RFC 3986's
+    /// `[::1]:9851`), and a port from 1 to 65535. Addresses are checked with inet_pton, the parser
+    /// the server binds with.
     static func endpoint(_ v: ConfigValue) throws(ConfigError) -> MetricsSettings.Endpoint {
         let text = try v.text()
-        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 else {
-            throw v.error("must be an IPv4 address and a port, like 127.0.0.1:9851, found '\(text)'")
+        let host: Substring
+        let port: Substring
+        if text.hasPrefix("[") {
+            guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else {
+                throw v.error("an IPv6 address needs its port after the bracket, like [::1]:9851, found '\(text)'")
+            }
+            host = text[text.index(after: text.startIndex)..<close]
+            port = text[text.index(close, offsetBy: 2)...]
+            guard Self.parses(host, family: AF_INET6) else {
+                throw v.error("'\(host)' is not an IPv6 address (like ::1, or :: for every interface)")
+            }
+        } else {
+            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+            guard parts.count <= 2 else {
+                throw v.error("an IPv6 address goes in brackets, like [::1]:9851, found '\(text)'")
+            }
+            guard parts.count == 2 else {
+                throw v.error("must be an address and a port, like 127.0.0.1:9851 or [::1]:9851, found '\(text)'")
+            }
+            host = parts[0]
+            port = parts[1]
+            // inet_pton takes dotted quads only (no "127.1", no octal), as a reader expects.
+            guard Self.parses(host, family: AF_INET) else {
+                throw v.error(
+                    "'\(host)' is not an IPv4 address (like 127.0.0.1, or 0.0.0.0 for every interface; "
+                        + "IPv6 in brackets, like [::1])")
+            }
         }
-        let octets = parts[0].split(separator: ".", omittingEmptySubsequences: false)
-        guard octets.count == 4,
-            octets.allSatisfy({ o in o.count <= 3 && !o.isEmpty && o.allSatisfy(\.isASCII) && (UInt8(o) != nil) })
-        else { throw v.error("'\(parts[0])' is not an IPv4 address (like 127.0.0.1, or 0.0.0.0 for every interface)") }
-        guard let port = Int(parts[1]), (1...65535).contains(port) else {
-            throw v.error("port must be from 1 to 65535, found '\(parts[1])'")
+        guard port.allSatisfy(\.isASCII), let number = Int(port), (1...65535).contains(number) else {
+            throw v.error("port must be from 1 to 65535, found '\(port)'")
         }
-        return MetricsSettings.Endpoint(address: String(parts[0]), port: port)
+        return MetricsSettings.Endpoint(address: String(host), port: number)
+    }
+
+    private static func parses(_ host: Substring, family: Int32) -> Bool {
+        var buffer = in6_addr()
+        return !host.isEmpty && inet_pton(family, String(host), &buffer) == 1
     }
 }

@@ -1,17 +1,20 @@
 /// `metrics:` in the configuration: the Prometheus endpoint (docs/metrics.md). Off by default.
 package struct MetricsSettings: Sendable, Equatable {
-    /// `metrics.listen`: an IPv4 address and port to serve `/metrics` and `/healthz` on; nil: off.
+    /// `metrics.listen`: an address and port to serve `/metrics` and `/healthz` on; nil: off.
     package var listen: Endpoint? = nil
 
     package struct Endpoint: Sendable, Equatable, CustomStringConvertible {
-        /// Dotted IPv4 (`127.0.0.1`, or `0.0.0.0` for every interface).
+        /// Dotted IPv4 (`127.0.0.1`, `0.0.0.0` for every interface) or IPv6 without brackets
+        /// (`::1`, `::` for every interface, IPv4 included).
         package var address: String
         package var port: Int
         package init(address: String, port: Int) {
             self.address = address
             self.port = port
         }
-        package var description: String { "\(address):\(port)" }
+        package var isIPv6: Bool { address.contains(":") }
+        /// As written in the configuration: `127.0.0.1:9851`, `[::1]:9851`.
+        package var description: String { isIPv6 ? "[\(address)]:\(port)" : "\(address):\(port)" }
     }
 
     package init(listen: Endpoint? = nil) { self.listen = listen }

@@ -24,24 +24,39 @@ package final class MetricsServer: Sendable {
 
     private let handle: Handle
 
-    /// Listens on `address` (dotted IPv4) and `port` until `stop`.
+    /// Listens on `address` (dotted IPv4, or IPv6 without brackets) and `port` until `stop`.
     package init(board: MetricsBoard, address: String, port: Int, limits: Limits = Limits()) throws(StartError) {
-        var socket = sockaddr_in()
-        socket.sin_family = sa_family_t(AF_INET)
-        socket.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
-        guard inet_pton(AF_INET, address, &socket.sin_addr) == 1 else {
-            throw StartError(description: "'\(address)' is not an IPv4 address")
+        let ipv6 = address.contains(":")
+        let endpoint = ipv6 ? "[\(address)]:\(port)" : "\(address):\(port)"
+        let portBytes = in_port_t(UInt16(clamping: port)).bigEndian
+        // Room for either family; the library reads the family from the address itself.
+        var storage = sockaddr_storage()
+        let parsed = withUnsafeMutableBytes(of: &storage) { raw -> Bool in
+            if ipv6 {
+                let a = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
+                a.pointee.sin6_family = sa_family_t(AF_INET6)
+                a.pointee.sin6_port = portBytes
+                return inet_pton(AF_INET6, address, &a.pointee.sin6_addr) == 1
+            }
+            let a = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
+            a.pointee.sin_family = sa_family_t(AF_INET)
+            a.pointee.sin_port = portBytes
+            return inet_pton(AF_INET, address, &a.pointee.sin_addr) == 1
         }
+        guard parsed else { throw StartError(description: "'\(address)' is not an IPv4 or IPv6 address") }
         let library = try MicroHTTPDLibrary.shared.get()
         let box = Unmanaged.passRetained(RequestContext(board: board, library: library))
-        let daemon = withUnsafePointer(to: &socket) {
-            b2m_mhd_start(
-                library.startDaemon, $0, limits.connections, limits.connections, limits.timeoutSeconds, limits.memoryBytes,
-                metricsRequestHandler, box.toOpaque())
+        let daemon = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                b2m_mhd_start(
+                    library.startDaemon, $0, UInt16(clamping: port), ipv6 ? 1 : 0, limits.connections,
+                    limits.connections, limits.timeoutSeconds, limits.memoryBytes, metricsRequestHandler,
+                    box.toOpaque())
+            }
         }
         guard let daemon else {
             box.release()
-            throw StartError(description: "cannot listen on \(address):\(port): \(String(cString: strerror(errno)))")
+            throw StartError(description: "cannot listen on \(endpoint): \(String(cString: strerror(errno)))")
         }
         handle = Handle(daemon: daemon, context: box, library: library)
     }

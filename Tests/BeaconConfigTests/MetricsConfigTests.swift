@@ -2,7 +2,8 @@
 import BeaconCore
 import Testing
 
-/// `metrics.listen`: off by default, an IPv4 address and a port, errors at the value's position.
+/// `metrics.listen`: off by default, an IPv4 or bracketed IPv6 address and a port, errors at the
+/// value's position.
 @Suite struct MetricsConfigTests {
     @Test func offByDefaultAndReadWhenSet() throws {
         #expect(try parse("").metrics.listen == nil)
@@ -11,19 +12,45 @@ import Testing
             try parse("metrics:\n  listen: 127.0.0.1:9851\n").metrics.listen
                 == MetricsSettings.Endpoint(address: "127.0.0.1", port: 9851))
         #expect(try parse("metrics:\n  listen: 0.0.0.0:80\n").metrics.listen?.description == "0.0.0.0:80")
+        let v6 = try parse("metrics:\n  listen: '[::1]:9851'\n").metrics.listen
+        #expect(v6 == MetricsSettings.Endpoint(address: "::1", port: 9851))
+        #expect(v6?.isIPv6 == true && v6?.description == "[::1]:9851")
+        #expect(try parse("metrics:\n  listen: '[::]:9851'\n").metrics.listen?.address == "::")
+        #expect(try parse("metrics:\n  listen: '[fd00::2]:1'\n").metrics.listen?.description == "[fd00::2]:1")
+        #expect(try parse("metrics:\n  listen: '[::ffff:127.0.0.1]:80'\n").metrics.listen?.address == "::ffff:127.0.0.1")
+    }
+
+    @Test func badIPv6ValuesNameTheKeyAndPosition() {
+        #expect(
+            failure("metrics:\n  listen: '::1:9851'\n")
+                == "test.yaml:2:11: metrics.listen: an IPv6 address goes in brackets, like [::1]:9851, found '::1:9851'")
+        #expect(
+            failure("metrics:\n  listen: '[::1]'\n")
+                == "test.yaml:2:11: metrics.listen: an IPv6 address needs its port after the bracket, like [::1]:9851, "
+                + "found '[::1]'")
+        #expect(
+            failure("metrics:\n  listen: '[::g]:1'\n")
+                == "test.yaml:2:11: metrics.listen: '::g' is not an IPv6 address (like ::1, or :: for every interface)")
+        #expect(failure("metrics:\n  listen: '[127.0.0.1]:1'\n")?.contains("'127.0.0.1' is not an IPv6 address") == true)
+        #expect(failure("metrics:\n  listen: '[fe80::1%eth0]:1'\n")?.contains("is not an IPv6 address") == true)
+        #expect(failure("metrics:\n  listen: '[1:2:3:4:5:6:7:8:9]:1'\n")?.contains("is not an IPv6 address") == true)
+        #expect(
+            failure("metrics:\n  listen: '[::1]:0'\n") == "test.yaml:2:11: metrics.listen: port must be from 1 to 65535, found '0'")
+        #expect(failure("metrics:\n  listen: '[]:80'\n")?.contains("'' is not an IPv6 address") == true)
     }
 
     @Test func badValuesNameTheKeyAndPosition() {
         #expect(
             failure("metrics:\n  listen: localhost:9851\n")
                 == "test.yaml:2:11: metrics.listen: 'localhost' is not an IPv4 address (like 127.0.0.1, or 0.0.0.0 "
-                + "for every interface)")
+                + "for every interface; IPv6 in brackets, like [::1])")
         #expect(
             failure("metrics:\n  listen: 127.0.0.1:70000\n")
                 == "test.yaml:2:11: metrics.listen: port must be from 1 to 65535, found '70000'")
         #expect(
             failure("metrics:\n  listen: 9851\n")
-                == "test.yaml:2:11: metrics.listen: must be an IPv4 address and a port, like 127.0.0.1:9851, found '9851'")
+                == "test.yaml:2:11: metrics.listen: must be an address and a port, like 127.0.0.1:9851 or [::1]:9851, "
+                + "found '9851'")
         #expect(failure("metrics:\n  listen: 256.0.0.1:1\n")?.contains("'256.0.0.1' is not an IPv4 address") == true)
         #expect(failure("metrics:\n  listne: 1\n") == "test.yaml:2:3: metrics.listne: unknown key; did you mean 'listen'?")
     }

@@ -145,6 +145,35 @@ import Synchronization
         #expect(locator.wait(timeout: 10) == 0)
     }
 
+    /// `[::1]:port` serves over IPv6 only; `[::]:port` is dual-stack, so IPv4 clients get answers too.
+    @Test func anIPv6AddressIsServedAndTheUnspecifiedOneTakesIPv4Too() throws {
+        let broker = try MosquittoBroker()
+        let port = try MosquittoBroker.freePort()
+        let workspace = try RunCommandTests.Workspace(port: broker.port, extra: "metrics:\n  listen: '[::1]:\(port)'\n")
+        let loopback = try workspace.start()
+        #expect(
+            waitUntil(timeout: 10) {
+                (HTTPProbe.sample(HTTPProbe.get(port: port, host: "::1", "/metrics").body, "beacon2mqtt_reports_total{adapter=\"simulator\"}") ?? 0) > 0
+            }, "\(workspace.logText)")
+        #expect(HTTPProbe.get(port: port, host: "::1", "/healthz").status == 200)
+        #expect(HTTPProbe.connect(port: port, host: "127.0.0.1").map { close($0) } == nil, "::1 is IPv6 only")
+        #expect(workspace.logText.contains("[::1]:\(port)"))
+        loopback.signal(SIGTERM)
+        #expect(loopback.wait(timeout: 10) == 0)
+
+        try workspace.write(port: broker.port, extra: "metrics:\n  listen: '[::]:\(port)'\n")
+        let every = try workspace.start()
+        #expect(waitUntil(timeout: 10) { HTTPProbe.get(port: port, host: "::1", "/healthz").status == 200 })
+        #expect(HTTPProbe.get(port: port, host: "127.0.0.1", "/healthz").status == 200)
+        every.signal(SIGTERM)
+        #expect(every.wait(timeout: 10) == 0)
+
+        try workspace.write(port: broker.port, extra: "metrics:\n  listen: '[::1:\(port)'\n")
+        let bad = try workspace.start()
+        #expect(bad.wait(timeout: 10) == 78)
+        #expect(workspace.logText.contains("beacon2mqtt.yaml:9:11: metrics.listen: an IPv6 address needs its port after the bracket"), "\(workspace.logText)")
+    }
+
     @Test func aTakenPortExits69AndABadAddressExits78() throws {
         let broker = try MosquittoBroker()
         let workspace = try RunCommandTests.Workspace(

@@ -84,17 +84,11 @@ struct LocateCommand: Command {
         }
         var settings = Self.settings(configuration)
         if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
-        let metrics: MetricsEndpoint?
-        do {
-            metrics = try MetricsEndpoint.start(configuration.metrics, logger: logger)
-        } catch {
-            logger.error("metrics.listen: \(error)")
-            return .unavailable
-        }
-        defer { metrics?.server.stop() }
+        guard let metrics = MetricsEndpoint.start(configuration.metrics, logger: logger) else { return .unavailable }
+        defer { metrics.stop() }
         let service = LocateService(
             configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger,
-            metrics: metrics?.board)
+            metrics: metrics.board)
         logger.info("locator starting", ["broker": "\(connection.host):\(connection.port)", "clock": "\(clock)"])
         service.start()
         // SIGHUP is taken and ignored: locate has no reload.

@@ -185,20 +185,14 @@ struct RunCommand: Command {
                 return .config
             }
         }
-        let metrics: MetricsEndpoint?
-        do {
-            metrics = try MetricsEndpoint.start(configuration.metrics, logger: logger)
-        } catch {
-            logger.error("metrics.listen: \(error)")
-            return .unavailable
-        }
-        defer { metrics?.server.stop() }
+        guard let metrics = MetricsEndpoint.start(configuration.metrics, logger: logger) else { return .unavailable }
+        defer { metrics.stop() }
         let agent = Agent(
             configuration: configuration, connection: connection,
             pipeline: Pipeline(configuration: configuration, identityResolver: AESIdentityResolver.factory), source: source, options: options, logger: logger,
-            metrics: metrics.map { ($0.board, adapter) }, reload: reload, layering: layering,
+            metrics: metrics.board.map { ($0, adapter) }, reload: reload, layering: layering,
             // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
-            locator: EmbeddedLocator(connection: connection, logger: logger, metrics: metrics?.board))
+            locator: EmbeddedLocator(connection: connection, logger: logger, metrics: metrics.board))
         return agent.run()
     }
 

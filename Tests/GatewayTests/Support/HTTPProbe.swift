@@ -10,20 +10,33 @@ enum HTTPProbe {
         var body: String
     }
 
-    /// A connected socket to 127.0.0.1:`port` with receive and send timeouts, or nil.
-    static func connect(port: Int, timeout: Double = 10) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    /// A connected socket to `host` (127.0.0.1, or an IPv6 address such as ::1):`port` with receive
+    /// and send timeouts, or nil.
+    static func connect(port: Int, host: String = "127.0.0.1", timeout: Double = 10) -> Int32? {
+        let ipv6 = host.contains(":")
+        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return nil }
         var tv = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = in_port_t(UInt16(port).bigEndian)
-        let ok = withUnsafePointer(to: &addr) { ptr in
+        var storage = sockaddr_storage()
+        let length = withUnsafeMutableBytes(of: &storage) { raw -> Int in
+            if ipv6 {
+                let a = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in6.self)
+                a.pointee.sin6_family = sa_family_t(AF_INET6)
+                a.pointee.sin6_port = in_port_t(UInt16(port).bigEndian)
+                _ = inet_pton(AF_INET6, host, &a.pointee.sin6_addr)
+                return MemoryLayout<sockaddr_in6>.size
+            }
+            let a = raw.baseAddress!.assumingMemoryBound(to: sockaddr_in.self)
+            a.pointee.sin_family = sa_family_t(AF_INET)
+            a.pointee.sin_port = in_port_t(UInt16(port).bigEndian)
+            _ = inet_pton(AF_INET, host, &a.pointee.sin_addr)
+            return MemoryLayout<sockaddr_in>.size
+        }
+        let ok = withUnsafePointer(to: &storage) { ptr in
             ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Foundation.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                Foundation.connect(fd, $0, socklen_t(length)) == 0
             }
         }
         if !ok {
@@ -34,8 +47,8 @@ enum HTTPProbe {
     }
 
     /// Sends `bytes` (as far as the server takes them) and reads until the server closes or `timeout`.
-    static func exchange(port: Int, _ bytes: [UInt8], timeout: Double = 10) -> Answer {
-        guard let fd = connect(port: port, timeout: timeout) else { return Answer(status: nil, head: "", body: "") }
+    static func exchange(port: Int, host: String = "127.0.0.1", _ bytes: [UInt8], timeout: Double = 10) -> Answer {
+        guard let fd = connect(port: port, host: host, timeout: timeout) else { return Answer(status: nil, head: "", body: "") }
         defer { close(fd) }
         var sent = 0
         while sent < bytes.count {
@@ -46,8 +59,8 @@ enum HTTPProbe {
         return read(fd)
     }
 
-    static func get(port: Int, _ path: String, timeout: Double = 10) -> Answer {
-        exchange(port: port, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8), timeout: timeout)
+    static func get(port: Int, host: String = "127.0.0.1", _ path: String, timeout: Double = 10) -> Answer {
+        exchange(port: port, host: host, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8), timeout: timeout)
     }
 
     /// Everything the server sends on `fd` until it closes or the receive timeout.
