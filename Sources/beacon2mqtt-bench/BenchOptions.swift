@@ -18,6 +18,8 @@ struct BenchOptions {
     var floodIdentities = 1_000_000
     /// Reports in the e2e replay.
     var e2eReports = 1_000_000
+    /// Reports in each replay of the metrics section (long enough that a run's wall time is not noise).
+    var metricsReports = 2_000_000
     /// Shorter everything (smoke runs while developing).
     var quick = false
     /// Only the measurements whose name contains this (for profiling one case).
@@ -40,6 +42,7 @@ struct BenchOptions {
           --footprint-seconds N    realistic-load footprint duration (default 60)
           --flood N                distinct identities in the flood (default 1000000)
           --e2e-reports N          reports in the end-to-end replay (default 1000000)
+          --metrics-reports N      reports in each replay of the metrics section (default 2000000)
           --only TEXT              only the measurements whose name contains TEXT (profiling)
           --quick                  short runs for development (3 reps, 10 s footprint, smaller floods)
         """
@@ -74,6 +77,7 @@ struct BenchOptions {
                 case "--footprint-seconds": options.footprintSeconds = try number(arg)
                 case "--flood": options.floodIdentities = try number(arg)
                 case "--e2e-reports": options.e2eReports = try number(arg)
+                case "--metrics-reports": options.metricsReports = try number(arg)
                 case "--only": options.only = try value(arg)
                 case "--quick":
                     options.quick = true
@@ -82,6 +86,7 @@ struct BenchOptions {
                     options.footprintSeconds = 10
                     options.floodIdentities = 100_000
                     options.e2eReports = 100_000
+                    options.metricsReports = 100_000
                 case "-h", "--help": throw BenchUsageError(message: "")
                 default: throw BenchUsageError(message: "unknown argument '\(arg)'")
                 }
