@@ -65,13 +65,15 @@ extension AgentCore {
         }
     }
 
+    /// Publishes why `layer` (its payload the one `due` handed out last) was refused.
     private mutating func refuse(_ layer: ConfigLayer, source: String, _ rejection: ConfigurationRejection) {
         log(
             .warning, "configuration layer refused; keeping the running configuration",
             ["layer": layer.rawValue, "error": rejection.diagnostics.joined(separator: "; ")])
         out.append(
             ConfigurationReport.error(
-                layer: layer, source: source, diagnostics: rejection.diagnostics, at: wall,
+                layer: layer, source: source, digest: remote?.requested[layer] ?? ConfigLayer.digest([]),
+                diagnostics: rejection.diagnostics, at: wall,
                 topics: TopicTree(configuration)))
         enqueueOutput()
     }

@@ -18,6 +18,9 @@ package struct RemoteConfiguration: Sendable {
     /// The retained effective configuration, republished on every connect.
     package var document: String?
     private var pending: [ConfigLayer: [UInt8]] = [:]
+    /// The digest (`ConfigLayer.digest`) of each layer's payload last handed out by `due`: what a
+    /// refusal of it names.
+    package private(set) var requested: [ConfigLayer: String] = [:]
     private var nextAllowed: [ConfigLayer: MonotonicInstant] = [:]
     private var subscriptionMids: [Int32: ConfigLayer] = [:]
     private var generation: UInt64?
@@ -72,6 +75,7 @@ package struct RemoteConfiguration: Sendable {
         for layer in ConfigLayer.allCases {
             guard let payload = pending[layer], now >= nextAllowed[layer] ?? now else { continue }
             pending[layer] = nil
+            requested[layer] = ConfigLayer.digest(payload)
             nextAllowed[layer] = now.adding(seconds: minimumInterval)
             out.append((layer, payload))
         }

@@ -96,7 +96,7 @@ package struct ConfigLayers: Sendable {
         return ConfigDocumentJSON.render(root)
     }
 
-    /// The retained effective configuration: `{"gateway","layers":[{"layer","source","applied"}…],"config"}`,
+    /// The retained effective configuration: `{"gateway","layers":[{"layer","source","applied","digest"}…],"config"}`,
     /// the file first; `config` is `mergedJSON` (keys left out have their documented defaults).
     package var document: String {
         var w = JSONWriter()
@@ -114,6 +114,7 @@ package struct ConfigLayers: Sendable {
             w.field("layer", layer.rawValue)
             w.field("source", a.source)
             w.field("applied", plain: a.applied.appendRFC3339)
+            w.field("digest", ConfigLayer.digest(a.payload))
             w.endObject()
         }
         w.endArray()

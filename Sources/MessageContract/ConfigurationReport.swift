@@ -12,12 +12,13 @@ package enum ConfigurationReport {
     /// `{"layer","source","diagnostics":["<source>:line:col: key: message", …],"time"}`, not retained:
     /// the running configuration is unchanged, so the error is news, not state.
     package static func error(
-        layer: ConfigLayer, source: String, diagnostics: [String], at time: Timestamp, topics: TopicTree
+        layer: ConfigLayer, source: String, digest: String, diagnostics: [String], at time: Timestamp, topics: TopicTree
     ) -> OutboundMessage {
         var w = JSONWriter()
         w.beginObject()
         w.field("layer", layer.rawValue)
         w.field("source", source)
+        w.field("digest", digest)
         w.key("diagnostics")
         w.beginArray()
         for d in diagnostics { w.string(d) }

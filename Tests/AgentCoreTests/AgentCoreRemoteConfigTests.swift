@@ -80,18 +80,21 @@ import Testing
         let error = h.broker.published.last { $0.topic == "b/gateways/gw/config/error" }
         #expect(
             error?.payload
-                == #"{"layer":"fleet","source":"b/fleet/config/set","diagnostics":["b/fleet/config/set:1:2: mqtt: no"],"time":"2023-11-14T22:13:20.300Z"}"#)
+                == #"{"layer":"fleet","source":"b/fleet/config/set","digest":"cbf29ce484222325","diagnostics":["b/fleet/config/set:1:2: mqtt: no"],"time":"2023-11-14T22:13:20.300Z"}"#)
         #expect(h.broker.published.filter { $0.topic == "b/gateways/gw/config" }.count == 2)
     }
 
     @Test func anOversizePayloadIsRefusedUnapplied() {
         var h = harness()
         h.connectAndRestore()
-        set(&h, Self.fleet, String(repeating: "x", count: ConfigLayer.maximumPayload + 1))
+        let big = String(repeating: "x", count: ConfigLayer.maximumPayload + 1)
+        set(&h, Self.fleet, big)
         h.tick()
         #expect(requests(h).isEmpty)
         #expect(h.broker.published.last?.topic == "b/gateways/gw/config/error")
         #expect(h.broker.published.last?.payload.contains("over the limit of 65536") == true)
+        // The error names the payload it refuses, so `config set` knows it is the answer to its own.
+        #expect(h.broker.published.last?.payload.contains(#""digest":"\#(ConfigLayer.digest(Array(big.utf8)))""#) == true)
     }
 
     @Test func aKeptLayerTheBrokerNoLongerHoldsIsRemovedAfterTheReadBack() {

@@ -112,9 +112,11 @@ import Testing
 
     @Test func theEffectiveDocumentNamesTheLayersAndRedactsSecrets() throws {
         var l = try layers()
-        _ = try set(&l, .fleet, #"{"gateway": {"floor": 2, "rssi_offset": -3.5}}"#)
+        let layer = #"{"gateway": {"floor": 2, "rssi_offset": -3.5}}"#
+        _ = try set(&l, .fleet, layer)
         let d = l.document
-        #expect(d.contains(#""layers":[{"layer":"file","source":"beacon2mqtt.yaml"},{"layer":"fleet","source":"beacons/fleet/config/set","applied":"2024-05-01T12:00:00.000Z"}]"#))
+        #expect(ConfigLayer.digest(Array(layer.utf8)).count == 16)
+        #expect(d.contains(#""layers":[{"layer":"file","source":"beacon2mqtt.yaml"},{"layer":"fleet","source":"beacons/fleet/config/set","applied":"2024-05-01T12:00:00.000Z","digest":"\#(ConfigLayer.digest(Array(layer.utf8)))"}]"#))
         #expect(d.contains(#""username":"<redacted>","password_file":"<redacted>""#))
         #expect(!d.contains("/etc/beacon2mqtt/password"))
         #expect(d.contains(#""gateway":{"id":"gw1","room":"hall","floor":2,"rssi_offset":-3.5}"#))

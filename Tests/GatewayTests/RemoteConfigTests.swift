@@ -1,3 +1,4 @@
+import BeaconCore
 import Foundation
 import MQTTTransport
 import Testing
@@ -198,7 +199,9 @@ import Testing
                 "case \(n)")
             let error = watcher.messages(on: "beacons/gateways/gw1/config/error").last?.payload ?? ""
             #expect(error.contains(c.says), "\(error)")
-            #expect(error.hasPrefix(#"{"layer":"gateway","source":"beacons/gateways/gw1/config/set","diagnostics":["#))
+            // The digest names the payload refused, so `config set` can tell the answer to its own change.
+            let digest = ConfigLayer.digest(Array(c.payload.utf8))
+            #expect(error.hasPrefix(#"{"layer":"gateway","source":"beacons/gateways/gw1/config/set","digest":"\#(digest)","diagnostics":["#))
             #expect(error.contains(#""time":""#))
             _ = waitUntil(timeout: 1.1) { false }  // past the rate limit
         }

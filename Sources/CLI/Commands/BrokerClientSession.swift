@@ -9,12 +9,6 @@ import Synchronization
 /// retained messages the broker sends and every live one after them, and publishes retained
 /// layers with an acknowledgement. Every wait is on the monotonic clock.
 final class BrokerClientSession: Sendable {
-    enum Answer: Sendable, Equatable {
-        case applied
-        /// The gateway's error message.
-        case refused(String)
-    }
-
     private struct Heard: Sendable {
         var subscriptions = 0
         var retained: [String: String] = [:]
@@ -99,25 +93,15 @@ final class BrokerClientSession: Sendable {
         return heard.wait(for: .seconds(5)) { $0.acknowledged.contains(mid) }
     }
 
-    /// Each expected gateway's first live answer: its effective configuration or its error.
-    func answers(from gateways: Set<String>, topics: TopicTree, by deadline: ContinuousClock.Instant) -> [String: Answer] {
-        func collect(_ h: Heard) -> [String: Answer] {
-            var out: [String: Answer] = [:]
-            for message in h.live {
-                switch topics.parse(message.topic) {
-                case .gatewayConfig(let gw)? where gateways.contains(gw) && out[gw] == nil: out[gw] = .applied
-                case .gatewayConfigError(let gw)? where gateways.contains(gw) && out[gw] == nil:
-                    out[gw] = .refused(message.payload)
-                default: continue
-                }
-            }
-            return out
-        }
-        var answers: [String: Answer] = [:]
+    /// The live messages (those after the retained ones) once `done` says they are enough, or at `deadline`.
+    func live(by deadline: ContinuousClock.Instant, until done: ([(topic: String, payload: String)]) -> Bool)
+        -> [(topic: String, payload: String)]
+    {
+        var live: [(topic: String, payload: String)] = []
         _ = heard.wait(for: deadline - .now) { h in
-            answers = collect(h)
-            return answers.count == gateways.count
+            live = h.live
+            return done(live)
         }
-        return answers
+        return heard.withLock { $0.live }
     }
 }

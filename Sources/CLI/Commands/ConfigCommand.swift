@@ -14,23 +14,27 @@ struct ConfigCommand: Command {
     static let help = CommandHelp(
         name: "config",
         abstract: "Read and change gateways' configuration over MQTT (remote_config).",
-        usage: "beacon2mqtt config get|set|unset|show [--gateway <gw>|--fleet] [<key> [<value>]] [--config <file>] [--wait <seconds>]",
+        usage: "beacon2mqtt config get|set|unset|show [--gateway <gw>|--fleet] [<key> [<value>]] [--config <file>] [--wait <seconds>] [--require-all]",
         discussion: """
             get [<key>] prints a layer (or one key of it) as JSON; show prints a gateway's effective
             configuration. set <key> <value> sets one key of a layer (the value is YAML or JSON: 2, "2",
             [...], {...}); unset [<key>] removes one key, or the whole layer. Both publish the layer
-            retained and wait for the effective configuration or the error of the gateway (with --fleet:
-            of every gateway that has published an effective configuration). Keys are dotted
+            retained and wait until the gateway (with --fleet: every gateway with a retained status or
+            effective configuration) has applied it — its effective configuration carries the layer's
+            digest — or refused it, then print one line per gateway (applied, refused and why, no
+            answer, offline, no remote configuration) and with --fleet a summary. Keys are dotted
             (gateway.room); beacons and regions also take a mapping by identity (see configuration.md).
             The layer is this host's gateway.id unless --gateway or --fleet says otherwise. Exit codes:
-            0 applied (or printed), 1 refused by a gateway, not set, or no answer within --wait, 69
-            broker unreachable, 78 configuration error.
+            0 applied by every gateway that could answer (or printed), 1 refused by a gateway, no answer
+            within --wait, not set, or a gateway offline or without remote configuration (with --fleet
+            only if --require-all), 69 broker unreachable, 78 configuration error.
             """,
         options: [
             .init("--gateway <gw>", "The layer of one gateway (default: this host's gateway.id)."),
             .init("--fleet", "The layer every gateway applies."),
             .init("--config <file>", "Configuration file for the broker (default: \(RunCommand.defaultConfigPath))."),
             .init("--wait <seconds>", "Longest wait for the broker and the gateways' answer (default: 10)."),
+            .init("--require-all", "set/unset: also fail when a gateway is offline or takes no configuration over MQTT."),
         ])
 
     enum Action: String { case get, set, unset, show }
@@ -42,9 +46,11 @@ struct ConfigCommand: Command {
     let gateway: String?
     let configPath: String?
     let wait: Int
+    let requireAll: Bool
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         configPath = try arguments.option("--config")
+        requireAll = arguments.flag("--require-all")
         wait = try arguments.intOption("--wait", in: 1...300) ?? 10
         fleet = arguments.flag("--fleet")
         gateway = try arguments.option("--gateway")
@@ -78,7 +84,12 @@ struct ConfigCommand: Command {
         let topics = TopicTree(base: configuration.mqtt.baseTopic, gateway: gateway ?? configuration.gateway.id)
         let layerTopic = fleet ? topics.fleetConfigSet : topics.gatewayConfigSet
         var patterns = [layerTopic]
-        if action != .get { patterns += fleet ? [topics.anyGatewayConfig, topics.anyGatewayConfigError] : [topics.gatewayConfig, topics.gatewayConfigError] }
+        if action != .get {
+            patterns +=
+                fleet
+                ? [topics.anyGatewayStatus, topics.anyGatewayConfig, topics.anyGatewayConfigError]
+                : [topics.gatewayStatus, topics.gatewayConfig, topics.gatewayConfigError]
+        }
         let session = BrokerClientSession(options: options, patterns: action == .show ? [topics.gatewayConfig] : patterns)
         defer { session.stop() }
         let deadline = ContinuousClock.now + .seconds(wait)
@@ -142,34 +153,59 @@ struct ConfigCommand: Command {
             context.err("\(error)\n")
             return .failure
         }
-        // Who should answer: this gateway, or every gateway that has an effective configuration.
-        let expected: Set<String> =
-            fleet
-            ? Set(retained.keys.compactMap { topic -> String? in
-                if case .gatewayConfig(let gw)? = topics.parse(topic) { return gw }
-                return nil
-            }) : [topics.gateway]
         let payload = layer.isEmpty ? "" : layer.json
+        let confirmation = ConfigConfirmation(
+            retained: retained, layer: fleet ? .fleet : .gateway, digest: payload.isEmpty ? nil : ConfigLayer.digest(Array(payload.utf8)),
+            topics: topics, only: fleet ? nil : topics.gateway)
         guard session.publish(layerTopic, payload: payload) else {
             context.err("could not publish \(layerTopic): \(session.lastFailure ?? "not connected")\n")
             return .unavailable
         }
-        if expected.isEmpty {
-            context.err("published \(layerTopic); no gateway has published an effective configuration to confirm it\n")
-            return .success
+        if confirmation.known.isEmpty {
+            context.err("published \(layerTopic); no gateway has published a status or an effective configuration to confirm it\n")
+            return requireAll ? .failure : .success
         }
-        let answers = session.answers(from: expected, topics: topics, by: deadline)
+        let live = session.live(by: deadline) { confirmation.isComplete(live: $0) }
+        return report(confirmation.outcomes(live: live), context)
+    }
+
+    /// One line per gateway (applied on stdout, the rest on stderr), a summary with `--fleet`, and
+    /// the exit code: 1 when a gateway refused or did not answer — or when one is offline or takes no
+    /// configuration over MQTT, if it is the one gateway named (or `--require-all` says so).
+    private func report(_ outcomes: [String: ConfigConfirmation.Outcome], _ context: CommandContext) -> ExitCode {
         var status = ExitCode.success
-        for gw in expected.sorted() {
-            switch answers[gw] {
-            case .applied?: context.out("\(gw): applied\n")
-            case .refused(let diagnostics)?:
-                context.err("\(gw): refused: \(diagnostics)\n")
+        var counts: [String: Int] = [:]
+        for gw in outcomes.keys.sorted() {
+            let line: String
+            switch outcomes[gw]! {
+            case .applied:
+                context.out("\(gw): applied\n")
+                counts["applied", default: 0] += 1
+                continue
+            case .refused(let diagnostics):
+                line = "refused: " + diagnostics.joined(separator: "; ")
+                counts["refused", default: 0] += 1
                 status = .failure
-            case nil:
-                context.err("\(gw): no answer within \(wait) s\n")
+            case .noAnswer:
+                line = "no answer within \(wait) s"
+                counts["no answer", default: 0] += 1
                 status = .failure
+            case .offline:
+                line = "offline; it applies the retained layer when it connects again"
+                counts["offline", default: 0] += 1
+                if requireAll || !fleet { status = .failure }
+            case .noRemoteConfig:
+                line = "publishes no effective configuration (remote_config.enabled is off there, or it is not running)"
+                counts["without remote configuration", default: 0] += 1
+                if requireAll || !fleet { status = .failure }
             }
+            context.err("\(gw): \(line)\n")
+        }
+        if fleet {
+            let parts = ["applied", "refused", "no answer", "offline", "without remote configuration"].compactMap { key in
+                counts[key].map { "\($0) \(key)" }
+            }
+            context.err("\(outcomes.count) gateway\(outcomes.count == 1 ? "" : "s"): \(parts.joined(separator: ", "))\n")
         }
         return status
     }

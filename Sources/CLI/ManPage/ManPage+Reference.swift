@@ -146,7 +146,7 @@ extension ManPage {
                 "1"),
             .init(t.gatewayConfigSet, "configuration layer for this gateway", "yes", "1"),
             .init(t.gatewayConfig, "JSON effective configuration: layers, sources, secrets redacted", "yes", "1"),
-            .init(t.gatewayConfigError, "JSON refused layer: layer, source, diagnostics, time", "no", "1"),
+            .init(t.gatewayConfigError, "JSON refused layer: layer, source, digest, diagnostics, time", "no", "1"),
             .init(t.gatewayAdvertising, "JSON beacon the gateway advertises (advertise:) and the radio's state; empty when none", "yes", "mqtt.qos"),
         ]
     }()
