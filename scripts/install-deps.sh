@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
 pkgs=(pkg-config libyaml-dev libmosquitto-dev libbluetooth-dev libsystemd-dev libssl-dev libmicrohttpd-dev mosquitto
-      mosquitto-clients openssl python3 python3-venv dpkg-dev debootstrap systemd "$@")
+      mosquitto-clients openssl python3 python3-venv dpkg-dev debootstrap systemd valgrind "$@")
 missing=()
 for p in "${pkgs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

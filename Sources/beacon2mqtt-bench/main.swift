@@ -55,6 +55,8 @@ for section in options.sections {
             try EndToEndBench(options: options, scratch: scratch).run(into: &report)
         case "metrics":
             try MetricsBench(options: options, scratch: scratch).run(into: &report)
+        case "instructions":
+            try InstructionsBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":
             try FootprintBench(options: options, scratch: scratch).run(into: &report)
         default:
