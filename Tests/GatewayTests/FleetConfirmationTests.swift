@@ -27,20 +27,11 @@ import Testing
 
         /// `<user>.yaml`: the broker as `user`, and `extra` (the gateway's own sections).
         func configFile(_ user: String, _ extra: String) throws -> String {
-            let secret = directory.appendingPathComponent("\(user).password").path
-            try FleetConfirmationTests.users[user]!.write(toFile: secret, atomically: true, encoding: .utf8)
-            chmod(secret, 0o600)
             let path = directory.appendingPathComponent("\(user).yaml").path
             try """
             gateway:
               id: \(user)
-            mqtt:
-              host: 127.0.0.1
-              port: \(broker.port)
-              username: \(user)
-              password_file: \(secret)
-              reconnect_min: 200ms
-              reconnect_max: 1s
+            \(try BrokerUser.mqttSection(user, password: FleetConfirmationTests.users[user]!, port: broker.port, in: directory))
             \(extra)
             """.write(toFile: path, atomically: true, encoding: .utf8)
             return path

@@ -45,18 +45,7 @@ import Testing
             let state = directory.appendingPathComponent("state").path
             try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
             func mqtt(_ user: String) throws -> String {
-                let secret = directory.appendingPathComponent("\(user).password").path
-                try RemoteConfigTests.users[user]!.write(toFile: secret, atomically: true, encoding: .utf8)
-                chmod(secret, 0o600)
-                return """
-                    mqtt:
-                      host: 127.0.0.1
-                      port: \(broker.port)
-                      username: \(user)
-                      password_file: \(secret)
-                      reconnect_min: 200ms
-                      reconnect_max: 1s
-                    """
+                try BrokerUser.mqttSection(user, password: RemoteConfigTests.users[user]!, port: broker.port, in: directory)
             }
             let gatewayConfig = directory.appendingPathComponent("gw1.yaml").path
             try """
