@@ -29,16 +29,18 @@ final class SourceRecorder: Sendable {
     }
     func packets(incoming: Bool) -> [[UInt8]] {
         events.withLock {
-            $0.compactMap { if case .packet(let p) = $0, p.incoming == incoming { return p.bytes } else { return nil } }
+            $0.flatMap(\.carriedPackets).compactMap { $0.incoming == incoming ? $0.bytes : nil }
         }
     }
+    /// How many packets each packet-carrying hand-over held, in order.
+    var handOverSizes: [Int] { events.withLock { $0.map(\.carriedPackets.count).filter { $0 > 0 } } }
     func count(logsContaining text: String) -> Int { logs.filter { $0.contains(text) }.count }
     /// The advertiser's states the source delivered (`SourceEvent.advertising`), in order.
     var advertisingStates: [AdvertisingState] {
         events.withLock { $0.compactMap { if case .advertising(let s) = $0 { return s } else { return nil } } }
     }
     var allPackets: [CapturedPacket] {
-        events.withLock { $0.compactMap { if case .packet(let p) = $0 { return p } else { return nil } } }
+        events.withLock { $0.flatMap(\.carriedPackets) }
     }
 }
 
@@ -112,6 +114,35 @@ final class SourceHarness: Sendable {
         #expect(h.stopLegacyScan())
         #expect(h.error == nil)
         #expect(h.source.statistics.advertisingReportEvents == 1)
+    }
+
+    /// Reports already waiting in the socket go over in one hand-over with the one that woke the
+    /// source (one pipeline wake-up per burst), in order, each counted.
+    @Test func reportsWaitingInTheSocketAreHandedOverTogether() {
+        let firstReport = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let held = Mutex(false)
+        let h = SourceHarness(Self.quickTimeouts, tee: { event in
+            guard event.carriedPackets.contains(where: { $0.incoming && $0.bytes == HCIFakeController.iBeaconReport }),
+                !held.withLock({ wasHeld in
+                    defer { wasHeld = true }
+                    return wasHeld
+                })
+            else { return }
+            firstReport.signal()
+            _ = release.wait(timeout: .now() + 10)  // the source thread waits here while five more arrive
+        })
+        h.fake.answerLegacySetUp()
+        #expect(h.awaitHealth(count: 1))
+        h.fake.advertise()
+        #expect(firstReport.wait(timeout: .now() + 10) == .success)
+        for _ in 0..<5 { h.fake.advertise() }
+        release.signal()
+        #expect(waitUntil { h.recorder.packets(incoming: true).filter { $0 == HCIFakeController.iBeaconReport }.count == 6 })
+        let reportHandOvers = h.recorder.handOverSizes.suffix(2)
+        #expect(Array(reportHandOvers) == [1, 5], "\(h.recorder.handOverSizes)")
+        #expect(h.stopLegacyScan())
+        #expect(h.source.statistics.advertisingReportEvents == 6)
     }
 
     @Test func stopIsSeenAtOnceNotAfterThePollInterval() {
