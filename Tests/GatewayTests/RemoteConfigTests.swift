@@ -288,4 +288,24 @@ import Testing
         #expect(running.agent.isRunning)
         #expect(!fleet.broker.logText.contains("Denied PUBLISH from gw1"), "\(fleet.broker.logText)")
     }
+    /// `telemetry` and `devices` change at run time too: a layer switches telemetry on (the
+    /// simulated iBeacons' TX power and advertising interval are published) and adds a device,
+    /// which the effective configuration then lists. (The simulator's reports all carry a beacon
+    /// frame, so a device is not seen end to end here; DeviceMonitoringTests and the pipeline's
+    /// reload tests cover its tracking.)
+    @Test func aLayerSwitchesTelemetryOnAndAddsADevice() throws {
+        let running = try Running(regions: "regions:\n  - name: office\n    uuid: \(Self.uuid)", watching: "beacons/#")
+        let (fleet, watcher) = (running.fleet, running.watcher)
+        #expect(running.announced())
+        #expect(!watcher.messages.contains { $0.topic.hasSuffix("/telemetry") })
+        let telemetry = try fleet.config(["set", "--fleet", "telemetry", #"{"enabled": true, "interval": "2s"}"#])
+        #expect(telemetry.code == 0, "\(telemetry)")
+        #expect(
+            watcher.waitFor(timeout: 20) { m in m.contains { $0.topic.hasSuffix("/gw1/telemetry") && !$0.payload.isEmpty } },
+            "\(fleet.logText)")
+        let device = try fleet.config(["set", "--gateway", "gw1", "devices", #"{"tag": {"address": "c0:ff:ee:00:10:01"}}"#])
+        #expect(device.code == 0, "\(device)")
+        let shown = try fleet.config(["show", "--gateway", "gw1"])
+        #expect(shown.stdout.contains(#""devices":[{"name":"tag","address":"c0:ff:ee:00:10:01"}]"#), "\(shown.stdout)")
+    }
 }
