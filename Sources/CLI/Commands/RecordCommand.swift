@@ -93,15 +93,18 @@ final class RecordSink: Sendable {
     init(_ file: sending BtsnoopFile) { state = Mutex(State(file: file)) }
 
     func handle(_ event: SourceEvent) {
-        guard case .packet(let packet) = event else { return }
+        let packets = event.carriedPackets  // one packet or a batch; nothing for health events
+        guard !packets.isEmpty else { return }
         state.withLock { s in
-            guard let file = s.file else { return }
-            do {
-                try file.write(packet)
-                s.packets += 1
-            } catch {
-                s.error = "\(error)"
-                s.file = nil
+            for packet in packets {
+                guard let file = s.file else { return }
+                do {
+                    try file.write(packet)
+                    s.packets += 1
+                } catch {
+                    s.error = "\(error)"
+                    s.file = nil
+                }
             }
         }
     }

@@ -43,9 +43,15 @@ struct ScanCommand: Command {
         let failure = LiveScan.run(
             source, duration: nil,
             deliver: { event in
-                guard case .packet(let packet) = event, packet.incoming else { return }
+                let packets = event.carriedPackets.filter(\.incoming)  // one packet or a batch
+                guard !packets.isEmpty else { return }
                 var discarded: [OutboundMessage] = []
-                engine.withLock { $0.ingest(packet, into: &discarded) }
+                engine.withLock { pipeline in
+                    for packet in packets {
+                        pipeline.ingest(packet, into: &discarded)
+                        discarded.removeAll(keepingCapacity: true)
+                    }
+                }
             },
             refresh: {
                 let now = HCISource.Clock.system.wall()
