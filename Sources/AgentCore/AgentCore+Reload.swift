@@ -33,11 +33,13 @@ extension AgentCore {
         pipeline.reconfigure(next, at: pipelineNow ?? payloadTime, into: &out)
         enqueueOutput()
         let previousDiscovery = homeAssistant
-        let readvertised = next.advertise != configuration.advertise || next.scanner.mode != configuration.scanner.mode
+        let advertiseChanged = next.advertise != configuration.advertise
+        let scanModeChanged = next.scanner.mode != configuration.scanner.mode
         if next.logLevel != configuration.logLevel { actions.append(.setLogLevel(next.logLevel)) }
         if LocatorSetup(next) != LocatorSetup(configuration) { actions.append(.configureLocator(next)) }
         configuration = next
-        if readvertised { readvertise() }
+        // The radio follows `advertise:`; the scan mode needs a restart, only its announcement changes.
+        if advertiseChanged { readvertise() } else if scanModeChanged { announceAdvertising(onlyIfChanged: true) }
         if connectedGeneration != nil {
             // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
             let current = homeAssistant?.messages() ?? []

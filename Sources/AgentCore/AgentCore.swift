@@ -178,6 +178,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             guard !isFinishing else { break }
             log(.info, "stopping", ["signal": name])
             actions += [.notify(.stopping), .stopSource]
+            advertisingChanged(.stopped)
             phase = .finishing(deadline: now.adding(seconds: options.shutdownFlush))
         case .mqtt(let event): handleBroker(event, &session)
         case .configuration: break  // the core's own comes through `reloaded` and `layerApplied`

@@ -18,6 +18,8 @@ package enum AdvertisingAnnouncement {
             return OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .status)
         }
         let state = state ?? .starting
+        // A stopped gateway is not waiting for its adapter.
+        let waitingFor = state == .stopped ? nil : waitingFor
         var w = JSONWriter()
         w.beginObject()
         w.key("beacon")

@@ -64,6 +64,10 @@ import Testing
         #expect(Self.payloads(h).last?.hasSuffix(#""state":"refused","reason":"no combination"}"#) == true)
         h.handle(.source(.advertising(.failed("LE Set Advertising Parameters failed"))))
         #expect(Self.payloads(h).last?.hasSuffix(#""state":"failed","reason":"LE Set Advertising Parameters failed"}"#) == true)
+        // SIGTERM takes the advertisement off the air: the topic says so before the gateway goes.
+        h.handle(.source(.health(.degraded(reason: "adapter hci1 is down"))))
+        h.handle(.signal(.stop(name: "SIGTERM")))
+        #expect(Self.payloads(h).last?.hasSuffix(#""state":"stopped"}"#) == true)
     }
 
     /// A lost adapter is `waiting` with the source's reason; back, it is the radio's state again.

@@ -337,6 +337,87 @@ def advertise_phase(checks, phase, extended):
                  "running at the end: %s, exit code %s" % (alive or "?", code or "missing"), phase)
 
 
+def advertise_daemon_phase(checks, phase, extended):
+    """'beacon2mqtt run' with 'advertise:' on hci1 scans and advertises; BlueZ and a 'run' on hci0 see it;
+    a configuration layer over MQTT moves it; SIGTERM ends it (scenario 7)."""
+    command_set = "extended" if extended else "legacy"
+    log = controller_log(checks, phase)
+    stamps = marks(checks, phase)
+    agent_log = checks.text(phase, "agent.log")
+    checks.check("%s: the daemon on hci1 scans and advertises with the %s LE commands" % (phase, command_set),
+                 "scanning with the %s LE commands" % command_set in agent_log
+                 and "advertising with the %s LE commands" % command_set in agent_log, agent_log[-2000:], phase)
+    commands = [row for row in log if row.get("event") == "advertiser-command"]
+    opcodes = [row["opcode"] for row in commands]
+    wanted = ["0x2036", "0x2035", "0x2037", "0x2039"] if extended else ["0x2005", "0x2006", "0x2008", "0x200a"]
+    sent = [op for op in opcodes if op in wanted]
+    checks.check("%s: the daemon's set-up sent %s in order, after LE Read Supported States" % (phase, " ".join(wanted)),
+                 any(sent[i:i + 4] == wanted for i in range(len(sent))) and "0x201c" in opcodes
+                 and opcodes.index("0x201c") < opcodes.index(wanted[1]), "advertiser commands %s" % opcodes, phase)
+    scanning_and_advertising = [row for row in commands if row["state"].get("scan") != "off"
+                                and (row["state"]["legacy"] == "on" or "on" in row["state"]["sets"].values())]
+    checks.check("%s: hci1 scanned and advertised at the same time" % phase, bool(scanning_and_advertising),
+                 "controller states %s" % [row["state"] for row in commands][-5:], phase)
+    # The interval rule: 50 ms asked; a 4.2 controller (legacy scenario) must get 100 ms (0x00A0).
+    params = [row["params"] for row in commands if row["opcode"] == ("0x2036" if extended else "0x2006")]
+    units = [int.from_bytes(bytes.fromhex(p[6:12] if extended else p[0:4]), "little") for p in params]
+    expected_units = 0x50 if extended else 0xA0
+    checks.check("%s: advertising interval %d ms on air (50 ms asked, %s)" % (phase, expected_units * 0.625, "5.2 controller" if extended else "4.2 controller: raised"),
+                 bool(units) and set(units) == {expected_units}, "interval units %s" % units, phase)
+    if not extended:
+        checks.check("%s: the 4.2 controller's version was read and the raise logged" % phase,
+                     "0x1001" in opcodes and "predates Bluetooth 5.0 (HCI_Version 8)" in agent_log, agent_log[-1500:], phase)
+    messages = read_jsonl(checks.path(phase, "mqtt"))
+    z_events = [b.get("event") for b in event_payloads(messages, "kt/%s/7/99/kt-%s/event" % (UUID, phase))]
+    checks.check("%s/mqtt: the advertising daemon's own scan published Z's enter" % phase, z_events[:1] == ["enter"],
+                 "Z events %s" % z_events, phase)
+    announcements = event_payloads(messages, "kt/gateways/kt-%s/advertising" % phase)
+    states = [(a.get("state"), (a.get("beacon") or {}).get("minor"), a.get("interval_ms"), a.get("command_set"))
+              for a in announcements]
+    on_air = ("advertising", 13, 50 if extended else 100, command_set)
+    moved = ("advertising", 15, 50 if extended else 100, command_set)
+    # Published on connect (starting, or already on air), then on each change; SIGTERM ends it `stopped`.
+    checks.check("%s/mqtt: retained advertising topic says %s, and stopped at the end" % (phase, on_air),
+                 on_air in states and states[0][0] in ("starting", "advertising") and states[-1][0] == "stopped",
+                 "states %s" % states, phase)
+    checks.check("%s/mqtt: after the layer, advertising minor 15" % phase, moved in states and states.index(moved) > states.index(on_air)
+                 if on_air in states else False, "states %s" % states, phase)
+    effective = [payload_of(r) for r in messages if r.get("topic") == "kt/gateways/kt-%s/config" % phase]
+    checks.check("%s/mqtt: the gateway layer was applied (effective configuration says minor 15)" % phase,
+                 any(isinstance(e, dict) and ((e.get("config") or {}).get("advertise") or {}).get("minor") == 15 for e in effective),
+                 "effective configurations %s" % effective[-1:], phase)
+    btmgmt = checks.text(phase, "btmgmt.log")
+    checks.check("%s: btmgmt find (kernel discovery on hci0) found the daemon's advertisement" % phase, "dev_found:" in btmgmt,
+                 btmgmt[-1500:], phase)
+    btmon = checks.text(phase, "btmon.txt")
+    checks.check("%s: btmon shows the daemon's iBeacon manufacturer data" % phase,
+                 "Device Found" in btmon and "Company: Apple, Inc. (76)" in btmon and "Type: iBeacon (2)" in btmon,
+                 btmon[-3000:], phase)
+    scanner = "kt-%s-scanner" % phase
+    first = [payload_of(r) for r in messages if r.get("topic") == "kt/%s/7/13/%s/event" % (UUID, scanner)]
+    second = [payload_of(r) for r in messages if r.get("topic") == "kt/%s/7/15/%s/event" % (UUID, scanner)]
+    checks.check("%s/mqtt: run on hci0 saw 7/13 enter and exit, then 7/15 enter and exit" % phase,
+                 [b.get("event") for b in first] == ["enter", "exit"] and [b.get("event") for b in second] == ["enter", "exit"],
+                 "7/13 %s, 7/15 %s" % ([b.get("event") for b in first], [b.get("event") for b in second]), phase)
+    layer, stop = stamps.get("layer-set"), stamps.get("advertiser-stop")
+    if len(first) == 2 and len(second) == 2 and layer and stop:
+        times = [parse_time(b["timestamp"]) for b in (first[1], second[0], second[1])]
+        checks.check("%s/mqtt: 7/13 exits and 7/15 enters after the layer, 7/15 exits after SIGTERM" % phase,
+                     times[0] > layer and times[1] > layer and times[2] > stop,
+                     "7/13 exit %.2f, 7/15 enter %.2f, exit %.2f; layer %.2f, stop %.2f" % (times[0], times[1], times[2], layer, stop), phase)
+    after = [row for row in commands if stop is not None and row["time"] >= stop]
+    final = after[-1]["state"] if after else None
+    off = final is not None and final["legacy"] == "off" and all(v == "off" for v in final["sets"].values()) \
+        and final.get("scan") == "off" and (not extended or "10" not in final["sets"])
+    checks.check("%s: SIGTERM disabled advertising%s and the scan" % (phase, ", removed set 0x0A" if extended else ""), off,
+                 "state after the stop %s (commands %s)" % (final, [row["opcode"] for row in after]), phase)
+    for who, suffix in (("advertising daemon", "agent"), ("scanner on hci0", "scanner")):
+        alive = checks.text(phase, suffix + ".alive").strip()
+        code = checks.text(phase, suffix + ".code").strip()
+        checks.check("%s: the %s kept running and exited 0 on SIGTERM" % (phase, who), alive == "yes" and code == "0",
+                     "running at the end: %s, exit code %s" % (alive or "?", code or "missing"), phase)
+
+
 IRK_TOPIC = "kt/devices/phone/kt-irk/event"
 IRK_FIRST, IRK_LAST = "70:81:94:0d:fb:aa", "7a:a3:c3:cd:b8:31"
 IRK_STRANGERS = ("4a:12:a7:59:8b:d6", "6e:e9:86:21:de:af", "79:51:c9:2b:a0:be")
@@ -384,6 +465,8 @@ def main():
             listen_phase(checks, agent, scenarios, live_run)
         elif phase == "irk":
             irk_phase(checks, agent, scenarios, live_run)
+        elif phase in ("advertise-daemon-legacy", "advertise-daemon-extended"):
+            advertise_daemon_phase(checks, phase, extended=phase.endswith("extended"))
         elif phase in ("advertise-legacy", "advertise-extended"):
             advertise_phase(checks, phase, extended=phase.endswith("extended"))
 
@@ -392,7 +475,7 @@ def main():
         dump("guest console", os.path.join(job, "console.log"))
         dump("guest job log", os.path.join(job, "job.log"))
         for phase in failed_phases:
-            for suffix in ("agent.log", "record.log", "controller.err", "hcitool.log", "sub.log"):
+            for suffix in ("agent.log", "scanner.log", "record.log", "controller.err", "hcitool.log", "sub.log"):
                 dump("%s %s" % (phase, suffix), checks.path(phase, suffix), tail=80)
     passed = sum(1 for r in checks.results if r[0] == "PASS")
     failed = sum(1 for r in checks.results if r[0] == "FAIL")

@@ -43,19 +43,37 @@ start_broker() {
     done
 }
 
-# HCI sockets open now (/proc/net/bluetooth/hci: a header line, then one line per socket).
-hci_sockets() { wc -l < /proc/net/bluetooth/hci; }
+# HCI sockets open now: a header line, then one line per socket. The kernel's bt_procfs_init puts the
+# list straight under /proc/net (/proc/net/hci); /proc/net/bluetooth/hci, which this used to read, does
+# not exist, so every wait on it returned at once.
+hci_sockets() { wc -l < /proc/net/hci; }
 
 # Waits up to $2 seconds until more than $1 HCI sockets are open, so that a scenario starts only once
 # the program under test (started after counting) can see it.
 wait_hci_socket() {
+    [ -r /proc/net/hci ] || { log "no /proc/net/hci"; return 1; }
     deadline=$(($(cut -d. -f1 /proc/uptime) + $2))
     while [ "$(hci_sockets)" -le "$1" ]; do
         if [ "$(cut -d. -f1 /proc/uptime)" -ge $deadline ]; then
-            cat /proc/net/bluetooth/hci
+            cat /proc/net/hci
             return 1
         fi
         sleep 0.2
+    done
+}
+
+# Starts btmon recording to $1 (its pid in $mon) and waits up to 30 s until it is attached. The kernel
+# replays its notes and indexes to a monitor socket as soon as it is bound, so the file grows past its
+# 16-byte btsnoop header then. (Counting sockets is not enough: a socket is listed in
+# /proc/net/hci from socket() on, before btmon binds it, and under load hcitool's first
+# commands went by before the bind.)
+start_btmon() {
+    $D btmon -w "$1" > /dev/null 2>&1 &
+    mon=$!
+    i=0
+    while [ "$(stat -c %s "$1" 2>/dev/null || echo 0)" -le 16 ]; do
+        i=$((i + 1)); [ $i -gt 300 ] && return 1
+        sleep 0.1
     done
 }
 
@@ -94,11 +112,7 @@ phase() {
     wait_for /sys/class/bluetooth/hci0 30 || log "phase $name: no hci0"
     if [ "$mode" = listen ]; then
         adapter_up hci0 || log "phase $name: hci0 did not come up"
-        before=$(hci_sockets)
-        $D btmon -w "$O/$name.btmon.snoop" > /dev/null 2>&1 &
-        mon=$!
-        wait_hci_socket "$before" 30 || log "phase $name: btmon has no monitor socket"
-        sleep 0.5
+        start_btmon "$O/$name.btmon.snoop" || log "phase $name: btmon did not attach"
         $D hcitool -i hci0 lescan --passive --duplicates > "$O/$name.hcitool.log" 2>&1 &
         driver=$!
         sleep 2
@@ -174,10 +188,7 @@ advertise_phase() {
     $D $B advertise $ADV_ARGS --adapter hci1 --address random-static -v > "$O/$name.advertise.log" 2>&1 &
     adv=$!
     sleep 3
-    before=$(hci_sockets)
-    $D btmon -w "$O/$name.btmon.snoop" > /dev/null 2>&1 &
-    mon=$!
-    wait_hci_socket "$before" 30 || log "phase $name: btmon has no monitor socket"
+    start_btmon "$O/$name.btmon.snoop" || log "phase $name: btmon did not attach"
     timeout 20 btmgmt --index 0 find -l > "$O/$name.btmgmt.log" 2>&1
     kill -INT "$mon" 2>/dev/null; wait "$mon"
     btmon -r "$O/$name.btmon.snoop" > "$O/$name.btmon.txt" 2>&1
@@ -207,6 +218,69 @@ advertise_phase() {
     log "phase $name: advertiser exit $(cat "$O/$name.advertise.code"), agent exit $(cat "$O/$name.agent.code")"
 }
 
+# Waits up to $2 seconds for the controller's log of phase $1 to show hci1 advertising (legacy or set 0x0A).
+wait_advertising() {
+    i=0
+    until grep -Eq '"(legacy|10)": "on"' "$O/$1.controller.jsonl" 2>/dev/null; do
+        i=$((i + 1)); [ $i -gt $(($2 * 10)) ] && return 1
+        sleep 0.1
+    done
+}
+
+# Stops a process with SIGTERM (SIGKILL after 10 s) and writes its exit code to $2.
+stop_agent() {
+    kill -TERM "$1" 2>/dev/null
+    i=0
+    while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    kill -KILL "$1" 2>/dev/null
+    wait "$1"
+    echo $? > "$2"
+}
+
+# Scenario 7 (advertise-daemon-legacy, advertise-daemon-extended): 'beacon2mqtt run' with 'advertise:' on
+# hci1 scans (its controller plays beacon Z to it) and advertises its iBeacon 7/13. BlueZ's discovery on
+# hci0 (btmgmt find, btmon) and a second 'run' on hci0 see it; a configuration layer over MQTT moves it to
+# minor 15 (the radio must follow); SIGTERM to the hci1 agent ends it, which hci0's agent sees as an exit.
+advertise_daemon_phase() {
+    name=$1
+    log "phase $name: start"
+    start_broker "$name" || return 1
+    mosquitto_sub -h 127.0.0.1 -F '%j' -t '#' > "$O/$name.mqtt" 2> "$O/$name.sub.log" &
+    sub=$!
+    python3 /job/vhci_controller.py "$S/$name.json" --log "$O/$name.controller.jsonl" 2> "$O/$name.controller.err" &
+    ctl=$!
+    wait_for /sys/class/bluetooth/hci1 30 || log "phase $name: no hci1"
+    adapter_up hci0 || log "phase $name: hci0 did not come up"
+    adapter_up hci1 || log "phase $name: hci1 did not come up"
+    mkdir -p "/tmp/$name-state"
+    mark "$name" agent-start
+    $D env STATE_DIRECTORY="/tmp/$name-state" $B run --config "$S/$name.yaml" > "$O/$name.agent.log" 2>&1 &
+    agent=$!
+    wait_advertising "$name" 60 || log "phase $name: hci1 never advertised"
+    start_btmon "$O/$name.btmon.snoop" || log "phase $name: btmon did not attach"
+    timeout 20 btmgmt --index 0 find -l > "$O/$name.btmgmt.log" 2>&1
+    kill -INT "$mon" 2>/dev/null; wait "$mon"
+    btmon -r "$O/$name.btmon.snoop" > "$O/$name.btmon.txt" 2>&1
+    mark "$name" scanner-start
+    $D $B run --config "$S/$name-scanner.yaml" > "$O/$name.scanner.log" 2>&1 &
+    scanner=$!
+    sleep 8
+    mark "$name" layer-set
+    mosquitto_pub -h 127.0.0.1 -q 1 -r -t "kt/gateways/kt-$name/config/set" -m '{"advertise": {"minor": 15}}'
+    sleep 10  # 7/13 exits 4 s after its last advertisement; 7/15 enters
+    if kill -0 "$agent" 2>/dev/null; then echo yes; else echo no; fi > "$O/$name.agent.alive"
+    mark "$name" advertiser-stop
+    stop_agent "$agent" "$O/$name.agent.code"
+    sleep 8  # 7/15's exit: exit_timeout 4 s, plus the ranging tick and delivery
+    if kill -0 "$scanner" 2>/dev/null; then echo yes; else echo no; fi > "$O/$name.scanner.alive"
+    stop_agent "$scanner" "$O/$name.scanner.code"
+    mark "$name" agent-stop
+    kill "$ctl" 2>/dev/null; wait "$ctl"
+    sleep 0.5
+    kill "$sub" 2>/dev/null; wait "$sub" 2>/dev/null
+    log "phase $name: advertising agent exit $(cat "$O/$name.agent.code"), scanner exit $(cat "$O/$name.scanner.code")"
+}
+
 wait_for_gone() {
     i=0
     while [ -e "$1" ]; do i=$((i + 1)); [ $i -gt $(($2 * 10)) ] && return 1; sleep 0.1; done
@@ -215,6 +289,7 @@ wait_for_gone() {
 uname -a
 log "features: LIVE_RUN=$LIVE_RUN"
 [ -c /dev/vhci ] || { log "no /dev/vhci"; exit 2; }
+[ -r /proc/net/hci ] || log "no /proc/net/hci: the waits for HCI sockets will fail"
 for name in $(cat "$S/phases"); do
     case $name in
         privilege) privilege_denied ;;
@@ -223,6 +298,7 @@ for name in $(cat "$S/phases"); do
             phase legacy passive setpriv --reuid=65534 --regid=65534 --clear-groups \
                 --inh-caps=+net_raw,+net_admin --ambient-caps=+net_raw,+net_admin ;;
         listen) phase listen listen ;;
+        advertise-daemon-*) advertise_daemon_phase "$name" ;;
         advertise-*) advertise_phase "$name" ;;
         *) phase "$name" passive ;;
     esac

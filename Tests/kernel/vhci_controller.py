@@ -12,7 +12,9 @@ scanning is on, sends one advertising report per beacon per advertising interval
 With an "advertiser" in the scenario, a second controller (the next hciN) shares the first one's link:
 it answers the legacy and extended advertising commands, and whatever it advertises the first one
 reports while it scans, as one more beacon. So a program advertising on one adapter is received by a
-scanner on the other, both through the real kernel.
+scanner on the other, both through the real kernel. The second controller scans too: while it does,
+it reports its own scripted "beacons" (always on), so a daemon that scans and advertises on it at
+once is seen doing both. Its "hci_version" (default 0x0B, 5.2) lets a scenario play a 4.2 controller.
 
 The scenario (JSON, see docs/testing.md, “The virtual controller”) gives the beacons, their RSSI over time
 (piecewise linear), start and stop times, and the times at which the controller vanishes (closes
@@ -75,12 +77,12 @@ def supported_commands(extended, advertiser=False):
     return bytes(mask)
 
 
-def return_parameters(opcode, address, extended, advertiser=False):
+def return_parameters(opcode, address, extended, advertiser=False, hci_version=0x0B):
     """Return parameters after the status octet, or None for a status-only reply."""
     if opcode == 0x1002:  # Read Local Supported Commands (§7.4.2)
         return supported_commands(extended, advertiser)
-    if opcode == 0x1001:  # Read Local Version Information (§7.4.1): 5.2, Linux Foundation
-        return struct.pack("<BHBHH", 0x0B, 0, 0x0B, 0x05F1, 0)
+    if opcode == 0x1001:  # Read Local Version Information (§7.4.1): 5.2 by default, Linux Foundation
+        return struct.pack("<BHBHH", hci_version, 0, hci_version, 0x05F1, 0)
     if opcode == 0x1003:  # Read Local Supported Features (§7.4.3): LE only (octet 4: LE, no BR/EDR)
         return bytes([0, 0, 0, 0, 0x60, 0, 0, 0])
     if opcode == 0x1009:  # Read BD_ADDR (§7.4.6), little-endian
@@ -177,6 +179,10 @@ class LinkAdvertiser:
     def __init__(self, spec):
         self.address = parse_address(spec.get("address", "c0:de:00:00:00:02"))
         self.extended = spec.get("extended", False)
+        self.hci_version = spec.get("hci_version", 0x0B)
+        # What this controller's own scan reports (legacy or extended reports, as it was enabled).
+        self.beacons = [Beacon(b) for b in spec.get("beacons", [])]
+        self.scan_mode = None
         self.reset()
 
     def reset(self):
@@ -188,6 +194,11 @@ class LinkAdvertiser:
         legacy = self.legacy
         if opcode == 0x0C03:
             self.reset()
+            self.scan_mode = None
+        elif opcode == 0x200C and len(params) >= 2:
+            self.scan_mode = "legacy" if params[0] else None
+        elif opcode == 0x2042 and len(params) >= 2:
+            self.scan_mode = "extended" if params[0] else None
         elif opcode == 0x2005 and len(params) >= 6:
             legacy["random"] = params[:6]
         elif opcode == 0x2006 and len(params) >= 15:
@@ -233,7 +244,8 @@ class LinkAdvertiser:
 
     def state(self):
         return {"legacy": "on" if self.legacy["enabled"] else "off",
-                "sets": {str(h): "on" if e["enabled"] else "off" for h, e in self.sets.items()}}
+                "sets": {str(h): "on" if e["enabled"] else "off" for h, e in self.sets.items()},
+                "scan": self.scan_mode or "off"}
 
     def adverts(self):
         """(key, address, data, interval) of everything on air now."""
@@ -342,7 +354,8 @@ class Controller:
 
     def handle_command(self, fd, opcode, params):
         if fd == self.link_fd:
-            extra = return_parameters(opcode, self.link.address, self.link.extended, advertiser=True)
+            extra = return_parameters(opcode, self.link.address, self.link.extended, advertiser=True,
+                                      hci_version=self.link.hci_version)
             status = self.link.handle(opcode, params)
             self.log(event="advertiser-command", opcode="0x%04x" % opcode, params=params.hex(), status=status,
                      state=self.link.state())
@@ -400,8 +413,10 @@ class Controller:
                 data = b""
         self.buffers[fd] = data
 
-    def report(self, beacon, rssi):
-        if self.scan_mode == "legacy":
+    def report(self, beacon, rssi, fd=None, scan_mode=None):
+        fd = self.fd if fd is None else fd
+        scan_mode = scan_mode or self.scan_mode
+        if scan_mode == "legacy":
             if beacon.extended_pdu:
                 return
             # One report: ADV_NONCONN_IND (0x03), random address.
@@ -416,9 +431,14 @@ class Controller:
             params = bytes([SUB_EXT_ADV_REPORT, 1]) + struct.pack("<HB", event_type, 0x01) + beacon.address \
                 + struct.pack("<BBBbbHB", 0x01, secondary_phy, sid, 0x7F, rssi, 0, 0) + bytes(6) \
                 + bytes([len(beacon.data)]) + beacon.data
-        self.send_event(self.fd, EVT_LE_META, params)
+        self.send_event(fd, EVT_LE_META, params)
 
     def advertise(self, now):
+        if self.link is not None and self.link_fd is not None and self.link.scan_mode:
+            for beacon in self.link.beacons:
+                if now >= beacon.next_due:
+                    beacon.next_due = now + beacon.interval
+                    self.report(beacon, beacon.rssi_at(0), fd=self.link_fd, scan_mode=self.link.scan_mode)
         if self.link is not None and self.fd is not None and self.scan_mode:
             for key, address, data, interval in self.link.adverts():
                 if now >= self.link_due.get(key, 0):

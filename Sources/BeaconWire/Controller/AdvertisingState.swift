@@ -10,14 +10,17 @@ public enum AdvertisingState: Sendable, Equatable {
     case refused(String)
     /// A command was rejected or timed out; tried again at the next scan set-up. Scanning goes on.
     case failed(String)
+    /// The gateway stopped (SIGTERM, SIGINT) and took its advertisement off the air.
+    case stopped
 
-    /// The published word: `starting`, `advertising`, `refused`, `failed`.
+    /// The published word: `starting`, `advertising`, `refused`, `failed`, `stopped`.
     public var name: String {
         switch self {
         case .starting: "starting"
         case .advertising: "advertising"
         case .refused: "refused"
         case .failed: "failed"
+        case .stopped: "stopped"
         }
     }
 
@@ -25,7 +28,7 @@ public enum AdvertisingState: Sendable, Equatable {
     public var reason: String? {
         switch self {
         case .refused(let reason), .failed(let reason): reason
-        case .starting, .advertising: nil
+        case .starting, .advertising, .stopped: nil
         }
     }
 }

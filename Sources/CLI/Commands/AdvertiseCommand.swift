@@ -33,7 +33,10 @@ struct AdvertiseCommand: Command {
             .init("--url <url>", "Eddystone-URL: http(s)://…, at most 17 octets once encoded."),
             .init("--measured-power <dBm>", "Calibrated RSSI at 1 m (default -59); Eddystone sends it +41 dB as the 0 m power."),
             .init("--reference-rssi <dBm>", "AltBeacon's calibrated RSSI at 1 m (default -59)."),
-            .init("--interval <duration>", "Advertising interval, 20ms to 10.24s (default 100ms)."),
+            .init(
+                "--interval <duration>",
+                "Advertising interval, 20ms to 10.24s (default 100ms); a controller older than Bluetooth 5.0 gets "
+                    + "at least 100ms when not connectable."),
             .init("--tx-power <dBm>", "Requested radio power, -127 to 20 (extended advertising only)."),
             .init("--adapter <adapter>", "hciN, the controller address, or auto (default auto)."),
             .init("--address <kind>", "public (default) or random-static."),
