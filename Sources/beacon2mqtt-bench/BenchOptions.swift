@@ -19,7 +19,7 @@ struct BenchOptions {
     /// Reports in the e2e replay.
     var e2eReports = 1_000_000
     /// Reports in each replay of the metrics section (long enough that a run's wall time is not noise).
-    var metricsReports = 2_000_000
+    var metricsReports = 5_000_000
     /// Shorter everything (smoke runs while developing).
     var quick = false
     /// Only the measurements whose name contains this (for profiling one case).
@@ -42,7 +42,7 @@ struct BenchOptions {
           --footprint-seconds N    realistic-load footprint duration (default 60)
           --flood N                distinct identities in the flood (default 1000000)
           --e2e-reports N          reports in the end-to-end replay (default 1000000)
-          --metrics-reports N      reports in each replay of the metrics section (default 2000000)
+          --metrics-reports N      reports in each replay of the metrics section (default 5000000)
           --only TEXT              only the measurements whose name contains TEXT (profiling)
           --quick                  short runs for development (3 reps, 10 s footprint, smaller floods)
         """

@@ -35,8 +35,8 @@ final class MetricsScraper: Sendable {
         return state.withLock { ($0.ok, $0.failed) }
     }
 
-    /// nil: not listening (yet, or any more).
-    private func scrape() -> Bool? {
+    /// One GET /metrics: true for a 200 with an exposition; nil: not listening (yet, or any more).
+    func scrape() -> Bool? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
