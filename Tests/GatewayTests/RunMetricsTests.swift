@@ -39,9 +39,13 @@ import Synchronization
     @Test func aScrapeShowsThePipelineTheBrokerAndTheProcess() throws {
         let running = try Running()
         defer { running.subscriber.stop() }
+        // Reports count at once, a message as published only once the broker acknowledged it (and the
+        // next snapshot, ≤ 100 ms later, carries it): wait for both.
         #expect(
             waitUntil(timeout: 10) {
-                (HTTPProbe.sample(running.metrics(), #"beacon2mqtt_reports_total{adapter="simulator"}"#) ?? 0) > 0
+                let text = running.metrics()
+                return (HTTPProbe.sample(text, #"beacon2mqtt_reports_total{adapter="simulator"}"#) ?? 0) > 0
+                    && (HTTPProbe.sample(text, #"beacon2mqtt_messages_published_total{lane="must_deliver"}"#) ?? 0) >= 1
             })
         let answer = HTTPProbe.get(port: running.port, "/metrics")
         #expect(answer.status == 200)
