@@ -88,7 +88,13 @@ package struct LocatorCore: AgentMachine {
         switch input {
         case .mqtt(.connected(let generation)):
             connectedGeneration = generation
-            if everConnected { reconnects += 1 }
+            if everConnected {
+                reconnects += 1
+                // The broker may have lost the retained locations (a restart without persistence, a crash).
+                var out: [OutboundMessage] = []
+                locator.retainedLocations(into: &out)
+                delivery.enqueue(out)
+            }
             everConnected = true
             for pattern in Locator.subscriptions(baseTopic: locator.baseTopic) { _ = session.subscribe(pattern, qos: 1) }
             actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))

@@ -74,6 +74,18 @@ package struct Locator: Sendable {
         for beacon in order { if let l = tracks[beacon]?.location { out.append(composer.room(beacon, l)) } }
     }
 
+    /// Every current location (and room, when published) as the retained messages that state it,
+    /// to publish again after a reconnect: the broker may have lost them (amqtt keeps none across a
+    /// restart, RabbitMQ's on-disk store loses what it had not saved when it crashes).
+    package func retainedLocations(into out: inout [OutboundMessage]) {
+        let composer = LocatorComposer(topics: topics, qos: qos)
+        for beacon in order {
+            guard let l = tracks[beacon]?.location else { continue }
+            out.append(composer.location(beacon, l))
+            if publishesRoom { out.append(composer.room(beacon, l)) }
+        }
+    }
+
     /// The current location of a beacon, nil when never located.
     package func location(of beacon: BeaconIdentity) -> LocatorLocation? { tracks[beacon]?.location }
 

@@ -54,8 +54,25 @@ import Testing
         #expect(core.counters.requeued == 1)
         broker.published = []
         handle(.mqtt(.connected(generation: 2)))
-        #expect(broker.published.map(\.topic) == ["\(Self.beacon)/location"])
+        // The unacknowledged location again, then every current location (retained: the repeat is harmless).
+        #expect(broker.published.map(\.topic) == ["\(Self.beacon)/location", "\(Self.beacon)/location"])
         #expect(broker.published.allSatisfy { $0.generation == 2 })
+    }
+
+    /// A broker that lost its retained messages (amqtt restarted, RabbitMQ crashed before saving them)
+    /// gets every current location again at the reconnect, though all were acknowledged.
+    @Test mutating func aReconnectPublishesTheRetainedLocationsAgain() {
+        handle(.mqtt(.connected(generation: 1)))
+        feed(seconds: 0...5)
+        tick(after: 0.2)
+        for p in broker.published { handle(.mqtt(.published(generation: 1, mid: p.mid))) }
+        let first = broker.published.first { $0.topic == "\(Self.beacon)/location" }
+        handle(.mqtt(.disconnected(generation: 1)))
+        #expect(core.counters.requeued == 0)
+        broker.published = []
+        handle(.mqtt(.connected(generation: 2)))
+        #expect(broker.published.map(\.topic) == ["\(Self.beacon)/location"])
+        #expect(broker.published.first?.payload == first?.payload)
     }
 
     @Test mutating func withoutABrokerTheOutputStaysWithinTheLimit() {
