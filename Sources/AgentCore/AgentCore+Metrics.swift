@@ -14,6 +14,7 @@ extension AgentCore {
         m.regions = pipeline.regionStates.map { ($0.name, $0.state == .inside) }
         m.enters = stats.enters
         m.exits = stats.exits
+        m.unresolvedPrivateAddresses = stats.unresolvedPrivateAddresses
         m.lanes = delivery.laneMetrics
         m.broker = BrokerMetrics(connected: isConnected, reconnects: counters.reconnects)
         m.sourceProblem = sourceHealth.degradedReason

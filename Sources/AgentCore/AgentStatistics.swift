@@ -31,6 +31,7 @@ package struct AgentStatistics: Sendable {
         json.field("queued", queued)
         json.field("dropped", dropped)
         json.field("malformed", pipeline.malformed)
+        json.field("unresolved_private_addresses", pipeline.unresolvedPrivateAddresses)
         json.field("reconnects", reconnects)
         json.field("degraded", degraded)
         json.field("scan_mode", scanner.mode.rawValue)

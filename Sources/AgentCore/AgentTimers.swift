@@ -4,9 +4,13 @@ package struct AgentTimers: Sendable, Equatable {
     package private(set) var nextAdvance: MonotonicInstant
     package private(set) var nextStats: MonotonicInstant
 
+    /// The first stats go out this soon after start (or the interval, if shorter), so a gateway's
+    /// health — and Home Assistant's diagnostic sensors — have values within seconds, not a minute.
+    package static let firstStats = 5.0
+
     package init(now: MonotonicInstant, statsInterval: Double) {
         nextAdvance = now
-        nextStats = now.adding(seconds: statsInterval)
+        nextStats = now.adding(seconds: min(statsInterval, Self.firstStats))
     }
 
     /// True when the advance is due at `now`; the next one follows `interval` after the previous

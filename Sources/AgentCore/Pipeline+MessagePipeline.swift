@@ -23,6 +23,7 @@ extension Pipeline: MessagePipeline {
         s.malformedReasons = c.malformedReasons
         s.enters = c.monitor.enterEvents
         s.exits = c.monitor.exitEvents
+        s.unresolvedPrivateAddresses = c.unresolvedPrivateAddresses
         return s
     }
 }

@@ -9,6 +9,8 @@ package struct PipelineStatistics: Sendable, Equatable {
     /// Enter and exit events (regions and per-beacon).
     package var enters = 0
     package var exits = 0
+    /// Resolvable private addresses that matched no configured device's IRK (counted, never kept).
+    package var unresolvedPrivateAddresses = 0
     package init(reports: Int = 0, beaconsTracked: Int = 0, malformed: Int = 0) {
         self.reports = reports
         self.beaconsTracked = beaconsTracked

@@ -8,6 +8,7 @@ extension ConfigDecoder {
         try m.read("prefix", into: &s.prefix) { v throws(ConfigError) in try Self.topicPrefix(v) }
         try m.readOptional("room_topic", into: &s.roomTopic) { v throws(ConfigError) in try Self.topicPrefix(v) }
         try m.readOptional("gateway_entities", into: &s.gatewayEntities) { v throws(ConfigError) in try v.bool() }
+        try m.readOptional("via_device", into: &s.viaDevice) { v throws(ConfigError) in try v.bool() }
     }
 
     /// One or more topic levels (`homeassistant`, `home/rooms`).

@@ -24,7 +24,7 @@ enum ConfigKeys {
         "ranging.proximity": ["immediate", "near"],
         "ranging.publish": ["on_proximity_change", "accuracy_deadband", "heartbeat", "ranging_list"],
         "regions[]": ["name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout"],
-        "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities"],
+        "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities", "via_device"],
         "telemetry": ["enabled", "interval", "low_battery_mv"],
         "remote_config": ["enabled"],
         "metrics": ["listen"],

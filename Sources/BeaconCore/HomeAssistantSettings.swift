@@ -12,14 +12,20 @@ package struct HomeAssistantSettings: Sendable, Equatable {
     /// on each beacon's device. Nil (the default): on, unless `locator.enabled` (the locator's room
     /// tracker then says where the beacon is). Gateways of a fleet with a separate `locate` set it false.
     package var gatewayEntities: Bool? = nil
+    /// `homeassistant.via_device`: name this gateway (or locator) as the `via_device` of the
+    /// beacons' and devices' HA devices. HA keeps whichever it was told last, so exactly one
+    /// publisher per beacon should say so. Nil (the default): a locator does; a gateway does while
+    /// its `gateway_entities` are on (one gateway and no locator).
+    package var viaDevice: Bool? = nil
 
     package init(
         discovery: Bool = false, prefix: String = "homeassistant", roomTopic: String? = nil,
-        gatewayEntities: Bool? = nil
+        gatewayEntities: Bool? = nil, viaDevice: Bool? = nil
     ) {
         self.discovery = discovery
         self.prefix = prefix
         self.roomTopic = roomTopic
         self.gatewayEntities = gatewayEntities
+        self.viaDevice = viaDevice
     }
 }

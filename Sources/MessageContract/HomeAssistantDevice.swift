@@ -15,6 +15,8 @@ package struct HomeAssistantDevice: Sendable, Equatable {
     package var suggestedArea: String?
     /// The identifier of the gateway or locator device this one is reached through.
     package var viaDevice: String?
+    /// A page about the device that HA links to ("Visit"): the process's `/metrics`.
+    package var configurationURL: String? = nil
 
     /// A configured beacon: identified by `<uuid hex>_<major>_<minor>` or `<namespace>_<instance>`,
     /// named after `beacons[].name`. No area: a beacon moves (the locator's room tracker says where).
@@ -34,14 +36,26 @@ package struct HomeAssistantDevice: Sendable, Equatable {
     package static func gateway(_ c: Configuration, softwareVersion: String) -> Self {
         Self(
             identifier: "beacon2mqtt_gateway_\(sanitized(c.gateway.id))", name: "beacon2mqtt \(c.gateway.id)",
-            model: "BLE beacon gateway", softwareVersion: softwareVersion, suggestedArea: c.gateway.room)
+            model: "BLE beacon gateway", softwareVersion: softwareVersion, suggestedArea: c.gateway.room,
+            configurationURL: metricsURL(c))
     }
 
     /// A locator process (`beacon2mqtt locate`, or the one inside `run`), named by its `gateway.id`.
     package static func locator(_ c: Configuration, softwareVersion: String) -> Self {
         Self(
             identifier: "beacon2mqtt_locator_\(sanitized(c.gateway.id))", name: "beacon2mqtt locator \(c.gateway.id)",
-            model: "beacon locator", softwareVersion: softwareVersion)
+            model: "beacon locator", softwareVersion: softwareVersion, configurationURL: metricsURL(c))
+    }
+
+    /// `http://<address>:<port>/metrics` with `metrics.listen` (IPv6 in brackets); for every
+    /// interface (`0.0.0.0`, `::`) the address is `gateway.id`, which is the host name unless
+    /// configured. Nil without an endpoint.
+    static func metricsURL(_ c: Configuration) -> String? {
+        guard let listen = c.metrics.listen else { return nil }
+        let host =
+            listen.address == "0.0.0.0" || listen.address == "::"
+            ? c.gateway.id : listen.isIPv6 ? "[\(listen.address)]" : listen.address
+        return "http://\(host):\(listen.port)/metrics"
     }
 
     func write(_ w: inout JSONWriter) {
@@ -57,6 +71,7 @@ package struct HomeAssistantDevice: Sendable, Equatable {
         if let softwareVersion { w.field("sw_version", softwareVersion) }
         if let suggestedArea { w.field("suggested_area", suggestedArea) }
         if let viaDevice { w.field("via_device", viaDevice) }
+        if let configurationURL { w.field("configuration_url", configurationURL) }
         w.endObject()
     }
 

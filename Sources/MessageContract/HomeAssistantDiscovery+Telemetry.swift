@@ -15,7 +15,7 @@ extension HomeAssistantDiscovery {
         var out: [HomeAssistantEntity] = []
         for beacon in configuration.beacons {
             let id = beacon.identity
-            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: gatewayDevice.identifier)
+            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: beaconVia)
             let key = HomeAssistantDevice.key(id)
             let topic = topics.beacon(id, .telemetry)
 

@@ -71,6 +71,16 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
 
     var gatewayDevice: HomeAssistantDevice { .gateway(configuration, softwareVersion: softwareVersion) }
 
+    /// The `via_device` this gateway writes into the beacons' device blocks: itself with
+    /// `homeassistant.via_device` (default: while its `gateway_entities` are on), else none; never
+    /// beside its own locator (`locator.enabled`), which names itself. HA keeps the last one it was
+    /// told and a config without one leaves it as it is, so with one publisher naming it the link
+    /// never flips (docs/home-assistant.md, "Devices").
+    var beaconVia: String? {
+        guard !configuration.locator.enabled, settings.viaDevice ?? gatewayEntities else { return nil }
+        return gatewayDevice.identifier
+    }
+
     var gatewayOnline: HomeAssistantEntity.Availability { .init(topic: availabilityTopic) }
 
     private func beaconEntities() -> [HomeAssistantEntity] {
@@ -79,7 +89,7 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
             let id = beacon.identity
             // Devices are always monitored one by one; beacons with monitoring.per_beacon.
             let perBeacon = configuration.monitoring.perBeacon || id.scheme == .device
-            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: gatewayDevice.identifier)
+            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: beaconVia)
             let key = HomeAssistantDevice.key(id)
             // Distance and proximity mean nothing once the beacon left: unavailable while `outside`.
             var present = [gatewayOnline]

@@ -38,9 +38,11 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
         connectivity.diagnostic = true
         connectivity.valueTemplate = "{{ 'OFF' if value == 'offline' else 'ON' }}"
         var out = [connectivity]
+        // A locator names itself as the beacons' via_device unless told not to (a second locator).
+        let via = (settings.viaDevice ?? true) ? locator.identifier : nil
         for beacon in configuration.beaconsAndDevices {
             let id = beacon.identity
-            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: locator.identifier)
+            let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: via)
             let key = HomeAssistantDevice.key(id)
             let location = topics.location(id)
             func entity(_ c: HomeAssistantEntity.Component, _ suffix: String, _ name: String?, _ topic: String)

@@ -42,6 +42,10 @@ package enum MetricsExposition {
         w.family(p + "events_total", .counter, "Enter and exit events (regions and per-beacon).")
         w.sample(p + "events_total", ["kind": "enter"], g.enters)
         w.sample(p + "events_total", ["kind": "exit"], g.exits)
+        w.family(
+            p + "unresolved_private_addresses_total", .counter,
+            "Reports from resolvable private addresses that no configured IRK resolved (counted, never kept).")
+        w.sample(p + "unresolved_private_addresses_total", g.unresolvedPrivateAddresses)
         w.family(p + "messages_published_total", .counter, "Messages written (QoS 0) or acknowledged (QoS 1, 2).")
         for l in g.lanes { w.sample(p + "messages_published_total", ["lane": l.lane], l.published) }
         w.family(p + "messages_dropped_total", .counter, "Messages coalesced, dropped under pressure, or refused.")
@@ -81,7 +85,7 @@ package enum MetricsExposition {
     package static let familyNames: [String] =
         [
             "build_info", "reports_total", "reports_malformed_total", "beacons_tracked", "region_state", "events_total",
-            "messages_published_total", "messages_dropped_total", "outbox_queued", "adapter_up", "adapter_resets_total",
+            "unresolved_private_addresses_total", "messages_published_total", "messages_dropped_total", "outbox_queued", "adapter_up", "adapter_resets_total",
             "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total", "mqtt_connected",
             "mqtt_reconnects_total",
         ].map { prefix + $0 }

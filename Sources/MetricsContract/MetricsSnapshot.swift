@@ -73,6 +73,8 @@ package struct GatewayMetrics: Sendable, Equatable {
     package var regions: [(name: String, inside: Bool)] = []
     package var enters = 0
     package var exits = 0
+    /// Resolvable private addresses no configured IRK resolved.
+    package var unresolvedPrivateAddresses = 0
     package var lanes: [LaneMetrics] = []
     package var broker = BrokerMetrics()
     /// nil while the source is healthy.
@@ -88,7 +90,8 @@ package struct GatewayMetrics: Sendable, Equatable {
     package static func == (a: Self, b: Self) -> Bool {
         a.adapter == b.adapter && a.reports == b.reports && a.malformed.elementsEqual(b.malformed, by: ==)
             && a.beaconsTracked == b.beaconsTracked && a.regions.elementsEqual(b.regions, by: ==)
-            && a.enters == b.enters && a.exits == b.exits && a.lanes == b.lanes && a.broker == b.broker
+            && a.enters == b.enters && a.exits == b.exits
+            && a.unresolvedPrivateAddresses == b.unresolvedPrivateAddresses && a.lanes == b.lanes && a.broker == b.broker
             && a.sourceProblem == b.sourceProblem && a.adapterResets == b.adapterResets && a.scanMode == b.scanMode
             && a.reportToPublish == b.reportToPublish
     }

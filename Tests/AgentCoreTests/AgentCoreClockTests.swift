@@ -76,6 +76,31 @@ import Testing
                 .flatMap { RetainedAttributes.timestamp(rfc3339: String($0.dropFirst(13).dropLast())) })
         #expect(abs((stamp - live.wall).microseconds) < 1_500_000, "payload time is the wall clock's")
     }
+
+    /// HA's diagnostic sensors read the stats: the first go out 5 s after start, not a whole
+    /// `stats_interval` (a minute by default) later; then every interval.
+    @Test func theFirstStatsGoOutFiveSecondsAfterStartThenEveryInterval() {
+        var h = CoreHarness { $0.mqtt.statsInterval = .seconds(60) }
+        h.connectAndRestore()
+        let stats = { h.broker.published.filter { $0.topic == "b/gateways/gw/stats" }.count }
+        var seconds = 0.0
+        while stats() == 0, seconds < 30 {
+            h.pass(0.5)
+            h.tick()
+            seconds += 0.5
+        }
+        #expect(seconds <= 5, "first stats after \(seconds) s")
+        #expect(h.broker.published.last { $0.topic == "b/gateways/gw/stats" }?.payload.contains(
+            #""unresolved_private_addresses":0,"#) == true)
+        for _ in 0..<100 {
+            h.pass(0.5)
+            h.tick()
+        }
+        #expect(stats() == 1, "the next ones follow the interval")
+        h.pass(15)
+        h.tick()
+        #expect(stats() == 2)
+    }
 }
 
 /// `AgentCore` over the real `Pipeline` on a manual clock, as `run` with a live source drives it.

@@ -10,6 +10,7 @@ import Testing
         g.regions = [("kitchen", true), ("gar\"age\\\n", false)]
         g.enters = 5
         g.exits = 4
+        g.unresolvedPrivateAddresses = 310
         g.lanes = [
             LaneMetrics(lane: "must_deliver", published: 90, dropped: 1, queued: 2),
             LaneMetrics(lane: "expendable", published: 10, dropped: 6, queued: 0),
@@ -43,6 +44,7 @@ import Testing
             #"beacon2mqtt_region_state{region="gar\"age\\\n"} 0"#,
             #"beacon2mqtt_events_total{kind="enter"} 5"#,
             #"beacon2mqtt_events_total{kind="exit"} 4"#,
+            "beacon2mqtt_unresolved_private_addresses_total 310",
             #"beacon2mqtt_messages_published_total{lane="must_deliver"} 90"#,
             #"beacon2mqtt_messages_dropped_total{lane="expendable"} 6"#,
             #"beacon2mqtt_outbox_queued{lane="must_deliver"} 2"#,

@@ -20,17 +20,20 @@ import asyncio
 import json
 import os
 import re
+import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
-import uuid
 
 import aiohttp
-import paho.mqtt.client as mqtt
+
+sys.dont_write_bytecode = True  # no __pycache__ beside the test's modules
+import ha_capture  # noqa: E402
+from ha_devices import DeviceChecks  # noqa: E402
+from ha_harness import Broker, HomeAssistant, Processes, Results, free_port, state, wait_port  # noqa: E402
 
 UUID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
 # Telemetry entities (issue #15) come from every gateway whatever gateway_entities says; they are
@@ -41,229 +44,7 @@ ROWS_STILL_BEACON_PER_HOUR = 20
 ROWS_PER_ROOM_CHANGE = 6
 
 
-class Results:
-    def __init__(self):
-        self.passed = 0
-        self.failed = []
-
-    def check(self, name, ok, detail=""):
-        if ok:
-            self.passed += 1
-            print(f"  ok    {name}", flush=True)
-        else:
-            self.failed.append(name)
-            print(f"  FAIL  {name} {detail}", flush=True)
-        return ok
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_port(port, timeout):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return True
-        except OSError:
-            time.sleep(0.1)
-    return False
-
-
-class Processes:
-    """Every child, stopped on exit (SIGTERM, then SIGKILL)."""
-
-    def __init__(self, work):
-        self.work = work
-        self.children = {}
-
-    def start(self, name, argv):
-        log = open(os.path.join(self.work, f"{name}.log"), "ab")
-        self.children[name] = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        return self.children[name]
-
-    def signal(self, name, sig):
-        self.children[name].send_signal(sig)
-
-    def stop(self, name, timeout=30):
-        p = self.children.pop(name, None)
-        if p is None or p.poll() is not None:
-            return
-        p.terminate()
-        try:
-            p.wait(timeout)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
-
-    def kill(self, name):
-        p = self.children.pop(name)
-        p.kill()
-        p.wait()
-
-    def stop_all(self):
-        for name in list(self.children):
-            self.stop(name, timeout=15)
-
-
-class Broker:
-    """Talks to the private mosquitto as a plain MQTT client."""
-
-    def __init__(self, port):
-        self.port = port
-
-    def retained(self, pattern, settle=1.5):
-        seen = {}
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-ha-{uuid.uuid4().hex[:8]}")
-        c.on_message = lambda _c, _u, m: seen.__setitem__(m.topic, m.payload) if m.retain else None
-        c.connect("127.0.0.1", self.port)
-        c.subscribe(pattern)
-        c.loop_start()
-        time.sleep(settle)
-        c.loop_stop()
-        c.disconnect()
-        return {t: p for t, p in seen.items() if p}
-
-    def clear(self, topics):
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"test-ha-{uuid.uuid4().hex[:8]}")
-        c.connect("127.0.0.1", self.port)
-        c.loop_start()
-        for t in topics:
-            c.publish(t, b"", qos=1, retain=True).wait_for_publish(5)
-        c.loop_stop()
-        c.disconnect()
-
-
-class HomeAssistant:
-    def __init__(self, work, python, mqtt_port, processes):
-        self.dir = os.path.join(work, "ha")
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.python = python
-        self.processes = processes
-        self.token = None
-        os.makedirs(os.path.join(self.dir, ".storage"))
-        with open(os.path.join(self.dir, "configuration.yaml"), "w") as f:
-            f.write(
-                f"""homeassistant:
-  name: beacon2mqtt test
-  latitude: 52.37
-  longitude: 4.89
-  elevation: 0
-  unit_system: metric
-  time_zone: UTC
-  country: NL
-  currency: EUR
-  internal_url: {self.url}
-http:
-  server_host: 127.0.0.1
-  server_port: {self.port}
-api:
-websocket_api:
-config:
-onboarding:
-history:
-recorder:
-  db_url: sqlite:///{self.dir}/home-assistant_v2.db
-  commit_interval: 1
-logger:
-  default: info
-"""
-            )
-        now = "2026-01-01T00:00:00+00:00"
-        entry = {
-            "created_at": now, "modified_at": now, "entry_id": uuid.uuid4().hex, "version": 1, "minor_version": 1,
-            "domain": "mqtt", "title": "127.0.0.1", "source": "user", "unique_id": None, "disabled_by": None,
-            "pref_disable_new_entities": False, "pref_disable_polling": False, "discovery_keys": {},
-            "subentries": [],
-            # Version 1.1 keeps the options in data; HA migrates them (mqtt async_migrate_entry).
-            "data": {"broker": "127.0.0.1", "port": mqtt_port, "discovery": True, "discovery_prefix": "homeassistant"},
-            "options": {},
-        }
-        with open(os.path.join(self.dir, ".storage", "core.config_entries"), "w") as f:
-            json.dump({"version": 1, "minor_version": 5, "key": "core.config_entries", "data": {"entries": [entry]}}, f)
-
-    @property
-    def log_path(self):
-        return os.path.join(self.dir, "home-assistant.log")
-
-    def start(self):
-        self.processes.start(
-            "homeassistant", [self.python, "-m", "homeassistant", "-c", self.dir, "--skip-pip", "--log-no-color"])
-
-    def stop(self):
-        self.processes.stop("homeassistant", timeout=60)
-
-    async def wait_up(self, session, timeout=180):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                async with session.get(f"{self.url}/api/onboarding") as r:
-                    if r.status == 200:
-                        return True
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.5)
-        return False
-
-    async def onboard(self, session):
-        """An owner through the onboarding API, then a long-lived token for everything else."""
-        client = f"{self.url}/"
-        async with session.post(
-            f"{self.url}/api/onboarding/users",
-            json={"client_id": client, "name": "Owner", "username": "owner", "password": "beacon2mqtt-test",
-                  "language": "en"}) as r:
-            code = (await r.json())["auth_code"]
-        async with session.post(
-            f"{self.url}/auth/token", data={"grant_type": "authorization_code", "code": code, "client_id": client}) as r:
-            access = (await r.json())["access_token"]
-        self.token = access
-        self.token = (await self.ws(session, [{"type": "auth/long_lived_access_token", "client_name": "test-ha",
-                                              "lifespan": 1}]))[0]
-
-    async def ws(self, session, commands):
-        async with session.ws_connect(f"{self.url}/api/websocket") as w:
-            await w.receive_json()
-            await w.send_json({"type": "auth", "access_token": self.token})
-            assert (await w.receive_json())["type"] == "auth_ok"
-            out = []
-            for i, c in enumerate(commands, 1):
-                await w.send_json({"id": i, **c})
-                while True:
-                    m = await w.receive_json()
-                    if m.get("id") == i and m.get("type") == "result":
-                        if not m.get("success"):
-                            raise RuntimeError(f"{c['type']}: {m}")
-                        out.append(m["result"])
-                        break
-            return out
-
-    async def states(self, session):
-        async with session.get(f"{self.url}/api/states", headers={"Authorization": f"Bearer {self.token}"}) as r:
-            return {s["entity_id"]: s for s in await r.json()}
-
-    async def wait_for(self, session, predicate, timeout):
-        """Polls the states until predicate(states) holds; returns the states, or None on timeout."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                s = await self.states(session)
-                if predicate(s):
-                    return s
-            except (aiohttp.ClientError, json.JSONDecodeError):
-                pass
-            await asyncio.sleep(0.5)
-        return None
-
-
-def state(states, entity):
-    return states.get(entity, {}).get("state")
-
-
-class Scenario:
+class Scenario(DeviceChecks):
     def __init__(self, args):
         self.args = args
         self.work = tempfile.mkdtemp(prefix="beacon2mqtt-test-ha.")
@@ -275,15 +56,24 @@ class Scenario:
         self.bin = os.path.abspath(args.beacon2mqtt)
         self.plan = os.path.abspath(args.plan)
         self.moves = 0
+        self.metrics_port = free_port()
+        self.capture = os.path.join(self.work, "gateway-C.btsnoop")
+        # Gateway C replays a phone (IRK from `irk generate`) and the real Estimote's TLM (ha_capture).
+        self.phone_irk, self.phone_addresses, self.stranger_reports = ha_capture.write(
+            self.capture, self.bin, os.path.abspath(args.estimote), time.time() + 3)
 
-    def write_config(self, name, gateway_id, discovery=True, gateway_entities=None, locate=False):
-        extra = "" if gateway_entities is None else f"  gateway_entities: {str(gateway_entities).lower()}\n"
+    def write_config(self, name, gateway_id, discovery=True, gateway_entities=None, via_device=None, extra="",
+                     walkers=True):
+        ha = "" if gateway_entities is None else f"  gateway_entities: {str(gateway_entities).lower()}\n"
+        ha += "" if via_device is None else f"  via_device: {str(via_device).lower()}\n"
+        walkers = (f"  - {{uuid: {UUID}, major: 1, minor: 1, name: Keys}}\n"
+                   f"  - {{uuid: {UUID}, major: 1, minor: 2, name: Bike}}\n") if walkers else ""
         path = os.path.join(self.work, f"{name}.yaml")
         with open(path, "w") as f:
             f.write(
                 f"""gateway:
   id: {gateway_id}
-mqtt:
+{extra}mqtt:
   host: 127.0.0.1
   port: {self.mqtt_port}
   stats_interval: 10s
@@ -292,12 +82,17 @@ monitoring:
   exit_timeout: 10s
 homeassistant:
   discovery: {str(discovery).lower()}
-{extra}beacons:
-  - {{uuid: {UUID}, major: 1, minor: 1, name: Keys}}
-  - {{uuid: {UUID}, major: 1, minor: 2, name: Bike}}
-"""
+{ha}devices:
+  - {{name: alice-phone, irk: {self.phone_irk}}}
+beacons:
+{walkers}"""
             )
         return path
+
+    def add_estimote(self, name):
+        e = ha_capture.ESTIMOTE
+        with open(os.path.join(self.work, f"{name}.yaml"), "a") as f:
+            f.write(f"  - {{namespace: {e['namespace']}, instance: {e['instance']}, name: Estimote}}\n")
 
     def start_gateway(self, gw):
         self.processes.start(
@@ -321,19 +116,32 @@ homeassistant:
             await self.ha.onboard(session)
             check("an owner is onboarded and a long-lived token issued", bool(self.ha.token))
 
-            # Gateway A adds its own entities to each beacon; B leaves them to the locator.
-            self.write_config("gateway-A", "A")
+            print(f"        Home Assistant {await self.ha.version(session)}", flush=True)
+            # Gateway A adds its own entities to each beacon, but leaves via_device to the locator
+            # (docs/home-assistant.md, "Devices"); B leaves both to the locator. C replays a phone
+            # and an Estimote beacon in the kitchen (no via_device either: the locator names itself).
+            self.write_config("gateway-A", "A", via_device=False,
+                              extra=f"metrics:\n  listen: 127.0.0.1:{self.metrics_port}\n")
             self.write_config("gateway-B", "B", gateway_entities=False)
+            self.write_config("gateway-C", "C", via_device=False, extra="  room: kitchen\n", walkers=False)
+            self.add_estimote("gateway-C")
             self.write_config("locator", "L")
             self.start_gateway("A")
             self.start_gateway("B")
+            self.processes.start("gateway-C", [self.bin, "run", "--config", os.path.join(self.work, "gateway-C.yaml"),
+                                               "--replay", self.capture, "--speed", "1"])
             self.processes.start("locator", [self.bin, "locate", "--config", os.path.join(self.work, "locator.yaml")])
+            phone_since = time.time()
             await self.entities_and_devices(session)
+            await self.phone_and_telemetry(session)
             walk = (time.time(), None)
             await self.walk(session)
             walk = (walk[0], time.time())
+            await self.screenshot(session)
+            await self.phone_left(session, phone_since)
             await self.sigkill_and_restart(session)
             await self.restart_home_assistant(session)
+            await self.devices_stay_linked(session, "after Home Assistant's restart")
             self.recorder_rows(*walk)
             await self.removal(session)
             self.log_is_clean()
@@ -402,7 +210,13 @@ homeassistant:
               registry.get("sensor.keys_hall_distance", {}).get("disabled_by") == "integration")
         diagnostic = [e for e, r in registry.items()
                       if r.get("entity_category") == "diagnostic" and ".beacon2mqtt_" in e]
-        check("the gateways' and locator's entities are diagnostic", len(diagnostic) == 8 + 8 + 1, f"{diagnostic}")
+        check("the gateways' and locator's entities are diagnostic", len(diagnostic) == 3 * 8 + 1, f"{diagnostic}")
+        check("a gateway with metrics.listen links to its /metrics as the device's configuration_url",
+              by_name.get("beacon2mqtt A", {}).get("configuration_url")
+              == f"http://127.0.0.1:{self.metrics_port}/metrics"
+              and by_name.get("beacon2mqtt B", {}).get("configuration_url") is None,
+              f"{by_name.get('beacon2mqtt A', {}).get('configuration_url')}")
+        await self.devices_stay_linked(session, "at start", devices)
 
     async def walk(self, session, seconds=75):
         """Keys walks hall → office → hall every 60 s: its room tracker follows, without flapping."""
@@ -470,7 +284,10 @@ homeassistant:
         check("its birth message brings every config back, with states", s is not None,
               f"{[(e, state(await self.ha.states(session), e)) for e in wanted]}" if s is None else "")
         print(f"        states back {time.monotonic() - t0:.1f} s after HA's API answered", flush=True)
-        check("the configs are retained again", len(self.broker.retained("homeassistant/#")) == len(configs))
+        # C ended with its capture, so only the others announce theirs again.
+        alive = [t for t in configs if "/beacon2mqtt_C/" not in t]
+        check("the configs are retained again (C's capture has ended)",
+              len(self.broker.retained("homeassistant/#")) == len(alive), f"{len(alive)}")
 
     def recorder_rows(self, start, end):
         """Rows the recorder wrote per beacon during the walk (steady state: no restarts), per hour,
@@ -532,6 +349,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--beacon2mqtt", required=True)
     p.add_argument("--plan", required=True)
+    p.add_argument("--estimote", default="Tests/Fixtures/captures/goodystone-estimote-eddystone_hcidump-raw.txt")
+    p.add_argument("--screenshot", help="also copy the device-page screenshot here (docs/images/…)")
     p.add_argument("--keep", action="store_true", help="keep the work directory")
     scenario = Scenario(p.parse_args())
     try:

@@ -205,6 +205,8 @@ extension ManPage {
             "Feed HA's mqtt_room sensor: <room_topic>/<gateway.room> with {\"id\",\"name\",\"distance\"}."),
         .init("homeassistant.gateway_entities", "boolean", "not locator.enabled",
             "Add this gateway's tracker, proximity, distance and event to each beacon's device."),
+        .init("homeassistant.via_device", "boolean", "locator: true; gateway: gateway_entities",
+            "Name this gateway or locator as the beacons' via_device (one publisher per beacon should)."),
         .init("telemetry.enabled", "boolean", "true",
             "Publish each beacon's telemetry: Eddystone-TLM, Eddystone-URL, advertised TX power, measured advertising interval."),
         .init("telemetry.interval", "duration ≥ 1s", "60s",
