@@ -29,6 +29,9 @@ package final class Agent<Pipeline: MessagePipeline> {
     private lazy var watchdog = PipelineWatchdog(notifier: systemd)
     /// STOPPING=1 goes out once: on the core's stop (a signal) or, failing that, at shutdown.
     private var stoppingNotified = false
+    /// Whether the source thread is running (it leaves the controller as found before it ends):
+    /// `shutDown` waits for it, or the process could exit in the middle of that stop handshake.
+    private let sourceRunning = WaitableState(false)
     private var metrics: MetricsPublisher?
     /// `run`'s locator (`locator.enabled`), which follows reloads and layers; nil for no locator at all.
     private let locator: EmbeddedLocator?
@@ -137,7 +140,10 @@ package final class Agent<Pipeline: MessagePipeline> {
     private func startSource() {
         let source = self.source
         let queue = self.queue
+        let running = sourceRunning
+        running.withLock { $0 = true }
         PosixThread.start(name: "source") {
+            defer { running.withLock { $0 = false } }
             var failure: (any SourceFailure)?
             do {
                 try source.run { queue.postFromSource(.source($0)) }
@@ -160,6 +166,11 @@ package final class Agent<Pipeline: MessagePipeline> {
         notifyStopping()  // systemd (ship)
         source.stop()
         queue.close()
+        // An HCI source disables advertising and scanning before it returns: a few commands, each
+        // with its own timeout (2 s by default), so 8 s is a bound a hung controller cannot pass.
+        if !sourceRunning.wait(for: .seconds(8), for: { !$0 }) {
+            logger.warning("the source did not stop in time; the adapter may be left scanning")
+        }
         let lost = core.counters.queued
         client.stop(timeout: .seconds(2))
         locator?.stop()

@@ -71,6 +71,20 @@ import Testing
         #expect(harness.wait(timeout: 10)?.0 == .success)
     }
 
+    /// `run` returns only once the source has finished its stop (an HCI source disables advertising
+    /// and scanning then): the process must not exit in the middle of that handshake.
+    @Test func sigtermWaitsForTheSourcesStopHandshake() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/#")
+        defer { subscriber.stop() }
+        let source = ScriptedSource(count: 5, interval: 0, endsAfterLast: false, stopHandshake: 0.6)
+        let harness = try AgentHarness(configuration: AgentHarness.configuration(port: broker.port), source: source)
+        #expect(subscriber.waitFor { Self.eventNumbers($0).count == 5 })
+        harness.signal(SIGTERM)
+        #expect(harness.wait(timeout: 10)?.0 == .success)
+        #expect(source.finished.isSet, "run returned before the source's stop handshake ended")
+    }
+
     @Test func sigtermPublishesWhatIsQueuedThenOfflineAndExitsZero() throws {
         let broker = try MosquittoBroker()
         let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/#")

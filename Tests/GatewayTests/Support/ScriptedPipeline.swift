@@ -92,12 +92,20 @@ final class ScriptedSource: PacketSource {
     let endsAfterLast: Bool
     /// Reported as the source's health before the first packet (nil: nothing reported).
     let degradedReason: String?
+    /// Seconds `run` takes after `stop` before it returns, as an HCI source's stop handshake does.
+    let stopHandshake: Double
+    /// Set when `run` has returned (after the handshake).
+    let finished = AtomicFlag()
 
-    init(count: Int, interval: Double, endsAfterLast: Bool = true, degradedReason: String? = nil) {
+    init(
+        count: Int, interval: Double, endsAfterLast: Bool = true, degradedReason: String? = nil,
+        stopHandshake: Double = 0
+    ) {
         self.count = count
         self.interval = interval
         self.endsAfterLast = endsAfterLast
         self.degradedReason = degradedReason
+        self.stopHandshake = stopHandshake
     }
 
     func stop() { stopped.set() }
@@ -109,6 +117,8 @@ final class ScriptedSource: PacketSource {
             if interval > 0 { Thread.sleep(forTimeInterval: interval) }
         }
         while !endsAfterLast, !stopped.isSet { Thread.sleep(forTimeInterval: 0.02) }
+        if stopped.isSet, stopHandshake > 0 { Thread.sleep(forTimeInterval: stopHandshake) }
         deliver(.end)
+        finished.set()
     }
 }
