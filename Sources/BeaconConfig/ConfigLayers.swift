@@ -149,7 +149,14 @@ package struct ConfigLayers: Sendable {
         for pair in pairs where !runTimeKeys.contains(pair.key) && known.contains(pair.key) {
             throw restartOnly(pair.keyNode, pair.key, source)
         }
-        if let gateway = pairs.first(where: { $0.key == "gateway" }), case .mapping(let keys) = gateway.value.kind {
+        if let gateway = pairs.first(where: { $0.key == "gateway" }) {
+            // Anything but a mapping would replace the whole section, gateway.id included.
+            guard case .mapping(let keys) = gateway.value.kind else {
+                throw ConfigError(
+                    file: source, line: gateway.value.line, column: gateway.value.column, key: "gateway",
+                    message: "a layer sets gateway.floor, gateway.room or gateway.rssi_offset as a mapping, "
+                        + "found \(gateway.value.kindDescription); the section itself cannot be replaced")
+            }
             for pair in keys where !runTimeGatewayKeys.contains(pair.key) && (ConfigKeys.sections["gateway"] ?? []).contains(pair.key) {
                 throw restartOnly(pair.keyNode, "gateway.\(pair.key)", source)
             }

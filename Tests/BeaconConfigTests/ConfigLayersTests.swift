@@ -106,6 +106,11 @@ import Testing
         // Not a mapping, and a region item that is not one.
         #expect(try refusal("[1, 2]")?.contains("must be a mapping") == true)
         #expect(try refusal(#"{"regions": {"zone": 5}}"#)?.contains("regions.zone: expected a mapping of this item's keys") == true)
+        // A gateway section that is not a mapping would replace gateway.id (found by the `layer` fuzz
+        // target: "gateway:" with nothing made the id "default").
+        for text in ["gateway:\n", "gateway: ~\n", "gateway: hall\n", #"{"gateway": [1]}"#] {
+            #expect(try refusal(text)?.contains("gateway: a layer sets gateway.floor, gateway.room or gateway.rssi_offset as a mapping") == true, "\(text)")
+        }
         // An empty key is named as one (found by the `layer` fuzz target: " ?" said "unknown key" of nothing).
         #expect(try refusal(" ?") == "\(Self.fleet):1:3: \"\": unknown key; known keys here: log_level, gateway, scanner, mqtt, monitoring, ranging, regions, beacons, devices, locator, homeassistant, telemetry, remote_config, metrics, advertise")
     }
