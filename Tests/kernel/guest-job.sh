@@ -169,13 +169,10 @@ privilege_denied() {
     wait_for_gone /sys/class/bluetooth/hci0 10
 }
 
-# Scenario 6 (advertise-legacy, advertise-extended): 'beacon2mqtt advertise' on hci1 sends an iBeacon over
-# the virtual link to hci0. First BlueZ's own discovery (btmgmt find, recorded by btmon) must report its
-# manufacturer data; then 'beacon2mqtt run' on hci0 publishes an enter, and stopping the advertiser an exit.
-ADV_ARGS="ibeacon --uuid e2c56db5-dffb-48d2-b060-d0f5a71096e0 --major 7 --minor 13 --interval 100ms"
-advertise_phase() {
+# The advertise phases' common start: the phase's broker and a subscriber recording everything ($sub),
+# the two-controller vhci link ($ctl), and hci0 and hci1 up.
+start_linked_adapters() {
     name=$1
-    log "phase $name: start"
     start_broker "$name" || return 1
     mosquitto_sub -h 127.0.0.1 -F '%j' -t '#' > "$O/$name.mqtt" 2> "$O/$name.sub.log" &
     sub=$!
@@ -184,6 +181,16 @@ advertise_phase() {
     wait_for /sys/class/bluetooth/hci1 30 || log "phase $name: no hci1"
     adapter_up hci0 || log "phase $name: hci0 did not come up"
     adapter_up hci1 || log "phase $name: hci1 did not come up"
+}
+
+# Scenario 6 (advertise-legacy, advertise-extended): 'beacon2mqtt advertise' on hci1 sends an iBeacon over
+# the virtual link to hci0. First BlueZ's own discovery (btmgmt find, recorded by btmon) must report its
+# manufacturer data; then 'beacon2mqtt run' on hci0 publishes an enter, and stopping the advertiser an exit.
+ADV_ARGS="ibeacon --uuid e2c56db5-dffb-48d2-b060-d0f5a71096e0 --major 7 --minor 13 --interval 100ms"
+advertise_phase() {
+    name=$1
+    log "phase $name: start"
+    start_linked_adapters "$name" || return 1
     mark "$name" advertiser-start
     $D $B advertise $ADV_ARGS --adapter hci1 --address random-static -v > "$O/$name.advertise.log" 2>&1 &
     adv=$!
@@ -244,14 +251,7 @@ stop_agent() {
 advertise_daemon_phase() {
     name=$1
     log "phase $name: start"
-    start_broker "$name" || return 1
-    mosquitto_sub -h 127.0.0.1 -F '%j' -t '#' > "$O/$name.mqtt" 2> "$O/$name.sub.log" &
-    sub=$!
-    python3 /job/vhci_controller.py "$S/$name.json" --log "$O/$name.controller.jsonl" 2> "$O/$name.controller.err" &
-    ctl=$!
-    wait_for /sys/class/bluetooth/hci1 30 || log "phase $name: no hci1"
-    adapter_up hci0 || log "phase $name: hci0 did not come up"
-    adapter_up hci1 || log "phase $name: hci1 did not come up"
+    start_linked_adapters "$name" || return 1
     mkdir -p "/tmp/$name-state"
     mark "$name" agent-start
     $D env STATE_DIRECTORY="/tmp/$name-state" $B run --config "$S/$name.yaml" > "$O/$name.agent.log" 2>&1 &
