@@ -72,7 +72,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         origin = steadyOrigin ?? (now, wall)
         delivery = DeliveryPolicy(outboxLimit: configuration.mqtt.outboxLimit, inFlightWindow: options.inFlightWindow)
         restore = RestoreSession(
-            subscriptions: TopicTree(configuration).restoreSubscriptions,
+            subscriptions: RestoreSession.subscriptions(for: configuration),
             deadline: now.adding(seconds: options.restoreTimeout), quiet: options.restoreQuiet)
         timers = AgentTimers(now: now, statsInterval: configuration.mqtt.statsInterval.seconds)
         statistics = AgentStatistics(started: now)

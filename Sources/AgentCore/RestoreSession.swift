@@ -1,3 +1,7 @@
+import BeaconCore
+import BeaconWire
+import MessageContract
+
 /// The read-back of our own retained `attributes` at start (README, "Restarts without event
 /// storms"): subscribe, collect what the broker sends, and call it complete a quiet period after
 /// the SUBACKs and the last message, or at the deadline, whichever comes first.
@@ -49,5 +53,32 @@ package struct RestoreSession: Sendable {
     /// What was read back, by topic.
     package var messages: [RetainedMessage] {
         retained.sorted { $0.key < $1.key }.map { RetainedMessage(topic: $0.key, payload: $0.value) }
+    }
+}
+
+extension RestoreSession {
+    /// What the read-back subscribes to: this gateway's retained states and attributes by wildcard,
+    /// then the exact `attributes` topic of every configured subject whose topic is known — each
+    /// region, each beacon under `beacons:` and each device the settings monitor one by one, and the
+    /// one beacon a region names in full (uuid, major and minor; namespace and instance). On RabbitMQ
+    /// only the exact ones restore (`TopicTree.restoreTopics`).
+    package static func subscriptions(for c: Configuration) -> [String] {
+        let tree = TopicTree(c)
+        let settings = MonitorSettings(c)
+        let monitored = MonitoredSubjects(settings)
+        let named = c.regions.compactMap { r -> BeaconIdentity? in
+            switch r.scheme {
+            case .uuid:
+                guard let major = r.major, let minor = r.minor else { return nil }
+                return .uuid(r.uuid, major: major, minor: minor)
+            case .eddystone:
+                guard let instance = r.instance else { return nil }
+                let instanceBits: UInt64 = 0xFFFF_FFFF_FFFF
+                return .eddystone(BeaconID128(high: r.uuid.high, low: (r.uuid.low & ~instanceBits) | (instance & instanceBits)))
+            case .device: return nil
+            }
+        }
+        let beacons = (settings.beacons.map(\.identity) + named).filter { monitored.monitors(.beacon($0)) }
+        return tree.restoreSubscriptions + tree.restoreTopics(regions: c.regions.map(\.name), beacons: beacons)
     }
 }

@@ -109,6 +109,17 @@ package struct TopicTree: Sendable, Equatable {
         ]
     }
 
+    /// The exact `attributes` topics of these regions and beacons, read back beside the wildcard
+    /// `restoreSubscriptions`: RabbitMQ 3.x sends retained messages only to filters without a wildcard
+    /// (rabbitmq-server#8824), so there only these restore. A broker that matches both sends such a
+    /// message twice; the read-back keeps one per topic.
+    package func restoreTopics(regions: [String], beacons: [BeaconIdentity]) -> [String] {
+        var seen = Set<String>()
+        return (regions.map { region($0, .attributes) } + beacons.map { beacon($0, .attributes) }).filter {
+            seen.insert($0).inserted
+        }
+    }
+
     // MARK: Patterns for people
 
     /// The tree with placeholder levels (`<base>`, `<gw>`), for the man page and help texts, so

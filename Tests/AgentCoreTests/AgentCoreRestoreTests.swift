@@ -40,9 +40,8 @@ import Testing
         #expect(h.logs == ["info: restored retained states read=1"])
     }
 
-    @Test func withoutABrokerTheRestoreEndsAtItsDeadlineAndStartsFresh() {
-        var h = CoreHarness()
-        let start = h.now
+    /// Still restoring 1 ms before the 3 s deadline (`start` is now), running at it.
+    static func expectEndAtTheDeadline(_ h: inout CoreHarness, start: MonotonicInstant) {
         h.pass(2.999)
         h.tick()
         #expect(h.core.phase == .restoring)
@@ -50,6 +49,12 @@ import Testing
         h.pass(0.001)
         h.tick()
         #expect(h.core.phase == .running)
+    }
+
+    @Test func withoutABrokerTheRestoreEndsAtItsDeadlineAndStartsFresh() {
+        var h = CoreHarness()
+        let start = h.now
+        Self.expectEndAtTheDeadline(&h, start: start)
         #expect(h.broker.unsubscribed.isEmpty)
         #expect(h.logs == ["warning: broker not reachable at start: states not restored, starting fresh"])
     }
@@ -69,6 +74,83 @@ import Testing
         h.pass(0.3)
         h.tick()
         #expect(h.core.phase == .running)
+    }
+
+    static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
+    static let office = "b/regions/office/gw/attributes"
+    static let desk = "b/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw/attributes"
+
+    /// Regions, a beacon override, a device and a region that names one beacon.
+    static func configuredSubjects(_ c: inout Configuration) {
+        c.regions = [
+            BeaconRegion(name: "office", uuid: uuid),
+            BeaconRegion(name: "door", uuid: uuid, major: 7, minor: 9),
+        ]
+        c.beacons = [BeaconOverride(identity: .uuid(uuid, major: 1, minor: 2), name: "desk")]
+        c.devices = [DeviceSettings(name: "alice-phone", identification: .address(BluetoothAddress("c0:ff:ee:00:00:01")!))]
+    }
+
+    /// RabbitMQ sends retained messages only to filters without wildcards: the read-back also subscribes
+    /// to each configured subject's exact attributes topic, after the wildcards.
+    @Test func theReadBackAlsoSubscribesToEachConfiguredSubjectsExactTopic() {
+        var h = CoreHarness(configure: Self.configuredSubjects)
+        h.handle(.mqtt(.connected(generation: 1)))
+        #expect(
+            h.broker.subscribed == subscriptions + [
+                Self.office, "b/regions/door/gw/attributes", Self.desk, "b/devices/alice-phone/gw/attributes",
+                "b/e2c56db5-dffb-48d2-b060-d0f5a71096e0/7/9/gw/attributes",
+            ])
+        // Without per-beacon monitoring only the regions and the device are monitored one by one.
+        var perRegion = CoreHarness {
+            Self.configuredSubjects(&$0)
+            $0.monitoring.perBeacon = false
+        }
+        perRegion.handle(.mqtt(.connected(generation: 1)))
+        #expect(
+            perRegion.broker.subscribed
+                == subscriptions + [Self.office, "b/regions/door/gw/attributes", "b/devices/alice-phone/gw/attributes"])
+    }
+
+    /// mosquitto sends a retained message once per matching filter (wildcard and exact): it is read
+    /// once; RabbitMQ sends it only for the exact one: it is read all the same. Both end a quiet period
+    /// after the last SUBACK and message, and every filter is unsubscribed.
+    @Test(arguments: [2, 1])
+    func aStateReadThroughBothFiltersIsRestoredOnce(deliveries: Int) {
+        var h = CoreHarness(configure: Self.configuredSubjects)
+        h.handle(.mqtt(.connected(generation: 1)))
+        let all = h.broker.subscribed
+        for mid in h.broker.subscriptionMids { h.handle(.mqtt(.subscribed(generation: 1, mid: mid))) }
+        let payload = Array(#"{"state":"inside","since":"2023-11-14T22:00:00Z"}"#.utf8)
+        for delivery in 0..<deliveries {
+            if delivery > 0 {
+                h.pass(0.1)
+                h.tick()
+            }
+            h.handle(.mqtt(.message(topic: Self.office, payload: payload, retained: true)))
+        }
+        h.pass(0.29)
+        h.tick()
+        #expect(h.core.phase == .restoring)
+        h.pass(0.01)
+        h.tick()
+        #expect(h.core.phase == .running)
+        #expect(h.core.pipeline.restored?.map(\.topic) == [Self.office])
+        #expect(h.broker.unsubscribed == all)
+        #expect(h.logs == ["info: restored retained states read=1"])
+    }
+
+    /// A broker that never acknowledges the exact subscriptions does not hold the start: the read-back
+    /// ends at its deadline with what arrived.
+    @Test func unacknowledgedExactSubscriptionsEndAtTheDeadline() {
+        var h = CoreHarness(configure: Self.configuredSubjects)
+        let start = h.now
+        h.handle(.mqtt(.connected(generation: 1)))
+        for mid in h.broker.subscriptionMids.prefix(subscriptions.count) {
+            h.handle(.mqtt(.subscribed(generation: 1, mid: mid)))
+        }
+        h.handle(.mqtt(.message(topic: Self.desk, payload: Array(#"{"state":"inside"}"#.utf8), retained: true)))
+        Self.expectEndAtTheDeadline(&h, start: start)
+        #expect(h.core.pipeline.restored?.map(\.topic) == [Self.desk])
     }
 
     @Test func aReplaySkipsTheReadBackAndWaitsForTheFirstConnectionAttempt() {

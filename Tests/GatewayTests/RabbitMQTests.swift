@@ -48,21 +48,35 @@ struct RabbitMQTests {
         #expect(queued.lost == 0 && queued.reordered == 0, "\(queued)")
     }
 
+    /// A region, and beacon 1 listed under `beacons:`: their topics are known, so the restore reads them.
+    static let configured = """
+        regions:
+          - name: office
+            uuid: \(uuid)
+        beacons:
+          - {uuid: \(uuid), major: 1, minor: 1, name: desk}
+        """
+
     /// Retained messages reach a later subscriber of the exact topic — RabbitMQ 3.x sends none for a
     /// filter with a wildcard (asserted, so docs/reliability.md stays true) — and SIGKILL makes the
-    /// broker publish the Last Will. A restarted agent's restore (wildcard subscriptions) reads
-    /// nothing there, so it starts fresh: a beacon still in range is announced by a second enter.
-    @Test func retainedStateLastWillAndARestartWithoutRestore() throws {
+    /// broker publish the Last Will. A restarted agent restores through the exact attributes topics of
+    /// what is configured: the region and beacon 1 are not entered again; beacon 2, configured nowhere
+    /// (only a wildcard names its topic), is — the difference left on RabbitMQ.
+    @Test func retainedStateLastWillAndARestartThatRestoresThroughExactTopics() throws {
         let broker = try RabbitBroker()
-        let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "rmq")
+        let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "rmq", extra: Self.configured)
         let arguments = ["--simulate", "--beacons", "2", "--seed", "7"]
         let agent = try workspace.start(arguments)
         defer { agent.signal(SIGKILL) }
         let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/#")
         defer { watcher.stop() }
-        let state = "beacons/\(Self.uuid)/1/1/rmq/state"
-        #expect(watcher.waitFor(timeout: 20) { $0.contains { $0.topic == state && $0.payload == "inside" } }, "\(workspace.logText)")
-        let exact = try TestSubscriber(port: broker.port, pattern: state)
+        let state = { (minor: Int) in "beacons/\(Self.uuid)/1/\(minor)/rmq/state" }
+        let regionState = "beacons/regions/office/rmq/state"
+        #expect(
+            watcher.waitFor(timeout: 20) { m in
+                [state(1), state(2), regionState].allSatisfy { t in m.contains { $0.topic == t && $0.payload == "inside" } }
+            }, "\(workspace.logText)")
+        let exact = try TestSubscriber(port: broker.port, pattern: state(1))
         defer { exact.stop() }
         #expect(exact.waitFor { $0.contains { $0.payload == "inside" && $0.retained } })
         let status = try TestSubscriber(port: broker.port, pattern: Self.status("rmq"))
@@ -76,15 +90,27 @@ struct RabbitMQTests {
         agent.signal(SIGKILL)
         #expect(agent.wait(timeout: 10) == 137)
         #expect(status.waitFor(timeout: 20) { $0.last?.payload == "offline" })
-        let enters = { watcher.messages.filter { $0.topic.hasSuffix("/1/1/rmq/event") && $0.payload.contains(#""event":"enter""#) }.count }
-        let before = enters()
+        let enters = { (suffix: String) in
+            watcher.messages.filter { $0.topic.hasSuffix(suffix) && $0.payload.contains(#""event":"enter""#) }.count
+        }
+        let before = (enters("/1/1/rmq/event"), enters("/1/2/rmq/event"), enters("/regions/office/rmq/event"))
         let again = try workspace.start(arguments)
         defer { again.signal(SIGKILL) }
-        #expect(waitUntil(timeout: 20) { workspace.logText.contains("restored retained states read=0") }, "\(workspace.logText)")
-        _ = waitUntil(timeout: 10) { enters() > before }
+        let restoredLine = { workspace.logText.split(separator: "\n").last { $0.contains("restored retained states") } }
+        #expect(waitUntil(timeout: 20) { restoredLine() != nil }, "\(workspace.logText)")
+        // Beacon 2 is in range from the start of the simulation: its enter shows the sightings are in.
+        #expect(waitUntil(timeout: 15) { enters("/1/2/rmq/event") > before.1 }, "\(workspace.logText)")
+        Thread.sleep(forTimeInterval: 1)
+        let after = (enters("/1/1/rmq/event"), enters("/1/2/rmq/event"), enters("/regions/office/rmq/event"))
+        let line = restoredLine().map(String.init) ?? ""
+        #expect(line.hasSuffix("read=2"), "restore read the region's and beacon 1's attributes: \(line)")
+        #expect(after.0 == before.0, "beacon 1 (configured) entered again after the restart")
+        #expect(after.2 == before.2, "the region entered again after the restart")
         ChaosTests.report(
             "brokers rabbitmq: retained state and status to exact-topic subscribers, \(wildcardRetained) to a wildcard one; "
-                + "Last Will offline on SIGKILL; restart: restore read 0 states, beacon 1 entered again (\(enters() - before) enter)")
+                + "Last Will offline on SIGKILL; restart: \(line.split(separator: " ").last ?? "?") through exact topics, "
+                + "region and configured beacon 1 entered again \(after.2 - before.2) and \(after.0 - before.0) times, "
+                + "unconfigured beacon 2 \(after.1 - before.1)")
     }
 
     /// The locator through RabbitMQ: it locates, its status is retained, after a broker SIGKILL and

@@ -41,6 +41,11 @@ import Testing
                 "home/ble/+/+/+/gw1/attributes", "home/ble/regions/+/gw1/attributes", "home/ble/+/+/+/gw1/state",
                 "home/ble/regions/+/gw1/state", "home/ble/devices/+/gw1/attributes", "home/ble/devices/+/gw1/state",
             ])
+        #expect(
+            t.restoreTopics(regions: ["office", "office"], beacons: [b, Self.eddystone, b]) == [
+                "home/ble/regions/office/gw1/attributes", "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/attributes",
+                "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/gw1/attributes",
+            ])
         #expect(t.anyGatewayStatus == "home/ble/gateways/+/status")
         #expect(t.anyGatewayStats == "home/ble/gateways/+/stats")
         #expect(
