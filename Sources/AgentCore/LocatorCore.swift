@@ -23,6 +23,10 @@ package struct LocatorCore: AgentMachine {
     private var actions: [AgentAction] = []
     private var now: MonotonicInstant
     private var wall: Timestamp
+    /// Both clocks at the start, and how far the wall clock was from the steady timeline (the start's
+    /// wall clock moved on by the monotonic one) when the locator last followed a step of it.
+    private let origin: (now: MonotonicInstant, wall: Timestamp)
+    private var wallOffset = TimeSpan(microseconds: 0)
     /// Home Assistant discovery for the beacons' room trackers (nil: `homeassistant.discovery` off).
     private var discovery: HomeAssistantLocatorDiscovery?
     /// What discovery says the software is, kept for a discovery that is switched on later.
@@ -42,6 +46,7 @@ package struct LocatorCore: AgentMachine {
         nextTick = now
         self.now = now
         self.wall = wall
+        origin = (now, wall)
     }
 
     /// Messages published (QoS 0 written, QoS ≥ 1 acknowledged).
@@ -126,10 +131,24 @@ package struct LocatorCore: AgentMachine {
         publishQueued(&session)
     }
 
+    /// A step of the wall clock shifts the locator's whole timeline (`Locator.shiftTimeline`): decisions
+    /// follow the wall clock, as the readings' timestamps do, while every timeout runs on the
+    /// monotonic clock. Differences under `LocatorCore.stepThreshold` are the two reads' jitter.
     private mutating func set(_ now: MonotonicInstant, _ wall: Timestamp) {
         self.now = max(now, self.now)
         self.wall = wall
+        guard clock == .wall else { return }
+        let steady = origin.wall + TimeSpan(microseconds: (self.now.nanoseconds &- origin.now.nanoseconds) / 1000)
+        let offset = wall - steady
+        let step = TimeSpan(microseconds: offset.microseconds - wallOffset.microseconds)
+        guard abs(step.microseconds) >= Self.stepThreshold.microseconds else { return }
+        wallOffset = offset
+        locator.shiftTimeline(by: step)
+        actions.append(.log(LogRecord(.info, "wall clock stepped; locator timeline moved with it", ["seconds": String(Double(step.microseconds) / 1e6)])))
     }
+
+    /// The smallest wall-clock step the locator follows (smaller differences are jitter between the reads).
+    static let stepThreshold = TimeSpan.milliseconds(500)
 
     /// The configuration changed while running (`run`'s embedded locator): the rule's settings,
     /// QoS, distance model and room topic apply from the next tick, every track and location is

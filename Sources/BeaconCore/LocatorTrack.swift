@@ -63,6 +63,20 @@ package struct LocatorTrack: Sendable {
         if list.count > capacity { list.removeFirst(list.count - capacity) }
     }
 
+    /// Every time this track holds moves by `delta`: the locator's timeline stepped with its wall clock.
+    package mutating func shift(by delta: TimeSpan) {
+        samples = samples.mapValues { $0.map { var s = $0; s.timestamp = s.timestamp + delta; return s } }
+        lostAt = lostAt.mapValues { $0 + delta }
+        if var l = location {
+            l.since = l.since + delta
+            l.lastSeen = l.lastSeen.map { $0 + delta }
+            location = l
+        }
+        seen = seen.map { $0 + delta }
+        restoredTick = restoredTick.map { $0 + delta }
+        lastFed = lastFed.map { $0 + delta }
+    }
+
     package mutating func lose(gateway: String, at t: Timestamp) {
         if let old = lostAt[gateway], old >= t { return }
         lostAt[gateway] = t

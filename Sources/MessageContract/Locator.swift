@@ -144,6 +144,19 @@ package struct Locator: Sendable {
         track(beacon) { $0.restore(location) }
     }
 
+    /// The wall clock the locator decides by stepped by `delta` (NTP, `date -s`); the gateways on this
+    /// host stamp their readings by it too. Every time held moves with it — readings, exit events,
+    /// locations, the last decided tick (to the tick grid) — so the step ages no reading, sends no
+    /// beacon `not_home` and holds no decision back: the rule's timeouts run on as the monotonic clock does.
+    package mutating func shiftTimeline(by delta: TimeSpan) {
+        let step = max(settings.interval.microseconds, 1000)
+        let floorTick = { (us: Int64) in us - ((us % step) + step) % step }
+        lastTick = lastTick.map { Timestamp(microseconds: floorTick(($0 + delta).microseconds)) }
+        newestReading = newestReading.map { $0 + delta }
+        oldestReading = oldestReading.map { $0 + delta }
+        for beacon in order { tracks[beacon]!.shift(by: delta) }
+    }
+
     /// Decides every tick T with T + settle ≤ now that was not decided yet.
     package mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
         let step = max(settings.interval.microseconds, 1000)
