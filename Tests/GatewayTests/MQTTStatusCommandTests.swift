@@ -26,7 +26,9 @@ import Testing
         let harness = try AgentHarness(
             configuration: configuration, source: ScriptedSource(count: 4, interval: 0, endsAfterLast: false))
         let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/gateways/gw1/stats")
-        #expect(watcher.waitFor { !$0.isEmpty })
+        // Stats go out every second from the start: wait for one taken after the four packets (a loaded
+        // machine can publish the first before the pipeline took them).
+        #expect(watcher.waitFor(timeout: 20) { $0.contains { $0.payload.contains(#""beacons_tracked":4"#) } })
         watcher.stop()
         let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "probe")
         let output = Output()
