@@ -11,7 +11,7 @@ extension BeaconMonitor {
     }
 
     /// The configured filter's RSSI at `t` (without the gateway offset); nil without usable samples.
-    mutating func filteredRSSI(_ i: Int32, at t: Timestamp) -> Double? {
+    func filteredRSSI(_ i: Int32, at t: Timestamp) -> Double? {
         let f = settings.ranging.filter
         switch f.kind {
         case .none:
@@ -19,11 +19,9 @@ extension BeaconMonitor {
         case .kalman:
             return table[i].kalman.estimate
         case .median:
-            table.samples(i, after: t - f.window, into: &scratch)
-            return RSSIFilter.median(&scratch)
+            return table.withSamples(i, after: t - f.window, RSSIFilter.median)
         case .trimmedMean:
-            table.samples(i, after: t - f.window, into: &scratch)
-            return RSSIFilter.trimmedMean(&scratch, trim: f.trim)
+            return table.withSamples(i, after: t - f.window) { RSSIFilter.trimmedMean($0, trim: f.trim) }
         }
     }
 

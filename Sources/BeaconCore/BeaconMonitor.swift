@@ -31,7 +31,6 @@ package struct BeaconMonitor: Sendable {
     var insideCount = 0
     /// Longest time after its last sighting that a slot can still matter to a tick.
     var horizon: TimeSpan = .zero
-    var scratch: [Double] = []
     var rangeLists: [[Int32]] = []
     /// A tick's sort keys for one region's list: (accuracy, unknown = ∞; identity; slot).
     var sortKeys: [(Double, BeaconIdentity, Int32)] = []
@@ -43,7 +42,6 @@ package struct BeaconMonitor: Sendable {
         self.start = start
         self.now = start
         regionIndex = RegionIndex(settings.regions)
-        scratch.reserveCapacity(BeaconTable.ringCapacity)
         applyDerivedSettings()
         for r in settings.regions {
             regions.append(MonitoredRegion(exitTimeout: r.exitTimeout ?? settings.monitoring.exitTimeout))

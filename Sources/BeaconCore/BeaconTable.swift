@@ -138,19 +138,26 @@ struct BeaconTable: Sendable {
         if slots[Int(i)].ringCount < UInt8(Self.ringCapacity) { slots[Int(i)].ringCount &+= 1 }
     }
 
-    /// Replaces `out` with slot `i`'s samples taken after `after` (exclusive), oldest first.
-    func samples(_ i: Int32, after: Timestamp, into out: inout [Double]) {
-        out.removeAll(keepingCapacity: true)
+    /// Calls `body` with slot `i`'s samples taken after `after` (exclusive), oldest first, in a
+    /// buffer on the stack that `body` may reorder (a filter sorts them in place).
+    func withSamples<R>(_ i: Int32, after: Timestamp, _ body: (UnsafeMutableBufferPointer<Int8>) -> R) -> R {
         let n = Int(slots[Int(i)].ringCount)
         let head = Int(slots[Int(i)].ringHead)
         let base = Int(i) * Self.ringCapacity
         let mask = Self.ringCapacity - 1
-        // Samples are in time order (time never goes backwards), so walking back from the newest
-        // stops at the window's start without touching the older part of the ring.
-        var inWindow = 0
-        while inWindow < n, ring[base + ((head - 1 - inWindow) & mask)].time > after.microseconds { inWindow += 1 }
-        for k in stride(from: inWindow - 1, through: 0, by: -1) {
-            out.append(Double(ring[base + ((head - 1 - k) & mask)].rssi))
+        let start = after.microseconds
+        return withUnsafeTemporaryAllocation(of: Int8.self, capacity: Self.ringCapacity) { out in
+            let count = ring.withUnsafeBufferPointer { ring in
+                // Samples are in time order (time never goes backwards), so walking back from the
+                // newest stops at the window's start without touching the older part of the ring.
+                var inWindow = 0
+                while inWindow < n, ring[base &+ ((head &- 1 &- inWindow) & mask)].time > start {
+                    out[n &- 1 &- inWindow] = ring[base &+ ((head &- 1 &- inWindow) & mask)].rssi
+                    inWindow &+= 1
+                }
+                return inWindow
+            }
+            return body(UnsafeMutableBufferPointer(rebasing: out[(n - count)..<n]))
         }
     }
 

@@ -1,42 +1,45 @@
 /// The windowed RSSI statistics a ranging tick applies to a beacon's recent samples.
 ///
 /// Windowed filters run at ranging ticks, not per sighting: a sighting only appends to a bounded
-/// ring, so the hot path stays O(1), and the sort costs ≤ 32 samples once per interval.
+/// ring, so the hot path stays O(1), and the sort costs ≤ 32 samples once per interval. Samples
+/// stay the controller's whole dBm (`Int8`): sorting bytes through one buffer pointer cost a
+/// sixth of sorting `[Double]` with a bounds check per access, and the results are the same to the
+/// bit (sums of ≤ 32 whole dBm values are exact in a `Double`).
 package enum RSSIFilter {
     /// Sorts in place with insertion sort: n ≤ 32 here, and it never allocates.
-    static func sortSmall(_ v: inout [Double]) {
+    static func sortSmall(_ v: UnsafeMutableBufferPointer<Int8>) {
         guard v.count > 1 else { return }
         for i in 1..<v.count {
             let x = v[i]
-            var j = i - 1
+            var j = i &- 1
             while j >= 0 && v[j] > x {
-                v[j + 1] = v[j]
-                j -= 1
+                v[j &+ 1] = v[j]
+                j &-= 1
             }
-            v[j + 1] = x
+            v[j &+ 1] = x
         }
     }
 
-    /// Median (mean of the middle two for an even count); nil when empty. Sorts `values`.
-    package static func median(_ values: inout [Double]) -> Double? {
-        guard !values.isEmpty else { return nil }
-        sortSmall(&values)
-        let n = values.count
-        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2
+    /// Median (mean of the middle two for an even count); nil when empty. Sorts `v` in place.
+    package static func median(_ v: UnsafeMutableBufferPointer<Int8>) -> Double? {
+        guard !v.isEmpty else { return nil }
+        sortSmall(v)
+        let n = v.count
+        return n % 2 == 1 ? Double(v[n / 2]) : (Double(v[n / 2 - 1]) + Double(v[n / 2])) / 2
     }
 
-    /// Mean after dropping ⌊n·trim⌋ samples from each end; nil when empty. Sorts `values`.
+    /// Mean after dropping ⌊n·trim⌋ samples from each end; nil when empty. Sorts `v` in place.
     ///
     /// AltBeacon's RunningAverageRssiFilter sorts and averages the middle (it drops ⌊n/10⌋+1 per
     /// end when n > 2); here the fraction is configurable and at least one sample is always kept.
-    package static func trimmedMean(_ values: inout [Double], trim: Double) -> Double? {
-        guard !values.isEmpty else { return nil }
-        sortSmall(&values)
-        let n = values.count
+    package static func trimmedMean(_ v: UnsafeMutableBufferPointer<Int8>, trim: Double) -> Double? {
+        guard !v.isEmpty else { return nil }
+        sortSmall(v)
+        let n = v.count
         var k = Int((Double(n) * max(0, min(trim, 0.5))).rounded(.down))
         if n - 2 * k < 1 { k = (n - 1) / 2 }
-        var sum = 0.0
-        for i in k..<(n - k) { sum += values[i] }
-        return sum / Double(n - 2 * k)
+        var sum = 0
+        for i in k..<(n - k) { sum &+= Int(v[i]) }
+        return Double(sum) / Double(n - 2 * k)
     }
 }

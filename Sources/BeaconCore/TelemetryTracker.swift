@@ -134,24 +134,33 @@ package struct TelemetryTracker: Sendable {
             r.dirty = true
             return (r.timerDue == nil && t >= r.windowStart + interval, touch)
         } ?? (false, false)
+        if touchAddress { visitAddress(s.address, of: slot, isNew: isNew, at: t, into: &out) }
+        if windowOver, modify(slot, { $0.timerDue == nil }) == true { publish(slot, at: t, into: &out) }
+    }
+
+    /// The address map's side of an identity frame (when the address changed, a new beacon, or
+    /// once a second): puts `slot` first among the address's beacons and takes what the address
+    /// held for it (a TLM or URL heard before the identity). Kept out of `observe`, whose every
+    /// call otherwise paid for destroying the empty pending values (callgrind: 120 instructions).
+    private mutating func visitAddress(
+        _ address: BluetoothAddress, of slot: MonitorSlot, isNew: Bool, at t: Timestamp,
+        into out: inout [MonitoringEvent]
+    ) {
         var pending: (EddystoneTLM?, Timestamp?, String?) = (nil, nil, nil)
-        if touchAddress {
-            addresses.upsert(s.address, { AddressEntry() }) { e in
-                if e.beacons.first != slot {
-                    e.beacons.removeAll { $0 == slot }
-                    e.beacons.insert(slot, at: 0)
-                    if e.beacons.count > Self.identitiesPerAddress { e.beacons.removeLast() }
-                }
-                pending = (e.pendingTLM, e.pendingTLMSeen, e.pendingURL)
-                e.pendingTLM = nil
-                e.pendingTLMSeen = nil
-                e.pendingURL = nil
+        addresses.upsert(address, { AddressEntry() }) { e in
+            if e.beacons.first != slot {
+                e.beacons.removeAll { $0 == slot }
+                e.beacons.insert(slot, at: 0)
+                if e.beacons.count > Self.identitiesPerAddress { e.beacons.removeLast() }
             }
+            pending = (e.pendingTLM, e.pendingTLMSeen, e.pendingURL)
+            e.pendingTLM = nil
+            e.pendingTLMSeen = nil
+            e.pendingURL = nil
         }
-        if isNew { arm(slot, due: t + interval) }
+        if isNew { arm(slot, due: t + settings.interval) }
         if let url = pending.2 { modify(slot) { $0.url = url } }
         if let tlm = pending.0 { attach(tlm, seen: pending.1 ?? t, to: slot, into: &out) }
-        if windowOver, modify(slot, { $0.timerDue == nil }) == true { publish(slot, at: t, into: &out) }
     }
 
     /// A frame without identity from `address`: an unencrypted TLM, or a URL (others are ignored).

@@ -57,11 +57,9 @@ import Testing
         var table = BeaconTable()
         let i = table.insert(Self.slot(Fixtures.beacon(1)))
         for k in 0..<40 { table.appendSample(i, rssi: Int8(-k), at: Fixtures.at(Double(k))) }
-        var out: [Double] = []
-        table.samples(i, after: Fixtures.at(-1), into: &out)
-        #expect(out == (8..<40).map { Double(-$0) })
-        table.samples(i, after: Fixtures.at(36), into: &out)
-        #expect(out == [-37, -38, -39])
+        #expect(table.withSamples(i, after: Fixtures.at(-1)) { Array($0) } == (8..<40).map { Int8(-$0) })
+        #expect(table.withSamples(i, after: Fixtures.at(36)) { Array($0) } == [-37, -38, -39])
+        #expect(table.withSamples(i, after: Fixtures.at(40)) { Array($0) } == [])
         #expect(table.lastSample(i) == -39)
     }
 

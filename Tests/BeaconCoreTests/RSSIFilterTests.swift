@@ -2,24 +2,32 @@ import BeaconCore
 import Testing
 
 @Suite struct RSSIFilterTests {
+    /// The filter over a copy of `samples`, as the table hands them over (a buffer it may sort).
+    static func apply(_ samples: [Int8], _ filter: (UnsafeMutableBufferPointer<Int8>) -> Double?) -> Double? {
+        var copy = samples
+        return copy.withUnsafeMutableBufferPointer { filter($0) }
+    }
+
     @Test func medianOfOddAndEvenCounts() {
-        var odd: [Double] = [-70, -60, -65, -90, -61]
-        #expect(RSSIFilter.median(&odd) == -65)  // sorted −90 −70 −65 −61 −60
-        var even: [Double] = [-70, -60, -66, -90]
-        #expect(RSSIFilter.median(&even) == -68)  // (−70 + −66) / 2
-        var empty: [Double] = []
-        #expect(RSSIFilter.median(&empty) == nil)
+        #expect(Self.apply([-70, -60, -65, -90, -61], RSSIFilter.median) == -65)  // sorted −90 −70 −65 −61 −60
+        #expect(Self.apply([-70, -60, -66, -90], RSSIFilter.median) == -68)  // (−70 + −66) / 2
+        #expect(Self.apply([], RSSIFilter.median) == nil)
+        // The same to the bit as the median of the samples as Doubles, at every count up to the ring's.
+        for n in 1...32 {
+            let samples = (0..<n).map { Int8(-30 - ($0 * 37 + n * 11) % 81) }  // unordered, repeats
+            let sorted = samples.map(Double.init).sorted()
+            let expected = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+            #expect(Self.apply(samples, RSSIFilter.median) == expected)
+        }
     }
 
     @Test func trimmedMeanDropsTheConfiguredFractionFromEachEnd() {
         // 10 samples, trim 0.1 → drop one from each end: mean of −69…−62 = −65.5.
-        var v: [Double] = [-62, -99, -63, -64, -65, -66, -67, -68, -69, -40]
-        #expect(RSSIFilter.trimmedMean(&v, trim: 0.1) == -65.5)
+        let v: [Int8] = [-62, -99, -63, -64, -65, -66, -67, -68, -69, -40]
+        #expect(Self.apply(v) { RSSIFilter.trimmedMean($0, trim: 0.1) } == -65.5)
         // trim 0 → the plain mean: −663 / 10.
-        var w: [Double] = [-62, -99, -63, -64, -65, -66, -67, -68, -69, -40]
-        #expect(abs((RSSIFilter.trimmedMean(&w, trim: 0) ?? 0) - -66.3) < 1e-12)
-        var few: [Double] = [-60, -70]
-        #expect(RSSIFilter.trimmedMean(&few, trim: 0.5) == -65)  // keeps at least one pair
+        #expect(abs((Self.apply(v) { RSSIFilter.trimmedMean($0, trim: 0) } ?? 0) - -66.3) < 1e-12)
+        #expect(Self.apply([-60, -70]) { RSSIFilter.trimmedMean($0, trim: 0.5) } == -65)  // keeps at least one pair
     }
 
     @Test func kalmanFollowsTheHandComputedRecursion() {
