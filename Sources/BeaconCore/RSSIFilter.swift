@@ -6,9 +6,36 @@
 /// sixth of sorting `[Double]` with a bounds check per access, and the results are the same to the
 /// bit (sums of ≤ 32 whole dBm values are exact in a `Double`).
 package enum RSSIFilter {
-    /// Sorts in place with insertion sort: n ≤ 32 here, and it never allocates.
+    /// Sorts in place: n ≤ 32 here, and it never allocates. Samples within 64 dB of each other (a
+    /// beacon's usual spread) are counted into bins on the stack, which is linear; a wider window
+    /// falls back to insertion sort.
     static func sortSmall(_ v: UnsafeMutableBufferPointer<Int8>) {
         guard v.count > 1 else { return }
+        var low = v[0]
+        var high = v[0]
+        for x in v {
+            low = min(low, x)
+            high = max(high, x)
+        }
+        let span = Int(high) &- Int(low) &+ 1
+        guard span <= countingBins, v.count < 256 else { return insertionSort(v) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: countingBins) { bins in
+            bins.initialize(repeating: 0)
+            for x in v { bins[Int(x) &- Int(low)] &+= 1 }
+            var k = 0
+            for b in 0..<span {
+                let value = Int8(truncatingIfNeeded: Int(low) &+ b)
+                for _ in 0..<Int(bins[b]) {
+                    v[k] = value
+                    k &+= 1
+                }
+            }
+        }
+    }
+
+    static let countingBins = 64
+
+    static func insertionSort(_ v: UnsafeMutableBufferPointer<Int8>) {
         for i in 1..<v.count {
             let x = v[i]
             var j = i &- 1

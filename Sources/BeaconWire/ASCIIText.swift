@@ -12,25 +12,32 @@ public enum ASCIIText {
     /// The decimal digits of `v`, left-padded with zeros to `minimumWidth`.
     @inlinable
     public static func appendDigits(_ v: UInt64, minimumWidth: Int, to out: inout [UInt8]) {
-        // Count first, then fill from the right: no reversal, one capacity check.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: max(20, minimumWidth)) { buffer in
+            let n = writeDigits(v, minimumWidth: minimumWidth, at: buffer.baseAddress!)
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
+        }
+    }
+
+    /// Writes the decimal digits of `v`, left-padded with zeros to `minimumWidth`, at `p` (room for
+    /// max(20, minimumWidth) bytes); returns how many it wrote.
+    @inlinable
+    public static func writeDigits(_ v: UInt64, minimumWidth: Int, at p: UnsafeMutablePointer<UInt8>) -> Int {
         var count = 1
         var rest = v / 10
         while rest != 0 {
-            count += 1
+            count &+= 1
             rest /= 10
         }
         let width = max(count, minimumWidth)
-        let start = out.count
-        out.append(contentsOf: repeatElement(0x30, count: width))
-        out.withUnsafeMutableBufferPointer { buffer in
-            var rest = v
-            var i = start + width - 1
-            while rest != 0 {
-                buffer[i] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-                i -= 1
-            }
+        // From the right; once the digits run out, the remainders are the padding zeros.
+        rest = v
+        var i = width &- 1
+        while i >= 0 {
+            p[i] = 0x30 &+ UInt8(truncatingIfNeeded: rest % 10)
+            rest /= 10
+            i &-= 1
         }
+        return width
     }
 
     /// Appends `count` bytes that `fill` writes in place: one capacity and uniqueness check for a
@@ -57,25 +64,41 @@ public enum ASCIIText {
     /// `v` with at most `decimals` fraction digits, trailing zeros trimmed and `-0` printed as `0`;
     /// false (nothing appended) when `v` is not finite or too large for fixed point.
     public static func appendFixed(_ v: Double, decimals: Int, to out: inout [UInt8]) -> Bool {
-        guard v.isFinite else { return false }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fixedCapacity(decimals: decimals)) { buffer in
+            guard let n = writeFixed(v, decimals: decimals, at: buffer.baseAddress!) else { return false }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
+            return true
+        }
+    }
+
+    /// The room `writeFixed` needs: a sign, 16 integer digits, the point and the fraction.
+    public static func fixedCapacity(decimals: Int) -> Int { 38 + max(decimals, 0) }
+
+    /// `appendFixed`'s text written at `p` (room for `fixedCapacity(decimals:)` bytes); returns how
+    /// many bytes it wrote, nil (nothing written) when `v` is not finite or too large.
+    public static func writeFixed(_ v: Double, decimals: Int, at p: UnsafeMutablePointer<UInt8>) -> Int? {
+        guard v.isFinite else { return nil }
         var scale: UInt64 = 1
         for _ in 0..<decimals { scale &*= 10 }
         let scaled = (v * Double(scale)).rounded()
-        guard abs(scaled) < 9.0e15 else { return false }
+        guard abs(scaled) < 9.0e15 else { return nil }
         let n = Int64(scaled)
-        if n < 0 { out.append(0x2D) }
+        var at = 0
+        if n < 0 {
+            p[0] = 0x2D
+            at = 1
+        }
         let magnitude = n.magnitude
-        appendDigits(magnitude / scale, minimumWidth: 1, to: &out)
+        at &+= writeDigits(magnitude / scale, minimumWidth: 1, at: p + at)
         var fraction = magnitude % scale
-        guard fraction != 0 else { return true }
+        guard fraction != 0 else { return at }
         var digits = decimals
         while fraction % 10 == 0 {
             fraction /= 10
             digits -= 1
         }
-        out.append(0x2E)
-        appendDigits(fraction, minimumWidth: digits, to: &out)
-        return true
+        p[at] = 0x2E
+        return at &+ 1 &+ writeDigits(fraction, minimumWidth: digits, at: p + (at &+ 1))
     }
 
     /// The UTF-8 bytes of `s`, copied whole when the string is stored contiguously.

@@ -36,13 +36,36 @@ public struct JSONWriter: Sendable {
     /// Writes `"name":` inside an object; the next value call writes the value. Names are the
     /// payload contract's keys, chosen in code: plain ASCII, so they are copied without escaping.
     public mutating func key(_ name: String) {
-        separate()
-        bytes.append(0x22)
-        ASCIIText.append(name, to: &bytes)
-        bytes.append(0x22)
-        bytes.append(0x3A)
+        var name = name
+        let comma = commaBits & bit != 0
+        name.withUTF8 { utf8 in
+            compose(maximum: utf8.count &+ 4) { p in
+                var at = 0
+                if comma {
+                    p[0] = 0x2C
+                    at = 1
+                }
+                p[at] = 0x22
+                if let source = utf8.baseAddress { (p + (at &+ 1)).update(from: source, count: utf8.count) }
+                at &+= 1 &+ utf8.count
+                p[at] = 0x22
+                p[at &+ 1] = 0x3A
+                return at &+ 2
+            }
+        }
         commaBits &= ~bit
         pendingValueAfterKey = true
+    }
+
+    /// Appends up to `maximum` bytes that `fill` writes on the stack (returning how many): one
+    /// capacity and uniqueness check for a key or a number instead of one per byte, which made
+    /// the ranging list's members cost about 500 instructions each.
+    @inline(__always)
+    private mutating func compose(maximum: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Int) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { buffer in
+            let n = fill(buffer.baseAddress!)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<n]))
+        }
     }
 
     public mutating func string(_ s: String) { value(); Self.appendQuoted(s, to: &bytes) }
@@ -57,7 +80,11 @@ public struct JSONWriter: Sendable {
     public mutating func int(_ v: some BinaryInteger) {
         value()
         if let small = Int64(exactly: v) {
-            ASCIIText.appendDecimal(small, to: &bytes)
+            compose(maximum: 21) { p in
+                if small < 0 { p[0] = 0x2D }
+                let sign = small < 0 ? 1 : 0
+                return sign &+ ASCIIText.writeDigits(small.magnitude, minimumWidth: 1, at: p + sign)
+            }
         } else {
             ASCIIText.append(String(v), to: &bytes)
         }
@@ -67,7 +94,13 @@ public struct JSONWriter: Sendable {
     /// Non-finite numbers become null; others print with at most `decimals` fraction digits.
     public mutating func double(_ v: Double, decimals: Int = 2) {
         value()
-        if !ASCIIText.appendFixed(v, decimals: decimals, to: &bytes) {
+        var written = false
+        compose(maximum: ASCIIText.fixedCapacity(decimals: decimals)) { p in
+            let n = ASCIIText.writeFixed(v, decimals: decimals, at: p)
+            written = n != nil
+            return n ?? 0
+        }
+        if !written {
             if v.isFinite { ASCIIText.append(String(v), to: &bytes) } else { appendLiteral("null") }
         }
     }

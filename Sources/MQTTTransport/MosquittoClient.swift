@@ -153,12 +153,29 @@ package final class MosquittoClient: Sendable {
     package func publish(
         topic: String, payload: [UInt8], qos: Int, retain: Bool, generation: UInt64? = nil
     ) -> PublishResult {
+        payload.withUnsafeBytes { publish(topic: topic, payload: $0, qos: qos, retain: retain, generation: generation) }
+    }
+
+    /// A message's payload goes to libmosquitto (which copies it) straight from the string's storage,
+    /// and its topic as the string's own C string: no array of either per message.
+    package func publish(_ message: OutboundMessage, generation: UInt64? = nil) -> PublishResult {
+        var text = message.payload.text
+        return text.withUTF8 {
+            publish(
+                topic: message.topic, payload: UnsafeRawBufferPointer($0), qos: message.qos, retain: message.retain,
+                generation: generation)
+        }
+    }
+
+    private func publish(
+        topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, generation: UInt64?
+    ) -> PublishResult {
         handleSlot.withLock { slot in
             guard let handle = slot.handle, state.withLock({ $0.connected }) else { return .notConnected }
             if let generation, generation != slot.generation { return .notConnected }
             var mid: Int32 = 0
-            let rc = payload.withUnsafeBytes { raw in
-                mosquitto_publish(handle, &mid, topic, Int32(raw.count), raw.baseAddress, Int32(qos), retain)
+            let rc = topic.withCString { topic in
+                mosquitto_publish(handle, &mid, topic, Int32(payload.count), payload.baseAddress, Int32(qos), retain)
             }
             switch rc {
             case Int32(MOSQ_ERR_SUCCESS.rawValue): return .sent(mid: mid)
@@ -166,12 +183,6 @@ package final class MosquittoClient: Sendable {
             default: return .failed(Self.describe(rc))
             }
         }
-    }
-
-    package func publish(_ message: OutboundMessage, generation: UInt64? = nil) -> PublishResult {
-        publish(
-            topic: message.topic, payload: Array(message.payload.text.utf8), qos: message.qos, retain: message.retain,
-            generation: generation)
     }
 
     /// Subscribes on the current connection; the SUBACK arrives as `.subscribed`. With MQTT 5,

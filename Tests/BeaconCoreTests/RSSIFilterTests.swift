@@ -13,12 +13,22 @@ import Testing
         #expect(Self.apply([-70, -60, -66, -90], RSSIFilter.median) == -68)  // (−70 + −66) / 2
         #expect(Self.apply([], RSSIFilter.median) == nil)
         // The same to the bit as the median of the samples as Doubles, at every count up to the ring's.
-        for n in 1...32 {
-            let samples = (0..<n).map { Int8(-30 - ($0 * 37 + n * 11) % 81) }  // unordered, repeats
-            let sorted = samples.map(Double.init).sorted()
-            let expected = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
-            #expect(Self.apply(samples, RSSIFilter.median) == expected)
+        // Spreads of 81 dB (insertion sort) and 13 dB (counted into bins), unordered, with repeats.
+        for spread in [81, 13] {
+            for n in 1...32 {
+                let samples = (0..<n).map { Int8(-30 - ($0 * 37 + n * 11) % spread) }
+                let sorted = samples.map(Double.init).sorted()
+                let expected = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+                #expect(Self.apply(samples, RSSIFilter.median) == expected)
+                // trim 0.25 averages the sorted middle half: only a correct sort gives the reference.
+                let k = n / 4
+                let middle = sorted[k..<(n - k)]
+                #expect(Self.apply(samples) { RSSIFilter.trimmedMean($0, trim: 0.25) } == middle.reduce(0, +) / Double(middle.count))
+            }
         }
+        // The bins' edges: the extremes of Int8 alone, and a spread of exactly 64.
+        #expect(Self.apply([-128, 127, -128], RSSIFilter.median) == -128)
+        #expect(Self.apply([-100, -37, -37, -100, -99], RSSIFilter.median) == -99)
     }
 
     @Test func trimmedMeanDropsTheConfiguredFractionFromEachEnd() {
