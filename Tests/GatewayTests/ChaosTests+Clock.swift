@@ -10,6 +10,19 @@ extension ChaosTests {
     /// The offset the agent's wall clock has `t` seconds after its start.
     static func wallOffset(at t: Double) -> Double { wallSteps.filter { $0.at <= t }.reduce(0) { $0 + $1.by } }
 
+    /// `run --simulate` for `seconds` with the agent's wall clock stepped (BEACON2MQTT_TEST_WALL_STEPS), then SIGTERM.
+    static func simulate(_ workspace: RunCommandTests.Workspace, beacons: Int, seconds: Double, wallSteps: String) throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["BEACON2MQTT_TEST_WALL_STEPS"] = wallSteps
+        let agent = try ChildProcess(
+            RunCommandTests.binary,
+            ["run", "--config", workspace.config, "--simulate", "--beacons", "\(beacons)", "--seed", "\(seed)"],
+            output: workspace.log, environment: environment)
+        Thread.sleep(forTimeInterval: seconds)
+        agent.signal(SIGTERM)
+        #expect(agent.wait(timeout: 20) == 0, "\(workspace.logText.suffix(2000))")
+    }
+
     static func field(_ payload: String, _ name: String) -> Any? {
         (try? JSONSerialization.jsonObject(with: Data(payload.utf8)) as? [String: Any])?[name]
     }
@@ -33,16 +46,10 @@ extension ChaosTests {
         let workspace = try RunCommandTests.Workspace(
             port: broker.port, gateway: "chaos",
             extra: "monitoring:\n  exit_timeout: 3s\nregions:\n  - name: office\n    uuid: \(uuid)\n")
-        var environment = ProcessInfo.processInfo.environment
-        environment["BEACON2MQTT_TEST_WALL_STEPS"] = Self.wallSteps.map { "\(Int($0.at))=\(Int($0.by))" }.joined(separator: ",")
         let started = Date().timeIntervalSince1970
-        let agent = try ChildProcess(
-            RunCommandTests.binary,
-            ["run", "--config", workspace.config, "--simulate", "--beacons", "12", "--seed", "\(Self.seed)"],
-            output: workspace.log, environment: environment)
-        Thread.sleep(forTimeInterval: 20)
-        agent.signal(SIGTERM)
-        #expect(agent.wait(timeout: 20) == 0, "\(workspace.logText.suffix(2000))")
+        try Self.simulate(
+            workspace, beacons: 12, seconds: 20,
+            wallSteps: Self.wallSteps.map { "\(Int($0.at))=\(Int($0.by))" }.joined(separator: ","))
         let timed = witness.timedMessages
 
         // Exits: arrival − last sighting, both on the host's clock (the payload's times less the
@@ -76,5 +83,30 @@ extension ChaosTests {
         #expect(lists.count >= 15)
         #expect(badGaps.isEmpty, "ranging list gaps: \(gaps)")
         #expect(stampsOff == 0)
+    }
+
+    /// `run` with its embedded locator (same process, same stepped wall clock as the gateway's readings):
+    /// +1 h at 6 s, back at 12 s. The locator must follow: each present beacon is located once, and
+    /// none goes `not_home` (before the fix, the hour forward was decided at once with no reading in it).
+    @Test func aSteppedWallClockSendsTheLocatorNoBeaconNotHome() throws {
+        let broker = try MosquittoBroker()
+        let witness = try TestSubscriber(port: broker.port, pattern: "beacons/#")
+        defer { witness.stop() }
+        let workspace = try RunCommandTests.Workspace(
+            port: broker.port, gateway: "chaos", extra: "locator:\n  enabled: true\n")
+        try Self.simulate(workspace, beacons: 3, seconds: 18, wallSteps: "6=3600,12=-3600")
+        // The locator's events: `beacons/<uuid>/<major>/<minor>/event` (a gateway's have one level more).
+        let events = witness.messages.filter { $0.topic.hasSuffix("/event") && $0.topic.split(separator: "/").count == 5 }
+        let kinds = events.compactMap { Self.field($0.payload, "event") as? String }
+        let located = Set(events.filter { Self.field($0.payload, "event") as? String == "location" }.map(\.topic))
+        let notHome = kinds.filter { $0 == "not_home" }.count
+        let steps = workspace.logText.split(separator: "\n").filter { $0.contains("locator timeline moved") }.count
+        Self.report(
+            "chaos wall-clock steps +3600s@6s -3600s@12s, embedded locator (seed \(Self.seed)): \(located.count) beacons "
+                + "located, \(kinds.count - notHome) location events, \(notHome) not_home; \(steps) steps followed")
+        #expect(located.count >= 1, "\(workspace.logText.suffix(2000))")
+        #expect(kinds.count - notHome == located.count, "a beacon was located more than once: \(kinds)")
+        #expect(notHome == 0, "\(events.map(\.payload))")
+        #expect(steps == 2, "\(workspace.logText.suffix(2000))")
     }
 }

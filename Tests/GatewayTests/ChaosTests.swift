@@ -131,6 +131,12 @@ struct ChaosTests {
         return (missing, extra)
     }
 
+    /// The broker's CONNACKs to `clientID` after its first connect, and how many said "session present".
+    static func sessionsResumed(_ broker: MosquittoBroker, clientID: String) -> (reconnects: Int, present: Int) {
+        let acks = broker.logText.split(separator: "\n").filter { $0.contains("Sending CONNACK to \(clientID) (") }.dropFirst()
+        return (acks.count, acks.filter { $0.contains("Sending CONNACK to \(clientID) (1,") }.count)
+    }
+
     static func report(_ line: String) {
         print(line)
         let path = RunCommandTests.packageRoot.appendingPathComponent(".build/chaos-results.txt").path
@@ -185,10 +191,15 @@ struct ChaosTests {
         _ = witness.waitFor(timeout: 20) { _ in Set(Self.events(witness)).count >= Set(expected).count }
         let tally = Tally(expected: expected, received: Self.events(witness))
         let atBroker = Self.brokerTally(broker, expected: expected)
+        let resumed = Self.sessionsResumed(broker, clientID: "chaos-witness-replay")
         Self.report(
             "chaos broker-kill replay (seed \(Self.seed)): \(kills) SIGKILLs; broker log: \(atBroker.missing) missing, "
-                + "\(atBroker.extra) re-sent; persistent subscriber: \(tally)")
+                + "\(atBroker.extra) re-sent; persistent subscriber: \(tally); its session resumed at "
+                + "\(resumed.present) of \(resumed.reconnects) reconnects")
         #expect(kills == 20, "the replay ended after \(kills) kills")
+        // The witness's session survived the restarts (mosquitto saved it): else it is a clean-session
+        // subscriber in effect, and what it misses says nothing of the broker's persistence.
+        #expect(resumed.reconnects > 0 && resumed.present == resumed.reconnects, "\(resumed)")
         // Every event reached the broker once at least; what the subscriber misses, the broker lost
         // in its SIGKILL (queued or not yet saved), after it had acknowledged it.
         #expect(atBroker.missing == 0, "\(atBroker)")
@@ -217,9 +228,11 @@ struct ChaosTests {
         let received = Self.events(witness)
         let alternation = Alternation(received)
         let reached = Self.reachedBroker(broker).values.reduce(0, +)
+        let resumed = Self.sessionsResumed(broker, clientID: "chaos-witness-sim")
         Self.report(
             "chaos broker-kill simulation (seed \(Self.seed)): 20 SIGKILLs; broker log: \(reached) event PUBLISHes; "
-                + "persistent subscriber: \(alternation)")
+                + "persistent subscriber: \(alternation); its session resumed at \(resumed.present) of \(resumed.reconnects) reconnects")
+        #expect(resumed.reconnects > 0 && resumed.present == resumed.reconnects, "\(resumed)")
         #expect(alternation.events >= 20)
         #expect(reached >= alternation.events)
         // In order per topic: each topic's events arrive in the order they happened.

@@ -30,7 +30,13 @@ final class MosquittoBroker: @unchecked Sendable {
         var lines = ["listener \(port) 127.0.0.1", "log_dest file \(log.path)", "log_type all"]
         if getuid() == 0 { lines.append("user root") }
         if persistence {
-            lines += ["persistence true", "persistence_location \(directory.path)/", "autosave_interval 1"]
+            // Saved after every change (subscription, queued or retained message), not every second: the
+            // chaos tests kill the broker 0.2–0.8 s after each start, so a timed save never came and every
+            // restart began with no sessions (CONNACK session-present 0), the witness's included.
+            lines += [
+                "persistence true", "persistence_location \(directory.path)/", "autosave_on_changes true",
+                "autosave_interval 1",
+            ]
         } else {
             lines.append("persistence false")
         }
