@@ -20,39 +20,47 @@ package struct FloorPlanSimulator: Sendable {
     package let plan: FloorPlan
     package let gateway: FloorPlan.Gateway
     private let gatewayKey: UInt64
+    private let gatewayLevel: Int
+    private let paths: FloorPlanPaths
 
     package init(plan: FloorPlan, gateway id: String) throws(FloorPlanError) {
         guard let g = plan.gateways.first(where: { $0.id == id }) else {
             throw FloorPlanError(
                 "no gateway '\(id)' in the floor plan (have \(plan.gateways.map(\.id).joined(separator: ", ")))")
         }
+        self.init(plan: plan, gateway: g, paths: FloorPlanPaths(plan))
+    }
+
+    /// For `FloorPlanCampus`, which shares one index of the walks among all the gateways.
+    init(plan: FloorPlan, gateway: FloorPlan.Gateway, paths: FloorPlanPaths) {
         self.plan = plan
-        gateway = g
-        // FNV-1a of the id: a stable key (Swift's Hasher is seeded per process).
+        self.gateway = gateway
+        self.paths = paths
+        gatewayKey = Self.key(gateway.id)
+        gatewayLevel = plan.level(gateway.floor)
+    }
+
+    /// FNV-1a of a gateway id: a stable key for its noise (Swift's Hasher is seeded per process).
+    static func key(_ id: String) -> UInt64 {
         var h: UInt64 = 0xCBF2_9CE4_8422_2325
         for b in id.utf8 { h = (h ^ UInt64(b)) &* 0x0000_0100_0000_01B3 }
-        gatewayKey = h
+        return h
     }
 
     /// Beacon `minor`'s position at `t`: (x, y, storey).
     package func position(minor: UInt16, at t: Double) -> (x: Double, y: Double, level: Int)? {
-        let path = plan.waypoints.filter { $0.minor == minor }
-        guard let first = path.first else { return nil }
-        guard let next = path.firstIndex(where: { $0.at > t }) else {
-            let last = path[path.count - 1]
-            return (last.x, last.y, plan.level(last.floor))
-        }
-        if next == 0 { return (first.x, first.y, plan.level(first.floor)) }
-        let a = path[next - 1]
-        let b = path[next]
-        let f = (t - a.at) / (b.at - a.at)
-        return (a.x + (b.x - a.x) * f, a.y + (b.y - a.y) * f, plan.level(f < 0.5 ? a.floor : b.floor))
+        guard let i = paths.minors.firstIndex(of: minor) else { return nil }
+        return paths.position(beacon: i, at: t)
     }
 
     /// RSSI without noise, dBm.
     package func meanRSSI(minor: UInt16, at t: Double) -> Double? {
-        guard let p = position(minor: minor, at: t) else { return nil }
-        let storeys = abs(p.level - plan.level(gateway.floor))
+        position(minor: minor, at: t).map(meanRSSI(from:))
+    }
+
+    /// RSSI without noise from a beacon at `p`, dBm.
+    func meanRSSI(from p: (x: Double, y: Double, level: Int)) -> Double {
+        let storeys = abs(p.level - gatewayLevel)
         let dz = Double(storeys) * plan.floorHeight
         let dx = p.x - gateway.x
         let dy = p.y - gateway.y
@@ -61,28 +69,24 @@ package struct FloorPlanSimulator: Sendable {
             - Double(storeys) * plan.floorAttenuationDB
     }
 
+    /// Whether this gateway hears advert `k` of `minor` (sent at `t`, arriving at `mean` dBm before
+    /// noise), and at what RSSI: lost with probability `loss`, else mean + Gaussian noise, unless
+    /// below the sensitivity.
+    func hear(minor: UInt16, advert k: Int64, at t: Double, mean: Double) -> Advert? {
+        var random = SplitMix64(keys: plan.seed, gatewayKey, UInt64(minor), UInt64(bitPattern: k))
+        if Double.random(in: 0..<1, using: &random) < plan.loss { return nil }
+        let rssi = mean + plan.noiseDB * SimulatedSource.gaussian(&random)
+        guard rssi >= plan.sensitivityDBm else { return nil }
+        return Advert(offset: t, minor: minor, rssi: Int8(max(-127, min(20, rssi.rounded()))))
+    }
+
     /// Adverts heard in [from, to) seconds after the start, in time order.
     package func adverts(from: Double, to: Double) -> [Advert] {
         var out: [Advert] = []
-        let minors = plan.minors
-        guard to > from else { return out }
-        var k = Int64((max(from, 0) / plan.advertInterval).rounded(.down))
-        while true {
-            let base = Double(k) * plan.advertInterval
-            if base >= to { break }
-            for (i, minor) in minors.enumerated() {
-                // Each beacon advertises with its own phase so adverts interleave.
-                let t = base + plan.advertInterval * Double(i) / Double(minors.count)
-                guard t >= from, t < to, let mean = meanRSSI(minor: minor, at: t) else { continue }
-                var random = SplitMix64(keys: plan.seed, gatewayKey, UInt64(minor), UInt64(bitPattern: k))
-                if Double.random(in: 0..<1, using: &random) < plan.loss { continue }
-                let rssi = mean + plan.noiseDB * SimulatedSource.gaussian(&random)
-                guard rssi >= plan.sensitivityDBm else { continue }
-                out.append(Advert(offset: t, minor: minor, rssi: Int8(max(-127, min(20, rssi.rounded())))))
-            }
-            k += 1
+        paths.forEachAdvert(from: from, to: to, interval: plan.advertInterval) { _, minor, k, t, p in
+            if let advert = hear(minor: minor, advert: k, at: t, mean: meanRSSI(from: p)) { out.append(advert) }
         }
-        return out.sorted { ($0.offset, $0.minor) < ($1.offset, $1.minor) }
+        return out
     }
 
     /// The adverts as sightings, with the scenario starting at `start`.
