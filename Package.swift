@@ -115,7 +115,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "beacon2mqtt-bench",
-            dependencies: ["BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto", "IdentityCrypto"],
+            // The campus section hosts real gateways (Runtime's Agent) and reads floor plans as `run` does (CLI).
+            dependencies: [
+                "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto", "IdentityCrypto", "AgentCore",
+                "Platform", "MQTTTransport", "Runtime", "CLI",
+            ],
             swiftSettings: strict
         ),
 

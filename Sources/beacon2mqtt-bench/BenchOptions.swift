@@ -20,6 +20,13 @@ struct BenchOptions {
     var e2eReports = 1_000_000
     /// Reports in each replay of the metrics section (long enough that a run's wall time is not noise).
     var metricsReports = 5_000_000
+    /// Campus section: gateways per load point, floors (one broker each), beacons per gateway,
+    /// seconds measured after a warm-up.
+    var campusGateways = [100]
+    var campusFloors = 10
+    var campusBeacons = 4
+    var campusSeconds = 20
+    var campusWarmup = 15
     /// Shorter everything (smoke runs while developing).
     var quick = false
     /// Only the measurements whose name contains this (for profiling one case).
@@ -27,10 +34,10 @@ struct BenchOptions {
 
     func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
-    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "messages", "irk", "e2e", "footprint", "instructions", "metrics"]
+    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "messages", "irk", "e2e", "footprint", "instructions", "metrics", "campus"]
 
     static let usage = """
-        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|irk|messages|e2e|footprint|instructions|metrics|peer|all ...] [options]
+        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|irk|messages|e2e|footprint|instructions|metrics|campus|peer|all ...] [options]
 
         OPTIONS:
           --reps N                 repetitions per measurement, median reported (default 7)
@@ -43,6 +50,11 @@ struct BenchOptions {
           --flood N                distinct identities in the flood (default 1000000)
           --e2e-reports N          reports in the end-to-end replay (default 1000000)
           --metrics-reports N      reports in each replay of the metrics section (default 5000000)
+          --campus-gateways N,…    campus: gateways per load point (default 100; e.g. 100,300,500)
+          --campus-floors N        campus: floors, one mosquitto each, bridged to a central one (default 10)
+          --campus-beacons N       campus: beacons per gateway (default 4)
+          --campus-seconds N       campus: seconds measured per load point, after --campus-warmup (default 20, 15)
+          --campus-warmup N
           --only TEXT              only the measurements whose name contains TEXT (profiling)
           --quick                  short runs for development (3 reps, 10 s footprint, smaller floods)
         """
@@ -79,6 +91,15 @@ struct BenchOptions {
                 case "--e2e-reports": options.e2eReports = try number(arg)
                 case "--metrics-reports": options.metricsReports = try number(arg)
                 case "--only": options.only = try value(arg)
+                case "--campus-gateways":
+                    let text = try value(arg)
+                    let list = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
+                    guard !list.isEmpty else { throw BenchUsageError(message: "\(arg) needs numbers like 100,300, not '\(text)'") }
+                    options.campusGateways = list
+                case "--campus-floors": options.campusFloors = try number(arg)
+                case "--campus-beacons": options.campusBeacons = try number(arg)
+                case "--campus-seconds": options.campusSeconds = try number(arg)
+                case "--campus-warmup": options.campusWarmup = try number(arg)
                 case "--quick":
                     options.quick = true
                     options.repetitions = 3
@@ -87,6 +108,10 @@ struct BenchOptions {
                     options.floodIdentities = 100_000
                     options.e2eReports = 100_000
                     options.metricsReports = 100_000
+                    options.campusGateways = [6]
+                    options.campusFloors = 2
+                    options.campusSeconds = 10
+                    options.campusWarmup = 8
                 case "-h", "--help": throw BenchUsageError(message: "")
                 default: throw BenchUsageError(message: "unknown argument '\(arg)'")
                 }

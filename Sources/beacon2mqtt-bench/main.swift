@@ -5,6 +5,11 @@ import Foundation
 
 signal(SIGPIPE, SIG_IGN)
 
+// The campus section's child: every gateway of a floor plan in this one process (CampusHost).
+if CommandLine.arguments.dropFirst().first == "campus-gateways" {
+    exit(CampusHost.main(Array(CommandLine.arguments.dropFirst(2))))
+}
+
 let options: BenchOptions
 switch BenchOptions.parse(Array(CommandLine.arguments.dropFirst())) {
 case .success(let parsed): options = parsed
@@ -57,6 +62,8 @@ for section in options.sections {
             try MetricsBench(options: options, scratch: scratch).run(into: &report)
         case "instructions":
             try InstructionsBench(options: options, scratch: scratch).run(into: &report)
+        case "campus":
+            try CampusBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":
             try FootprintBench(options: options, scratch: scratch).run(into: &report)
         default:

@@ -18,13 +18,14 @@ import Testing
 /// the central broker. The beacon walks A → B → C → B → A (FloorPlanExample) with the simulator's
 /// RSSI noise, replayed through the real gateway engine as fast as the brokers carry it.
 @Suite(.serialized) struct LocateBridgeTests {
-    /// mosquitto with the example bridge section, its address pointed at `centralPort`.
+    /// mosquitto with the example bridge section, its address pointed at `centralPort`; floor `n`
+    /// other than 1 gets its own connection name, bridge client id and notification topic.
     final class FloorBroker: @unchecked Sendable {
         let port: Int
         let directory: URL
         private var process: ChildProcess?
 
-        init(bridgedTo centralPort: Int) throws {
+        init(bridgedTo centralPort: Int, floor n: Int = 1) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("floor-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             port = try MosquittoBroker.freePort()
@@ -34,6 +35,7 @@ import Testing
             let bridge = text.split(separator: "\n").map(String.init).drop { !$0.hasPrefix("connection ") }
                 .filter { !$0.hasPrefix("#") }
                 .map { $0.hasPrefix("address ") ? "address 127.0.0.1:\(centralPort)" : $0 }
+                .map { $0.replacingOccurrences(of: "floor1", with: "floor\(n)") }
             var lines = [
                 "listener \(port) 127.0.0.1", "allow_anonymous true", "persistence false",
                 "log_dest file \(directory.path)/mosquitto.log",
