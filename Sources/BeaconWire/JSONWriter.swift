@@ -112,6 +112,19 @@ public struct JSONWriter: Sendable {
         commaBits |= bit
     }
 
+    /// Inserts the members `write` puts in a run of at most `maximum` bytes on the stack, in one
+    /// append (see `JSONMemberRun`).
+    public mutating func members(maximum: Int, _ write: (inout JSONMemberRun) -> Void) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximum) { buffer in
+            var run = JSONMemberRun(buffer)
+            write(&run)
+            guard run.count > 0 else { return }
+            separate()
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[0..<run.count]))
+            commaBits |= bit
+        }
+    }
+
     /// The text written so far after the opening bracket of the outermost container: an object's
     /// members, ready for `members(_:)`.
     public var innerBytes: ArraySlice<UInt8> { bytes.dropFirst() }

@@ -204,12 +204,21 @@ package struct MessageComposer: Sendable {
         return nil
     }
 
+    /// The measured members, written many times a tick: composed on the stack in one run.
     private func writeMeasurement(_ w: inout JSONWriter, _ b: RangedBeacon) {
-        w.field("rssi", rssi(b.rssi), decimals: 1)
-        w.field("rssi_filtered", b.filteredRSSI, decimals: 1)
-        w.field("measured_power", b.measuredPower)
-        w.field("accuracy", b.accuracy, decimals: 2)
-        w.field("proximity", b.proximity.rawValue)
+        let rssi = rssi(b.rssi)
+        w.members(maximum: 256) { m in
+            m.key("rssi")
+            m.double(rssi, decimals: 1)
+            m.key("rssi_filtered")
+            m.double(b.filteredRSSI, decimals: 1)
+            m.key("measured_power")
+            m.int(b.measuredPower)
+            m.key("accuracy")
+            m.double(b.accuracy, decimals: 2)
+            m.key("proximity")
+            m.plain(b.proximity.rawValue)
+        }
     }
 
     /// `{<identity>,"name","gateway","floor","room","address","rssi","rssi_filtered","measured_power",
