@@ -101,7 +101,7 @@ package struct LocatorCore: AgentMachine {
                 delivery.enqueue(out)
             }
             everConnected = true
-            for pattern in Locator.subscriptions(baseTopic: locator.baseTopic) { _ = session.subscribe(pattern, qos: 1) }
+            for pattern in locator.subscriptions { _ = session.subscribe(pattern, qos: 1) }
             actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))
             if let discovery {
                 _ = session.subscribe(discovery.birthTopic, qos: 0)

@@ -57,6 +57,13 @@ package struct Locator: Sendable {
         TopicTree(base: baseTopic).locatorSubscriptions
     }
 
+    /// Exact retained-location topics read back besides the wildcard ones (the configured beacons' and
+    /// devices', `TopicTree.locations(of:)`): on RabbitMQ only these bring a restarted locator its locations.
+    package var readBackTopics: [String] = []
+
+    /// What this locator subscribes to: `subscriptions(baseTopic:)` and `readBackTopics`.
+    package var subscriptions: [String] { Self.subscriptions(baseTopic: baseTopic) + readBackTopics }
+
     /// New settings while running: every track (readings, owner, dwell) and the ticks decided so far
     /// are kept, and the rule applies them from the next tick. Switching the room topic on
     /// publishes each current location's room at once (Home Assistant's tracker reads it).

@@ -167,6 +167,13 @@ package struct TopicTree: Sendable, Equatable {
     /// The locator's retained `<base>/<beacon>/location`.
     package func location(_ id: BeaconIdentity) -> String { beaconPath(id) + "/location" }
 
+    /// The retained locations of these beacons, exact topics a locator reads back beside the wildcard
+    /// ones of `locatorSubscriptions` (RabbitMQ sends retained messages only to filters without wildcards).
+    package func locations(of beacons: [BeaconIdentity]) -> [String] {
+        var seen = Set<String>()
+        return beacons.map(location).filter { seen.insert($0).inserted }
+    }
+
     /// The locator's `<base>/<beacon>/event`.
     package func locatorEvent(_ id: BeaconIdentity) -> String { beaconPath(id) + "/event" }
 

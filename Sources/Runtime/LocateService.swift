@@ -61,9 +61,10 @@ package final class LocateService: Sendable {
         var connection = connection
         connection.clientID += "-locator"
         connection.statusTopic = TopicTree(c).locatorStatus
-        let locator = Locator(
+        var locator = Locator(
             settings: settings, baseTopic: c.mqtt.baseTopic, qos: c.mqtt.qos, distance: c.ranging.distance,
             publishesRoom: c.homeAssistant.discovery)
+        locator.readBackTopics = TopicTree(c).locations(of: c.beacons.map(\.identity) + c.devices.map(\.identity))
         self.init(
             locator: locator, connection: connection, clock: clock, logger: logger,
             discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string), metrics: board)

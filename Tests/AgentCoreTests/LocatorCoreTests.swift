@@ -41,6 +41,24 @@ import Testing
         #expect(core.takeActions() == [.log(LogRecord(.info, "locator subscribed", ["base_topic": "beacons"]))])
     }
 
+    /// The configured beacons' retained locations are also read through their exact topics (RabbitMQ sends
+    /// retained messages only to filters without wildcards): one read there is restored, so the owner's
+    /// next readings send no new event.
+    @Test mutating func configuredBeaconsAreReadBackThroughTheirExactTopics() {
+        var locator = Locator()
+        locator.readBackTopics = ["\(Self.beacon)/location"]
+        core = LocatorCore(locator: locator, clock: .messages, tick: 0.2, outboxLimit: 100, now: now, wall: wall)
+        handle(.mqtt(.connected(generation: 1)))
+        #expect(broker.subscribed.last == "\(Self.beacon)/location")
+        #expect(broker.subscribed.count == 8)
+        let retained = #"{"gateway":"A","floor":"1","room":"hall","accuracy":1.5,"since":"2024-05-01T11:00:00.000Z","confidence":1,"state":"home","last_seen":"2024-05-01T11:59:59.000Z"}"#
+        handle(.mqtt(.message(topic: "\(Self.beacon)/location", payload: Array(retained.utf8), retained: true)))
+        feed(seconds: 0...5)
+        tick(after: 0.2)
+        #expect(broker.published.isEmpty, "\(broker.published.map(\.payload))")
+        #expect(core.locator.location(of: .uuid(BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1))?.room == "hall")
+    }
+
     @Test mutating func aLocationIsHeldUntilAcknowledgedAndResentAfterALostConnection() {
         handle(.mqtt(.connected(generation: 1)))
         feed(seconds: 0...5)

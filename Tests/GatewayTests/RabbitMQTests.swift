@@ -118,7 +118,9 @@ struct RabbitMQTests {
     /// its Last Will.
     @Test func theLocatorThroughRabbitMQ() throws {
         let broker = try RabbitBroker()
-        let workspace = try RunCommandTests.Workspace(port: broker.port, gateway: "rmq", extra: ChaosTests.monitoring)
+        let workspace = try RunCommandTests.Workspace(
+            port: broker.port, gateway: "rmq",
+            extra: ChaosTests.monitoring + "beacons:\n  - {uuid: \(Self.uuid), major: 1, minor: 1, name: desk}\n")
         let agent = try workspace.start(["--simulate", "--beacons", "2", "--seed", "7"])
         defer { agent.signal(SIGKILL) }
         let locator = try ChildProcess(RunCommandTests.binary, ["locate", "--config", workspace.config], output: workspace.log + ".locate")
@@ -150,6 +152,22 @@ struct RabbitMQTests {
         #expect(
             late.waitFor(timeout: 20) { $0.last?.payload == "offline" },
             "\(late.messages) \(locateLog())")
-        ChaosTests.report("brokers rabbitmq: locate locates, retained online; after a broker SIGKILL restart it reconnects and a beacon's retained location is there; Last Will offline")
+        // A restarted locator reads the configured beacon's retained location through its exact topic
+        // and keeps it: no new location event for beacon 1 (before, it decided it afresh and announced it).
+        let desk = "beacons/\(Self.uuid)/1/1/event"
+        let deskEvents = { watcher.messages.filter { $0.topic == desk }.count }
+        #expect(watcher.waitFor(timeout: 10) { _ in deskEvents() > 0 }, "\(locateLog())")
+        let before = deskEvents()
+        let again = try ChildProcess(RunCommandTests.binary, ["locate", "--config", workspace.config], output: workspace.log + ".locate2")
+        defer { again.signal(SIGKILL) }
+        let againLog = { (try? String(contentsOfFile: workspace.log + ".locate2", encoding: .utf8)) ?? "" }
+        #expect(waitUntil(timeout: 30) { againLog().contains("locator subscribed") }, "\(againLog())")
+        #expect(late.waitFor(timeout: 20) { $0.last?.payload == "online" })
+        Thread.sleep(forTimeInterval: 6)
+        let repeated = deskEvents() - before
+        #expect(repeated == 0, "the restarted locator announced beacon 1 again: \(watcher.messages.filter { $0.topic == desk })")
+        ChaosTests.report(
+            "brokers rabbitmq: locate locates, retained online; after a broker SIGKILL restart it reconnects and a beacon's "
+                + "retained location is there; Last Will offline; a restarted locator sent \(repeated) new events for the configured beacon")
     }
 }

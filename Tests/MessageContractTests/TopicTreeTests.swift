@@ -55,6 +55,11 @@ import Testing
                 "home/ble/devices/+/location",
             ])
         #expect(t.location(b) == "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/location")
+        #expect(
+            t.locations(of: [b, Self.eddystone, b]) == [
+                "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/location",
+                "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/location",
+            ])
         #expect(t.locatorEvent(Self.eddystone) == "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/event")
         #expect(TopicTree.homeAssistantBirth(prefix: "homeassistant") == "homeassistant/status")
         #expect(
