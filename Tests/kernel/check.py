@@ -184,6 +184,50 @@ def sequence_checks(checks, phase, source, messages, expect_y, exit_timeout):
     return events
 
 
+def advertising_reports(path):
+    """(events, reports) of the LE Advertising Report and Extended Advertising Report events in an
+    H4 (datalink 1002) btsnoop capture, as `beacon2mqtt record` writes it."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"btsnoop\0" or struct.unpack_from(">I", data, 12)[0] != 1002:
+        raise ValueError("not an H4 btsnoop file")
+    offset, events, reports = 16, 0, 0
+    while offset + 24 <= len(data):
+        included = struct.unpack_from(">I", data, offset + 4)[0]
+        packet = data[offset + 24:offset + 24 + included]
+        offset += 24 + included
+        # H4 event (0x04), LE Meta (0x3E), subevent 0x02 or 0x0D, then Num_Reports (Core Vol 4, Part E, 7.7.65.2 / .13).
+        if len(packet) >= 5 and packet[0] == 0x04 and packet[1] == 0x3E and packet[3] in (0x02, 0x0D):
+            events += 1
+            reports += packet[4]
+    return events, reports
+
+
+def wakeup_checks(checks, phase, capture):
+    """The live HCI source's wake-ups and reads per report (#18): the source thread's voluntary context
+    switches and read calls, from /proc before the stop, over the reports the recorder beside it saw."""
+    threads = {}
+    for line in checks.text(phase, "agent.threads").splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1].isdigit() and fields[2].isdigit():
+            threads[fields[0]] = (int(fields[1]), int(fields[2]))
+    if "source" not in threads or not os.path.exists(capture):
+        checks.check("%s/wake-ups: the source thread's counts were read" % phase, False,
+                     "threads %s, capture %s" % (sorted(threads), os.path.exists(capture)), phase)
+        return
+    events, reports = advertising_reports(capture)
+    switches, reads = threads["source"]
+    print("INFO %s/wake-ups: %d reports in %d events; source thread %d wake-ups (%.2f per report), %d reads (%.2f per report); pipeline thread %s"
+          % (phase, reports, events, switches, switches / max(reports, 1), reads, reads / max(reports, 1),
+             "%d wake-ups" % threads["beacon2mqtt"][0] if "beacon2mqtt" in threads else "not found"), flush=True)
+    # One read per HCI event (the socket hands over one event per read; a batch ends on a poll, not a
+    # read), plus the scan's command completions. The wake-ups are reported, not asserted: they also
+    # count the idle poll timeouts, which depend on how long the phase runs.
+    checks.check("%s/wake-ups: the source reads each event once" % phase,
+                 reports > 0 and reads <= events + 50,
+                 "%d events, %d reads, %d wake-ups" % (events, reads, switches), phase)
+
+
 def scan_phase(checks, agent, scenarios, phase, live_run, expect_y):
     log = controller_checks(checks, phase, "extended" if expect_y else "legacy")
     config = os.path.join(scenarios, phase + ".yaml")
@@ -208,6 +252,7 @@ def scan_phase(checks, agent, scenarios, phase, live_run, expect_y):
                      "last_seen %.2f s from the controller's stop" % (seen - stop), phase)
     code = checks.text(phase, "agent.code").strip()
     checks.check("%s/mqtt: agent exits 0 on SIGTERM" % phase, code == "0", "exit code %s" % (code or "missing"), phase)
+    wakeup_checks(checks, phase, capture)
     if replayed is not None:
         checks.check("%s: record -> replay gives the same enter/exit sequence as the live run" % phase,
                      events_by_topic(replayed, phase) == events, "replay %s, live %s" % (events_by_topic(replayed, phase), events), phase)

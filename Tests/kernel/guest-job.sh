@@ -136,6 +136,11 @@ phase() {
     wait "$ctl"
     log "phase $name: controller done"
     if kill -0 "$agent" 2>/dev/null; then echo yes; else echo no; fi > "$O/$name.agent.alive"
+    # Wake-ups per report (#18): each agent thread's name, voluntary context switches (times it
+    # blocked and was woken) and read calls, before the stop; check.py divides by the reports.
+    for t in /proc/"$agent"/task/*; do
+        echo "$(cat "$t/comm") $(awk '/^voluntary_ctxt_switches/ {print $2}' "$t/status") $(awk '/^syscr/ {print $2}' "$t/io")"
+    done > "$O/$name.agent.threads" 2>/dev/null
     # 'run' stops on SIGTERM; 'record' (the interim driver) on SIGINT, like Ctrl-C.
     if [ "$LIVE_RUN" = 1 ]; then kill -TERM "$agent" 2>/dev/null; else kill -INT "$agent" 2>/dev/null; fi
     i=0
