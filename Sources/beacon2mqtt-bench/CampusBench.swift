@@ -50,7 +50,10 @@ struct CampusBench {
         let floors = (1...g.floors).map(String.init)
         let brokers = try CampusBrokers(floors: floors, scratch: scratch, tag: tag)
         defer { brokers.stop() }
-        let (centre, centreSubscriber) = try CampusTally.subscribe(port: brokers.central.port, central: true, id: "centre")
+        // One gateway per floor has its proximity (QoS 0, which no in-flight window holds back) timed too.
+        let sampled = floors.map { g.gatewayID(floor: Int($0)! - 1, room: 0) }
+        let (centre, centreSubscriber) = try CampusTally.subscribe(
+            port: brokers.central.port, central: true, sampled: sampled, id: "centre")
         defer { centreSubscriber.stop() }
         var floorTallies: [CampusTally] = []
         var subscribers: [BenchSubscriber] = []
@@ -126,6 +129,10 @@ struct CampusBench {
         let c1 = countsAfter[0]
         let floorIn = zip(countsBefore.dropFirst(), countsAfter.dropFirst()).map { Double($1.received - $0.received) }
         let eventsWindow = Array(c1.eventLatencies[c0.eventLatencies.count...])
+        let atFloorsWindow = zip(countsBefore.dropFirst(), countsAfter.dropFirst()).flatMap { a, b in
+            b.eventLatencies[a.eventLatencies.count...]
+        }
+        let proximityWindow = Array(c1.proximityLatencies[c0.proximityLatencies.count...])
         let locationsWindow = Array(c1.locationLatencies[c0.locationLatencies.count...])
 
         var result = BenchResult(
@@ -139,6 +146,14 @@ struct CampusBench {
         result.add("enter_exit_per_s", Double(eventsWindow.count) / seconds, "enter+exit/s at the centre", decimals: 1)
         result.add("enter_latency_p50_ms", CampusTally.quantile(eventsWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
         result.add("enter_latency_p99_ms", CampusTally.quantile(eventsWindow, 0.99) ?? .nan, "ms p99 report → centre", decimals: 1)
+        result.add("floor_enter_latency_p50_ms", CampusTally.quantile(atFloorsWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
+        result.add(
+            "floor_enter_latency_p99_ms", CampusTally.quantile(atFloorsWindow, 0.99) ?? .nan, "ms p99 report → its floor",
+            decimals: 1)
+        result.add("proximity_latency_p50_ms", CampusTally.quantile(proximityWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
+        result.add(
+            "proximity_latency_p99_ms", CampusTally.quantile(proximityWindow, 0.99) ?? .nan, "ms p99 proximity report → centre",
+            decimals: 1)
         result.add("locations_per_s", Double(locationsWindow.count) / seconds, "locations/s", decimals: 1)
         result.add("location_latency_p50_ms", CampusTally.quantile(locationsWindow, 0.5) ?? .nan, "ms p50", decimals: 0)
         result.add(
@@ -168,8 +183,18 @@ struct CampusBench {
         if let busiest = shared.max(by: { $0.percent < $1.percent }) {
             let share = busiest.percent / busiest.limit
             result.add("bottleneck_share", share * 100, "% of its core", decimals: 1)
-            result.note = "first bottleneck: \(busiest.name) at \(JSONWriter.format(busiest.percent, decimals: 1)) % of a core "
+            result.note = "busiest shared part: \(busiest.name) at \(JSONWriter.format(busiest.percent, decimals: 1)) % of a core "
                 + "(one core at about \(Int((Double(g.rooms) / max(share, 0.0001)).rounded())) gateways of this mix)"
+        }
+        // Where messages wait (median delay each stage adds): gateway → its floor's broker, the
+        // bridge and the centre, the locator past its settle.
+        if let floor = CampusTally.quantile(atFloorsWindow, 0.5), let centreP50 = CampusTally.quantile(eventsWindow, 0.5),
+            let decided = CampusTally.quantile(locationsWindow, 0.5)
+        {
+            let stages = [("gateways → floor", floor), ("bridge → centre", centreP50 - floor), ("locator", decided - 1000)]
+            let slowest = stages.max { $0.1 < $1.1 }!
+            result.note += "; waits (p50): " + stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", ")
+                + " — longest: \(slowest.0)"
         }
         if !lost.isEmpty || c1.locations == 0 || c1.online.count < g.rooms {
             let problem = "\(lost.count) of \(published) enter/exit lost, \(c1.locations) locations, "

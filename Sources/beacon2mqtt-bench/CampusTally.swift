@@ -14,6 +14,8 @@ final class CampusTally: Sendable {
         var eventLatencies: [Double] = []
         /// Locator tick → arrival, ms (the locator publishes a tick's decisions `settle` after it).
         var locationLatencies: [Double] = []
+        /// Report time → arrival of the sampled gateways' proximity (QoS 0), ms.
+        var proximityLatencies: [Double] = []
         var locations = 0
         /// Gateways whose retained `online` status arrived.
         var online = Set<String>()
@@ -53,6 +55,10 @@ final class CampusTally: Sendable {
             (now - Double($0.microseconds) / 1e6) * 1000
         }
         let levels = topic.split(separator: "/").count
+        if topic.hasSuffix("/proximity") {
+            if let latency { state.withLock { $0.proximityLatencies.append(latency) } }
+            return
+        }
         let kind = Self.field("event", in: text) ?? "?"
         state.withLock { s in
             if levels == 6 {
@@ -72,11 +78,15 @@ final class CampusTally: Sendable {
         return String(json[r.upperBound...].prefix { $0 != "\"" })
     }
 
-    /// A subscriber feeding a new tally: gateway events, `$SYS` counters and, at the centre, decisions.
-    static func subscribe(port: Int, central: Bool, id: String) throws(BenchFailure) -> (CampusTally, BenchSubscriber) {
+    /// A subscriber feeding a new tally: gateway events, `$SYS` counters and, at the centre,
+    /// decisions, statuses and the proximity of the `sampled` gateways (a few: not the whole flow).
+    static func subscribe(port: Int, central: Bool, sampled: [String] = [], id: String) throws(BenchFailure)
+        -> (CampusTally, BenchSubscriber)
+    {
         let tally = CampusTally()
         var topics: [(String, Int32)] = [(eventTopic, 1), ("$SYS/broker/publish/messages/+", 0)]
         if central { topics += [(locationTopic, 1), ("beacons/gateways/+/status", 1)] }
+        topics += sampled.map { ("beacons/+/+/+/\($0)/proximity", 0) }
         let subscriber = try BenchSubscriber(port: port, topics: topics, id: id) { topic, payload, _ in
             tally.handle(topic: topic, payload: payload)
         }
