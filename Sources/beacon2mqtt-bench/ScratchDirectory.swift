@@ -4,6 +4,7 @@ import Foundation
 /// unless BENCH_KEEP_SCRATCH is set (to inspect a failing run).
 final class ScratchDirectory {
     let root: String
+    private var finished = false
 
     init() throws(BenchFailure) {
         let base = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
@@ -26,7 +27,13 @@ final class ScratchDirectory {
         try write(Array(text.utf8), to: name)
     }
 
-    deinit {
+    deinit { finish() }
+
+    /// Removes the directory (or says where it is kept). main.swift calls it before `exit`, which
+    /// runs no deinit: every run used to leave its captures and plans in /tmp.
+    func finish() {
+        guard !finished else { return }
+        finished = true
         if ProcessInfo.processInfo.environment["BENCH_KEEP_SCRATCH"] == nil {
             try? FileManager.default.removeItem(atPath: root)
         } else {

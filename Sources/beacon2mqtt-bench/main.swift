@@ -79,6 +79,8 @@ do {
     Console.line("results: \(written.joined(separator: " "))")
 } catch {
     Console.line("error: cannot write results: \(error)")
+    scratch.finish()
     exit(1)
 }
+scratch.finish()
 exit(report.failures.isEmpty ? 0 : 2)
