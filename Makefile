@@ -27,6 +27,16 @@ demo-floors: deps
 bench: deps
 	@scripts/bench.sh
 
+# The locator's growth curves (docs/images/locator-growth.png) from a results file with section
+# locator-broker (`make bench` or `scripts/bench.sh locator-broker`); matplotlib from PyPI in a venv.
+LOCATOR_RESULTS ?= bench/results/latest.json
+.PHONY: locator-plot
+locator-plot:
+	@scripts/install-deps.sh python3-venv
+	@test -x .build/plot-venv/bin/python || python3 -m venv .build/plot-venv
+	@.build/plot-venv/bin/python -c "import matplotlib" 2>/dev/null || .build/plot-venv/bin/pip install -q matplotlib
+	.build/plot-venv/bin/python scripts/plot_locator.py $(LOCATOR_RESULTS) docs/images/locator-growth.png
+
 # libFuzzer targets (docs/testing.md, "Fuzzing"); FUZZ_ARGS="--seconds 20" or "--runs N" and target names.
 FUZZ_ARGS ?=
 fuzz: deps

@@ -82,6 +82,12 @@ package struct LocatorCore: AgentMachine {
         if now >= nextTick {
             decide()
             nextTick = max(nextTick.adding(seconds: tick), now.adding(seconds: tick / 10))
+            // On the wall clock, wake when the next tick falls due rather than up to `tick` later, so
+            // a location goes out `settle` after its tick (issue #18: p99 ≤ settle + 50 ms).
+            if clock == .wall, let due = locator.nextDue {
+                let wait = Double((due - wall).microseconds) / 1e6
+                nextTick = min(nextTick, now.adding(seconds: max(wait, 0.001)))
+            }
         }
         publishQueued(&session)
     }

@@ -23,6 +23,7 @@ extension ConfigDecoder {
         try m.readOptional("mqtt_room_topic", into: &s.mqttRoomTopic) { v throws(ConfigError) in
             try Self.topicPrefix(v)
         }
+        try m.readOptional("shard", into: &s.shard) { v throws(ConfigError) in try Self.shard(v) }
         if s.minHistory > s.historyWindow {
             throw m.error(
                 "min_history", locatedAt: ["min_history", "history_window"],
@@ -44,5 +45,20 @@ extension ConfigDecoder {
             }
             s.rssiOffsets = result
         }
+    }
+
+    /// `k/n`: shard k of n locators (1 ≤ k ≤ n ≤ 1024).
+    static func shard(_ v: ConfigValue) throws(ConfigError) -> LocatorShard {
+        let text = try v.text()
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        let digits = { (s: Substring) in !s.isEmpty && s.utf8.allSatisfy { (0x30...0x39).contains($0) } }
+        guard parts.count == 2, digits(parts[0]), digits(parts[1]), let k = Int(parts[0]), let n = Int(parts[1]) else {
+            throw v.error("expected k/n, this locator's shard k of n (for example 1/2), found '\(text)'")
+        }
+        guard (1...1024).contains(n) else { throw v.error("n (the number of shards) must be between 1 and 1024, found \(n)") }
+        guard let shard = LocatorShard(index: k, count: n) else {
+            throw v.error("k must be between 1 and \(n) (shards are numbered from 1), found \(k)")
+        }
+        return shard
     }
 }

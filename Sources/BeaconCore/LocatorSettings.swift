@@ -41,6 +41,8 @@ package struct LocatorSettings: Sendable, Equatable {
     package var rssiOffsets: [String: Double] = [:]
     /// Publish Home Assistant `mqtt_room` messages under this topic (nil = off).
     package var mqttRoomTopic: String? = nil
+    /// Decide only the beacons of this shard (nil: every beacon), so several locators split a site.
+    package var shard: LocatorShard? = nil
 
     package init() {}
 }

@@ -31,9 +31,13 @@ package struct LocatorTrack: Sendable {
     /// Readings kept per gateway: the history window plus room for readings stamped after the tick
     /// being decided.
     static let capacity = 16
+    /// `wake`'s answer when nothing but a message can change the decision.
+    static let never = Timestamp(microseconds: .max)
 
     package var name: String?
-    package private(set) var samples: [String: [Sample]] = [:]
+    /// Each gateway's readings in timestamp order, the gateways sorted by id: a site's beacon is
+    /// heard by a few gateways, so a sorted array costs the tick no hashing and no sort.
+    private(set) var feeds: [(gateway: String, samples: [Sample])] = []
     /// Gateway → when it reported the beacon gone (its exit event); its older readings stop counting.
     private var lostAt: [String: Timestamp] = [:]
     package private(set) var location: LocatorLocation?
@@ -44,14 +48,30 @@ package struct LocatorTrack: Sendable {
     private var restoredTick: Timestamp?
     /// Timestamp of the owner's reading last fed to mqtt_room.
     package var lastFed: Timestamp?
+    /// The earliest tick whose decision can differ from the last one's if no message for this
+    /// beacon arrives before it (`wake`); nil: decide at the next tick.
+    package private(set) var nextDecision: Timestamp?
 
     package init() {}
 
+    /// No gateway's reading is held.
+    package var hasNoReadings: Bool { feeds.isEmpty }
+
+    /// The readings held of `gateway`, in timestamp order.
+    package func readings(of gateway: String) -> [Sample]? {
+        feeds.first { $0.gateway == gateway }?.samples
+    }
+
     /// Keeps each gateway's readings in timestamp order (a reading with a timestamp already held
-    /// replaces it). Edits the list in place: copying it out of the dictionary and back would copy
-    /// its storage on every reading.
+    /// replaces it). Edits the list in place: copying it out and back would copy its storage on
+    /// every reading.
     package mutating func insert(_ s: Sample, gateway: String) {
-        Self.insert(s, into: &samples[gateway, default: []])
+        nextDecision = nil
+        if let i = feeds.firstIndex(where: { $0.gateway == gateway }) {
+            Self.insert(s, into: &feeds[i].samples)
+        } else {
+            feeds.insert((gateway, [s]), at: feeds.firstIndex { gateway < $0.gateway } ?? feeds.endIndex)
+        }
     }
 
     private static func insert(_ s: Sample, into list: inout [Sample]) {
@@ -65,7 +85,10 @@ package struct LocatorTrack: Sendable {
 
     /// Every time this track holds moves by `delta`: the locator's timeline stepped with its wall clock.
     package mutating func shift(by delta: TimeSpan) {
-        samples = samples.mapValues { $0.map { var s = $0; s.timestamp = s.timestamp + delta; return s } }
+        for i in feeds.indices {
+            for j in feeds[i].samples.indices { feeds[i].samples[j].timestamp = feeds[i].samples[j].timestamp + delta }
+        }
+        nextDecision = nil
         lostAt = lostAt.mapValues { $0 + delta }
         if var l = location {
             l.since = l.since + delta
@@ -78,6 +101,7 @@ package struct LocatorTrack: Sendable {
     }
 
     package mutating func lose(gateway: String, at t: Timestamp) {
+        nextDecision = nil
         if let old = lostAt[gateway], old >= t { return }
         lostAt[gateway] = t
     }
@@ -86,13 +110,15 @@ package struct LocatorTrack: Sendable {
         guard location == nil else { return }
         location = l
         restoredPending = true
+        nextDecision = nil
     }
 
     /// Gateways whose readings count at `t`, sorted by id.
     func candidates(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>) -> [Candidate] {
         var out: [Candidate] = []
-        for gateway in samples.keys.sorted() where !offline.contains(gateway) {
-            let fresh = Self.fresh(samples[gateway]!, at: t, staleAfter: s.staleAfter, lost: lostAt[gateway])
+        out.reserveCapacity(feeds.count)
+        for (gateway, list) in feeds where offline.isEmpty || !offline.contains(gateway) {
+            let fresh = Self.fresh(list, at: t, staleAfter: s.staleAfter, lost: lostAt.isEmpty ? nil : lostAt[gateway])
             guard !fresh.isEmpty else { continue }
             out.append(Candidate(gateway: gateway, history: fresh.suffix(max(1, s.historyWindow))))
         }
@@ -114,15 +140,65 @@ package struct LocatorTrack: Sendable {
         return start < end ? list[start..<end] : list[list.endIndex...]
     }
 
-    /// Decides tick `t`; returns the previous and the new location when it changed.
+    /// Decides tick `t`; returns the previous and the new location when it changed. Then notes in
+    /// `nextDecision` the first tick that could decide otherwise if no message comes first.
     package mutating func decide(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>)
+        -> (previous: LocatorLocation?, current: LocatorLocation)?
+    {
+        let change = rule(at: t, s, offline: offline)
+        // A change is decided again at the next tick: with the new owner the rule may move on at
+        // once (a `min_dwell` of 0, a nearer gateway on the same floor).
+        nextDecision = change == nil ? wake(after: t, s) : nil
+        return change
+    }
+
+    /// The earliest time after `t` at which the rule, given no new message, the same settings and
+    /// the same offline gateways, can decide otherwise than at `t` (where it changed nothing):
+    /// until then every input of `rule` is as it was at `t`. What the rule reads of the time, and when each changes:
+    /// - a held reading stamped after `t` counts from its timestamp (and moves `seen`);
+    /// - a reading stops counting `staleAfter` after its timestamp (`fresh`, `prune`);
+    /// - an exit event counts from its time, and stops bounding `staleAfter` later (`fresh`, `prune`);
+    /// - the dwell ends at `since + minDwell`, `not_home` is due `awayTimeout` after the last reading,
+    ///   a restored owner's grace ends `staleAfter` after its first tick.
+    /// Each is taken at its earliest (every reading, every exit), so the bound is never late.
+    func wake(after t: Timestamp, _ s: LocatorSettings) -> Timestamp {
+        var next = Self.never
+        func consider(_ at: Timestamp) { if at > t, at < next { next = at } }
+        for (_, list) in feeds {
+            guard let first = list.first else { continue }
+            consider(first.timestamp + s.staleAfter)
+            // The oldest reading stamped after t (the list is in timestamp order; those are its tail).
+            let i = list.lastIndex { $0.timestamp <= t }.map { $0 + 1 } ?? 0
+            if i < list.endIndex { consider(list[i].timestamp) }
+        }
+        for (_, at) in lostAt {
+            consider(at)
+            consider(at + s.staleAfter)
+        }
+        if let l = location, l.isHome {
+            consider(l.since + s.minDwell)
+            consider((latest(seen, l.lastSeen, restoredTick) ?? l.since) + s.awayTimeout)
+        }
+        if let r = restoredTick { consider(r + s.staleAfter) }
+        return next
+    }
+
+    /// The latest of three optional instants, without building an array on the tick's path.
+    private func latest(_ a: Timestamp?, _ b: Timestamp?, _ c: Timestamp?) -> Timestamp? {
+        var m = a
+        if let b, m.map({ b > $0 }) ?? true { m = b }
+        if let c, m.map({ c > $0 }) ?? true { m = c }
+        return m
+    }
+
+    private mutating func rule(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>)
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         if restoredPending {
             restoredPending = false
             restoredTick = t
         }
-        for list in samples.values {
+        for (_, list) in feeds {
             if let newest = list.last(where: { $0.timestamp <= t })?.timestamp, seen.map({ newest > $0 }) ?? true {
                 seen = newest
             }
@@ -136,7 +212,7 @@ package struct LocatorTrack: Sendable {
         guard let owner = previous?.gateway else { return moved(to: preferred(cands, s), cands, at: t) }
         guard let incumbent = cands.first(where: { $0.gateway == owner }) else {
             // A restored owner gets one stale period to send its first reading before it counts as gone.
-            if samples[owner] == nil, let r = restoredTick, t < r + s.staleAfter, !offline.contains(owner),
+            if readings(of: owner) == nil, let r = restoredTick, t < r + s.staleAfter, !offline.contains(owner),
                 lostAt[owner] == nil
             {
                 return nil
@@ -145,9 +221,13 @@ package struct LocatorTrack: Sendable {
         }
         restoredTick = nil
         guard let since = previous?.since, t >= since + s.minDwell else { return nil }
-        let challengers = cands.filter { $0.gateway != owner && qualifies($0, over: incumbent, cands, s) }
-        guard let c = challengers.min(by: Self.nearer) else { return nil }
-        return moved(to: c, cands, at: t)
+        // The nearest qualifying challenger; the first of equals, as `min(by:)` would pick.
+        var winner: Candidate?
+        for c in cands where c.gateway != owner && qualifies(c, over: incumbent, cands, s) {
+            if winner.map({ Self.nearer(c, $0) }) ?? true { winner = c }
+        }
+        guard let winner else { return nil }
+        return moved(to: winner, cands, at: t)
     }
 
     private static func nearer(_ a: Candidate, _ b: Candidate) -> Bool {
@@ -161,7 +241,8 @@ package struct LocatorTrack: Sendable {
     private func qualifies(_ c: Candidate, over o: Candidate, _ all: [Candidate], _ s: LocatorSettings) -> Bool {
         let outrightLimit = (1 - s.switchOutright) * o.latest.distance
         let outright = c.latest.distance <= outrightLimit
-        let ownerBest = o.history.map(\.distance).min()!
+        var ownerBest = o.latest.distance
+        for r in o.history where r.distance < ownerBest { ownerBest = r.distance }
         let sustained =
             c.history.count >= max(2, s.minHistory)
             && c.history.allSatisfy { $0.distance <= (1 - s.switchSustained) * ownerBest }
@@ -173,7 +254,7 @@ package struct LocatorTrack: Sendable {
             return true
         }
         guard sustained else { return false }
-        let onFloor = { (floor: String?) in all.filter { $0.latest.floor == floor }.count }
+        let onFloor = { (floor: String?) in all.count { $0.latest.floor == floor } }
         return onFloor(c.latest.floor) >= onFloor(o.latest.floor)
     }
 
@@ -220,7 +301,7 @@ package struct LocatorTrack: Sendable {
     {
         guard let previous = location, previous.isHome else { return nil }
         // A restored location counts from the later of its last_seen and the first tick after the restore.
-        let last = [seen, previous.lastSeen, restoredTick].compactMap { $0 }.max() ?? previous.since
+        let last = latest(seen, previous.lastSeen, restoredTick) ?? previous.since
         let at = last + s.awayTimeout
         guard t >= at else { return nil }
         let next = LocatorLocation(
@@ -234,13 +315,17 @@ package struct LocatorTrack: Sendable {
     /// Drops readings stamped at or before `horizon` (each list is in timestamp order, so they are
     /// its head), and the gateways left without any. Lists with nothing to drop are not touched.
     private mutating func prune(before horizon: Timestamp) {
-        for (gateway, list) in samples {
-            let expired = list.firstIndex { $0.timestamp > horizon } ?? list.endIndex
-            if expired == list.endIndex {
-                samples[gateway] = nil
-                if let l = lostAt[gateway], l <= horizon { lostAt[gateway] = nil }
+        var i = feeds.endIndex
+        while i > feeds.startIndex {
+            i -= 1
+            // Read through the subscript, so no second reference makes the edit below copy the list.
+            let count = feeds[i].samples.count
+            let expired = feeds[i].samples.firstIndex { $0.timestamp > horizon } ?? count
+            if expired == count {
+                if let l = lostAt[feeds[i].gateway], l <= horizon { lostAt[feeds[i].gateway] = nil }
+                feeds.remove(at: i)
             } else if expired > 0 {
-                samples[gateway]!.removeFirst(expired)
+                feeds[i].samples.removeFirst(expired)
             }
         }
     }

@@ -40,7 +40,10 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
         var out = [connectivity]
         // A locator names itself as the beacons' via_device unless told not to (a second locator).
         let via = (settings.viaDevice ?? true) ? locator.identifier : nil
-        for beacon in configuration.beaconsAndDevices {
+        // A shard's locator announces its own beacons only, so each beacon's availability is the
+        // status of the locator that decides it.
+        let shard = configuration.locator.shard
+        for beacon in configuration.beaconsAndDevices where shard?.owns(beacon.identity) ?? true {
             let id = beacon.identity
             let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: via)
             let key = HomeAssistantDevice.key(id)

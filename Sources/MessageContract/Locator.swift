@@ -27,9 +27,20 @@ package struct Locator: Sendable {
     /// Tracked beacons in order, so output order never depends on hashing.
     private var order: [BeaconIdentity] = []
     private var offline: Set<String> = []
+    /// Decide every track at the next tick: the offline gateways or the settings changed, which
+    /// every decision reads.
+    private var everyTrackDue = true
+    /// Decide every track at every tick, as the rule is written, instead of only those with a
+    /// message since their last decision or a due `LocatorTrack.nextDecision`. The output is the
+    /// same (LocatorSchedulingTests); this is the reference the tests compare with.
+    package var decidesEveryTrack = false
     private var lastTick: Timestamp?
     /// Location changes decided since start.
     package private(set) var changes = 0
+    /// Beacons decided since start (one per beacon and tick it was decided at).
+    package private(set) var decisions = 0
+    /// Messages about beacons of another shard, skipped unread.
+    package private(set) var otherShard = 0
     /// The newest reading's timestamp: the clock of a locator that follows the messages (replays).
     package private(set) var newestReading: Timestamp?
     /// The oldest reading before the first decided tick: deciding starts at the tick after it, so
@@ -76,6 +87,15 @@ package struct Locator: Sendable {
         self.qos = qos
         self.distance = distance
         self.publishesRoom = publishesRoom
+        everyTrackDue = true
+        // Another shard: the beacons it no longer owns are dropped (their locator publishes them).
+        if settings.shard != nil {
+            for beacon in order where !owns(beacon) {
+                tracks[beacon] = nil
+                if beacon.scheme == .device { topics.forgetDevice(beacon) }
+            }
+            order.removeAll { tracks[$0] == nil }
+        }
         guard roomSwitchedOn else { return }
         let composer = LocatorComposer(topics: topics, qos: qos)
         for beacon in order { if let l = tracks[beacon]?.location { out.append(composer.room(beacon, l)) } }
@@ -104,6 +124,10 @@ package struct Locator: Sendable {
             if let name = topics.deviceName(in: topic), tracks[.device(named: name)] != nil { topics.learnDevice(in: topic) }
         }
         switch topics.parse(topic) {
+        case .beacon(let beacon, _, .proximity)? where !owns(beacon),
+            .beacon(let beacon, _, .event)? where !owns(beacon), .location(let beacon)? where !owns(beacon):
+            // Another shard's beacon: skipped before its payload is read.
+            otherShard += 1
         case .beacon(let beacon, let gateway, .proximity)?:
             guard let r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
             observe(r)
@@ -123,12 +147,16 @@ package struct Locator: Sendable {
         return true
     }
 
-    /// One proximity reading. Unknown distances (accuracy < 0) are ignored.
+    /// Whether this locator decides `beacon` (`locator.shard`; without one, every beacon).
+    package func owns(_ beacon: BeaconIdentity) -> Bool { settings.shard?.owns(beacon) ?? true }
+
+    /// One proximity reading. Unknown distances (accuracy < 0) are ignored, and so are beacons of
+    /// another shard.
     package mutating func observe(_ r: LocatorReading) {
-        guard let d = effectiveDistance(r) else { return }
+        guard owns(r.beacon), let d = effectiveDistance(r) else { return }
         if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
         if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
-        offline.remove(r.gateway)
+        if !offline.isEmpty, offline.remove(r.gateway) != nil { everyTrackDue = true }
         track(r.beacon) {
             if let name = r.name { $0.name = name }
             $0.insert(.init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room), gateway: r.gateway)
@@ -137,17 +165,19 @@ package struct Locator: Sendable {
 
     /// A gateway's retained status. It carries no timestamp, so it applies from the next tick.
     package mutating func setGateway(_ id: String, online: Bool) {
-        if online { offline.remove(id) } else { offline.insert(id) }
+        let changed = online ? offline.remove(id) != nil : offline.insert(id).inserted
+        if changed { everyTrackDue = true }
     }
 
     /// A gateway's exit event: its readings stamped before `at` stop counting from `at` on.
     package mutating func gatewayLost(_ beacon: BeaconIdentity, gateway: String, at: Timestamp) {
-        guard tracks[beacon] != nil else { return }
+        guard owns(beacon), tracks[beacon] != nil else { return }
         track(beacon) { $0.lose(gateway: gateway, at: at) }
     }
 
     /// A retained location read back at start; ignored once the beacon has a location of its own.
     package mutating func restore(_ beacon: BeaconIdentity, _ location: LocatorLocation) {
+        guard owns(beacon) else { return }
         track(beacon) { $0.restore(location) }
     }
 
@@ -157,22 +187,33 @@ package struct Locator: Sendable {
     /// beacon `not_home` and holds no decision back: the rule's timeouts run on as the monotonic clock does.
     package mutating func shiftTimeline(by delta: TimeSpan) {
         let step = max(settings.interval.microseconds, 1000)
-        let floorTick = { (us: Int64) in us - ((us % step) + step) % step }
-        lastTick = lastTick.map { Timestamp(microseconds: floorTick(($0 + delta).microseconds)) }
+        lastTick = lastTick.map { Timestamp(microseconds: Self.floorTick(($0 + delta).microseconds, step)) }
         newestReading = newestReading.map { $0 + delta }
         oldestReading = oldestReading.map { $0 + delta }
         for beacon in order { tracks[beacon]!.shift(by: delta) }
+        // Every track's next decision moved with it, and the tick grid may have: decide all again.
+        everyTrackDue = true
     }
+
+    /// The first tick not decided yet: after the last decided one, or the first after the oldest
+    /// reading; nil before any.
+    private var nextTick: Timestamp? {
+        let step = max(settings.interval.microseconds, 1000)
+        return lastTick.map { $0 + TimeSpan(microseconds: step) }
+            ?? oldestReading.map { Timestamp(microseconds: Self.floorTick($0.microseconds - 1, step) + step) }
+    }
+
+    /// When the next tick can be decided (it + `settle`), on the locator's clock; nil before any reading.
+    package var nextDue: Timestamp? { nextTick.map { $0 + settings.settle } }
+
+    /// `us` rounded down to a whole multiple of `step`.
+    private static func floorTick(_ us: Int64, _ step: Int64) -> Int64 { us - ((us % step) + step) % step }
 
     /// Decides every tick T with T + settle ≤ now that was not decided yet.
     package mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
         let step = max(settings.interval.microseconds, 1000)
-        let dueMicros = now.microseconds - settings.settle.microseconds
-        let floorTick = { (us: Int64) in us - ((us % step) + step) % step }
-        let due = Timestamp(microseconds: floorTick(dueMicros))
-        var t =
-            lastTick.map { $0 + TimeSpan(microseconds: step) }
-            ?? oldestReading.map { Timestamp(microseconds: floorTick($0.microseconds - 1) + step) } ?? due
+        let due = Timestamp(microseconds: Self.floorTick(now.microseconds - settings.settle.microseconds, step))
+        var t = nextTick ?? due
         if due - t > TimeSpan(microseconds: step * Self.maxTicksPerAdvance) {
             t = due - TimeSpan(microseconds: step * Self.maxTicksPerAdvance)
         }
@@ -183,32 +224,36 @@ package struct Locator: Sendable {
         }
     }
 
+    /// Decides tick `t` for every track whose decision can change at `t` (a message since its last
+    /// decision, or its `nextDecision` due), in beacon order; the others would decide nothing.
     private mutating func decide(at t: Timestamp, into out: inout [OutboundMessage]) {
-        var gone: [BeaconIdentity] = []
+        let all = everyTrackDue || decidesEveryTrack
+        everyTrackDue = false
+        var gone = false
         for beacon in order {
-            // The track is edited in place: a copy taken out of the dictionary would copy its
-            // readings' storage at the first change, every tick.
-            guard tracks[beacon] != nil else { continue }
-            if let change = tracks[beacon]!.decide(at: t, settings, offline: offline) {
+            // One lookup, and the track is edited in place: a copy taken out of the dictionary
+            // would copy its readings' storage at the first change, every tick.
+            guard let i = tracks.index(forKey: beacon) else { continue }
+            if !all, let due = tracks.values[i].nextDecision, due > t { continue }
+            decisions += 1
+            if let change = tracks.values[i].decide(at: t, settings, offline: offline) {
                 changes += 1
                 let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
                 if publishesRoom { out.append(composer.room(beacon, change.current)) }
                 out.append(
-                    composer.event(beacon, name: tracks[beacon]!.name, change.current, previous: change.previous, at: t))
+                    composer.event(beacon, name: tracks.values[i].name, change.current, previous: change.previous, at: t))
             }
-            if let feed = settings.mqttRoomTopic { feedRoom(beacon, &tracks[beacon]!, topic: feed, at: t, into: &out) }
+            if let feed = settings.mqttRoomTopic { feedRoom(beacon, &tracks.values[i], topic: feed, at: t, into: &out) }
             // A beacon that is not_home with no reading left is forgotten, so memory follows the
             // beacons present; if it comes back it starts afresh (its previous location was null anyway).
-            if let track = tracks[beacon], track.location?.isHome == false, track.samples.isEmpty { gone.append(beacon) }
-        }
-        if !gone.isEmpty {
-            for beacon in gone {
-                tracks[beacon] = nil
+            if tracks.values[i].location?.isHome == false, tracks.values[i].hasNoReadings {
+                tracks.remove(at: i)
                 if beacon.scheme == .device { topics.forgetDevice(beacon) }
+                gone = true
             }
-            order.removeAll { tracks[$0] == nil }
         }
+        if gone { order.removeAll { tracks[$0] == nil } }
     }
 
     /// Beacons currently tracked (located, or with readings).
@@ -225,7 +270,7 @@ package struct Locator: Sendable {
     ) {
         guard let l = track.location, let owner = l.gateway, let room = l.room ?? l.gateway,
             TopicName.problem(level: room) == nil,
-            let newest = track.samples[owner]?.last(where: { $0.timestamp <= t }),
+            let newest = track.readings(of: owner)?.last(where: { $0.timestamp <= t }),
             track.lastFed.map({ newest.timestamp > $0 }) ?? true
         else { return }
         track.lastFed = newest.timestamp
@@ -237,7 +282,14 @@ package struct Locator: Sendable {
     private mutating func track(_ beacon: BeaconIdentity, _ body: (inout LocatorTrack) -> Void) {
         if tracks[beacon] == nil {
             tracks[beacon] = LocatorTrack()
-            order.insert(beacon, at: order.firstIndex { beacon < $0 } ?? order.endIndex)
+            // Binary search: the first tracked beacon after this one (a site starts with thousands).
+            var low = order.startIndex
+            var high = order.endIndex
+            while low < high {
+                let mid = (low + high) / 2
+                if beacon < order[mid] { high = mid } else { low = mid + 1 }
+            }
+            order.insert(beacon, at: low)
         }
         body(&tracks[beacon]!)
     }

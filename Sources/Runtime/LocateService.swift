@@ -18,8 +18,12 @@ package final class LocateService: Sendable {
     package typealias Clock = LocatorClock
 
     package let clock: Clock
-    /// Most messages held while the broker is unreachable (queued plus unacknowledged).
-    package static let pendingLimit = 10_000
+    /// Most messages held while the broker is unreachable (queued plus unacknowledged). A locator's
+    /// first tick places every beacon at once, a location and an event each (and a room with Home
+    /// Assistant): 10,000 dropped all but the last 7,500 of a 20,000-beacon site's first 40,000
+    /// (issue #18, `beacon2mqtt-bench locator-broker`). 100,000 holds a start of 33,000 beacons
+    /// (about 40 MB at most); a larger site is sharded (`locator.shard`).
+    package static let pendingLimit = 100_000
     private let queue = AgentEventQueue()
     private let client: MosquittoClient
     private let logger: Logger

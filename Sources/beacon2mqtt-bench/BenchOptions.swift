@@ -34,10 +34,10 @@ struct BenchOptions {
 
     func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
-    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "messages", "irk", "e2e", "footprint", "instructions", "metrics", "campus"]
+    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "locator-broker", "messages", "irk", "e2e", "footprint", "instructions", "metrics", "campus"]
 
     static let usage = """
-        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|irk|messages|e2e|footprint|instructions|metrics|campus|peer|all ...] [options]
+        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|locator-broker|irk|messages|e2e|footprint|instructions|metrics|campus|peer|all ...] [options]
 
         OPTIONS:
           --reps N                 repetitions per measurement, median reported (default 7)

@@ -17,16 +17,22 @@ final class MQTTTally: @unchecked Sendable {
         var enterArrivals: [String: UInt64] = [:]
         var firstArrival: UInt64 = 0
         var lastArrival: UInt64 = 0
+        /// Every message on a topic ending in one of `keeping`, with its arrival (monotonic ns).
+        var kept: [(topic: String, payload: String, arrival: UInt64)] = []
     }
 
     private let state = Mutex(Counts())
     /// The libmosquitto handle, owned by this object from init to `stop()`.
     private let handle: OpaquePointer
-    private let subscribed = Atomic<Bool>(false)
+    /// SUBACKs received: one per pattern.
+    private let subscribed = Atomic<Int>(0)
+    private let keeping: [String]
 
     var counts: Counts { state.withLock { $0 } }
 
-    init(port: Int, topic: String) throws(BenchFailure) {
+    /// Subscribes to `topic` and `also`; keeps messages whose topic ends in one of `keeping`.
+    init(port: Int, topic: String, also: [String] = [], keeping: [String] = []) throws(BenchFailure) {
+        self.keeping = keeping
         mosquitto_lib_init()
         let box = Unmanaged<Box>.passRetained(Box())
         guard let mosq = mosquitto_new("beacon2mqtt-bench-\(getpid())", true, box.toOpaque()) else {
@@ -39,7 +45,7 @@ final class MQTTTally: @unchecked Sendable {
         box.takeUnretainedValue().tally = self
         mosquitto_subscribe_callback_set(mosq) { _, obj, _, _, _ in
             guard let obj else { return }
-            Unmanaged<Box>.fromOpaque(obj).takeUnretainedValue().tally?.subscribed.store(true, ordering: .releasing)
+            _ = Unmanaged<Box>.fromOpaque(obj).takeUnretainedValue().tally?.subscribed.add(1, ordering: .releasing)
         }
         mosquitto_message_callback_set(mosq) { _, obj, message in
             guard let obj, let message, let tally = Unmanaged<Box>.fromOpaque(obj).takeUnretainedValue().tally else {
@@ -47,15 +53,16 @@ final class MQTTTally: @unchecked Sendable {
             }
             tally.received(message.pointee)
         }
+        let patterns = [topic] + also
         guard mosquitto_connect(mosq, "127.0.0.1", Int32(port), 60) == MOSQ_ERR_SUCCESS.rawValue,
-            mosquitto_subscribe(mosq, nil, topic, 1) == MOSQ_ERR_SUCCESS.rawValue,
+            patterns.allSatisfy({ mosquitto_subscribe(mosq, nil, $0, 1) == MOSQ_ERR_SUCCESS.rawValue }),
             mosquitto_loop_start(mosq) == MOSQ_ERR_SUCCESS.rawValue
         else {
             stop()
             throw BenchFailure("the counting subscriber cannot connect to 127.0.0.1:\(port)")
         }
         let deadline = BenchClock.now() + 5_000_000_000
-        while !subscribed.load(ordering: .acquiring) {
+        while subscribed.load(ordering: .acquiring) < patterns.count {
             guard BenchClock.now() < deadline else {
                 stop()
                 throw BenchFailure("no SUBACK from the broker")
@@ -79,7 +86,9 @@ final class MQTTTally: @unchecked Sendable {
         let payload = message.payloadlen > 0
             ? String(decoding: UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen)), as: UTF8.self)
             : ""
+        let keep = keeping.contains { topic.hasSuffix($0) }
         state.withLock { c in
+            if keep { c.kept.append((topic, payload, now)) }
             if c.messages == 0 { c.firstArrival = now }
             c.messages += 1
             c.lastArrival = now

@@ -28,6 +28,9 @@ final class PrivateBroker {
 
     func stop() { Subprocess.stop(process) }
 
+    /// mosquitto's process id (for its CPU time).
+    var pid: Int32 { process.processIdentifier }
+
     /// Asks the kernel for an unused loopback port (bind to port 0, read it back, release it).
     static func freePort() throws(BenchFailure) -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

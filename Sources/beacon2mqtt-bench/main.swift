@@ -52,6 +52,8 @@ for section in options.sections {
             try JSONBench(options: options).run(into: &report)
         case "locator":
             try LocatorBench(options: options).run(into: &report)
+        case "locator-broker":
+            try LocatorBrokerBench(options: options, scratch: scratch).run(into: &report)
         case "messages":
             try MessageRateBench(options: options).run(into: &report)
         case "irk":

@@ -56,6 +56,30 @@ import Testing
         }
     }
 
+    @Test func aShardIsKOfN() throws {
+        #expect(try parse("locator:\n  shard: 2/3\n").locator.shard == LocatorShard(index: 2, count: 3))
+        #expect(try parse("locator:\n  shard: 1/1\n").locator.shard == LocatorShard(index: 1, count: 1))
+        #expect(try parse("locator:\n  shard:\n").locator.shard == nil)
+        #expect(try parse("").locator.shard == nil)
+    }
+
+    @Test func aBadShardIsAnErrorAtItsLineAndKey() {
+        for (text, says) in [
+            ("0/2", "k must be between 1 and 2"), ("3/2", "k must be between 1 and 2"), ("1/0", "between 1 and 1024"),
+            ("1/2000", "between 1 and 1024"), ("a/b", "expected k/n"), ("1/2/3", "expected k/n"), ("2", "expected k/n"),
+            ("+1/2", "expected k/n"), ("1 / 2", "expected k/n"), ("[1, 2]", "expected a text value"),
+        ] {
+            do {
+                _ = try parse("locator:\n  enabled: true\n  shard: \(text)\n")
+                Issue.record("shard \(text) was accepted")
+            } catch {
+                #expect(error.key == "locator.shard", "\(text)")
+                #expect(error.line == 3, "\(text)")
+                #expect(error.message.contains(says), "\(text): \(error.message)")
+            }
+        }
+    }
+
     @Test func rssiOffsetKeysMustBeGatewayIdsAndValuesDecibels() {
         #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    hall: 99\n") }
         #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    \"a/b\": 1\n") }

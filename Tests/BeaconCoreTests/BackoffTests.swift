@@ -1,15 +1,7 @@
 import BeaconCore
 import BeaconWire
+import TestFixtures
 import Testing
-
-/// Knuth's MMIX linear congruential generator, high bits out: a seeded source so jitter is reproducible.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return (state >> 32) | (state << 32)
-    }
-}
 
 @Suite struct BackoffTests {
     @Test func stepsDoubleFromTheMinimumUpToTheCap() {

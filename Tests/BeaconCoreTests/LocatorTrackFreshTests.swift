@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import TestFixtures
 import Testing
 
 /// `LocatorTrack.fresh`: the readings that count at a tick, taken as one slice of the time-ordered

@@ -80,6 +80,25 @@ import Testing
         #expect(out.contains { $0.topic.hasSuffix("/event") && $0.payload.text.contains(#""event":"location""#) })
     }
 
+    /// Each shard's locator announces the beacons it decides, and together they announce them all.
+    @Test func aShardAnnouncesItsOwnBeaconsOnly() {
+        var c = Self.configuration()
+        for minor in 2...12 { c.beacons.append(BeaconOverride(identity: Fixtures.beacon(UInt16(minor)), name: "tag\(minor)")) }
+        let all = Set(Self.discovery(c).messages().map(\.topic))
+        var union: Set<String> = []
+        for k in 1...2 {
+            var part = c
+            part.locator.shard = LocatorShard(index: k, count: 2)
+            let topics = Set(Self.discovery(part).messages().map(\.topic))
+            #expect(topics.count < all.count)
+            // The locator's own connectivity is in both; no beacon entity is.
+            let beaconTopics = topics.filter { !$0.contains("connectivity") }
+            #expect(union.isDisjoint(with: beaconTopics))
+            union.formUnion(topics)
+        }
+        #expect(union == all)
+    }
+
     @Test func birthRepublishesAndRemovalsClear() {
         let d = Self.discovery()
         #expect(d.birthTopic == "homeassistant/status")

@@ -197,6 +197,8 @@ extension ManPage {
             "Calibration per gateway, added to its filtered RSSI."),
         .init("locator.mqtt_room_topic", "topic prefix", "none",
             "Also publish Home Assistant mqtt_room messages from the locator."),
+        .init("locator.shard", "k/n, 1 ≤ k ≤ n ≤ 1024", "none",
+            "Decide only shard k of n: the beacons whose identity hashes to it, so n locators split a site."),
         .init("homeassistant.discovery", "boolean", "false",
             "Publish retained MQTT discovery for the configured beacons and regions."),
         .init("homeassistant.prefix", "topic prefix", "homeassistant",
