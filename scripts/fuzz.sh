@@ -4,6 +4,8 @@
 #   targets: hci btsnoop pcap pcapng hcidump config layer mqtt (default: all, one after another)
 #   --runs N     stop each target after N executions (the figures in docs/testing.md use 10000000)
 #   --seconds S  stop each target after S seconds (default 60)
+#   --timeout S  an input that runs longer than S seconds of wall time is a finding (default 10; a
+#                long campaign niced on a loaded machine needs more: libFuzzer's clock is the wall's)
 # The pure modules a target needs are compiled with -sanitize=fuzzer,address into .build/fuzz/, the
 # target's fuzz/*Fuzz.swift is linked against them. The corpus starts from fuzz/seeds/<target>/ (in
 # the repo: real captures, vectors, configurations, payloads) and grows in .build/fuzz/corpus/<target>.
@@ -13,11 +15,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="/opt/swift/usr/bin:$PATH"
 limit=(-max_total_time=60)
+timeout=10
 targets=()
 while [ $# -gt 0 ]; do
     case "$1" in
     --runs) limit=(-runs="$2"); shift 2 ;;
     --seconds) limit=(-max_total_time="$2"); shift 2 ;;
+    --timeout) timeout=$2; shift 2 ;;
     *) targets+=("$1"); shift ;;
     esac
 done
@@ -63,9 +67,10 @@ for t in "${targets[@]}"; do
     mkdir -p "$out/corpus/$t" "$out/findings/$t"
     log="$out/$t.log"
     start=$(date +%s)
-    # -rss_limit_mb: ASan's shadow plus libFuzzer's corpus; -timeout: one input never takes a second.
+    # -rss_limit_mb: ASan's shadow plus libFuzzer's corpus; -timeout: one input never takes a second
+    # of CPU, so the default 10 s of wall time only trips when the input hangs (or the fuzzer starves).
     ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1}" "$out/$t-fuzz" "$out/corpus/$t" "fuzz/seeds/$t" \
-        "${limit[@]}" -max_len=4096 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        "${limit[@]}" -max_len=4096 -timeout="$timeout" -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$out/findings/$t/" >"$log" 2>&1 || true
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     crashes=$(find "$out/findings/$t" -type f | wc -l)
