@@ -145,20 +145,54 @@ import Testing
                     ?? false))
     }
 
-    /// Uses the package `make deb` built (.build/deb), building it first when there is none.
-    @Test(.enabled(if: canInstallIntoDebianRoot, "needs root and debootstrap"))
-    func theDebInstallsRunsAndPurgesInAFreshDebianRoot() throws {
-        let debDir = Self.repo.appendingPathComponent(".build/deb")
+    /// The package `make deb` built (.build/deb), built first when there is none; its unstripped
+    /// release binary stays in .build/deb-build.
+    static func builtDeb() throws -> String? {
+        let debDir = repo.appendingPathComponent(".build/deb")
         func findDeb() -> String? {
             (try? FileManager.default.contentsOfDirectory(atPath: debDir.path))?
                 .first { $0.hasPrefix("beacon2mqtt_\(Version.string)-") && $0.hasSuffix(".deb") }
                 .map { debDir.appendingPathComponent($0).path }
         }
         if findDeb() == nil {
-            let build = try Self.run(Self.repo.appendingPathComponent("scripts/build-deb.sh").path, [])
+            let build = try run(repo.appendingPathComponent("scripts/build-deb.sh").path, [])
             #expect(build.status == 0, "\(build.output)")
         }
-        let deb = try #require(findDeb())
+        return findDeb()
+    }
+
+    /// The release link lays the functions of packaging/beacon2mqtt.order out in that order (one
+    /// section per function, lld's --symbol-ordering-file), so a gateway's resident code is those
+    /// pages together; and the list still names the binary's functions (it goes stale as code changes:
+    /// scripts/order-functions.sh writes it again).
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/nm")))
+    func theReleaseBinaryLaysOutItsHotFunctionsInTheListedOrder() throws {
+        _ = try Self.builtDeb()
+        let binary = Self.repo.appendingPathComponent(".build/deb-build/release/beacon2mqtt").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "scripts/build-deb.sh leaves it there")
+        let listed = try String(
+            contentsOfFile: Self.repo.appendingPathComponent("packaging/beacon2mqtt.order").path, encoding: .utf8
+        ).split(separator: "\n").filter { !$0.hasPrefix("#") && !$0.isEmpty }.map(String.init)
+        let symbols = try Self.run("/usr/bin/nm", ["--defined-only", binary])
+        #expect(symbols.status == 0)
+        var address: [String: UInt64] = [:]
+        for line in symbols.output.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            if fields.count == 3, let value = UInt64(fields[0], radix: 16) { address[String(fields[2])] = value }
+        }
+        let placed = listed.compactMap { address[$0] }
+        #expect(placed.count * 10 >= listed.count * 8, "\(placed.count) of \(listed.count) listed functions left")
+        // Together: the first three quarters of the list (the last quarter is what lies inside the
+        // Swift runtime's shared sections, which cannot move) span about the 600 KiB of their own code;
+        // laid out by the compiler, the same functions span 5 MiB.
+        let front = placed.prefix(placed.count * 3 / 4)
+        let span = (front.max() ?? 0) - (front.min() ?? 0)
+        #expect(span <= 1 << 20, "the listed functions span \(span / 1024) KiB")
+    }
+
+    @Test(.enabled(if: canInstallIntoDebianRoot, "needs root and debootstrap"))
+    func theDebInstallsRunsAndPurgesInAFreshDebianRoot() throws {
+        let deb = try #require(try Self.builtDeb())
         let result = try Self.run(Self.repo.appendingPathComponent("Tests/packaging/install-test.sh").path, [deb])
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("install-test: PASS"))
