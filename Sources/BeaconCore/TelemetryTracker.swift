@@ -113,14 +113,17 @@ package struct TelemetryTracker: Sendable {
         let interval = settings.interval
         let isNew = !owns(slot)
         if isNew { adopt(slot, s, at: t) }
+        // The interval is measured between the frames' own times, not `now`: a timer that ran the
+        // clock ahead of a delayed packet (a replay on a loaded machine) would shorten the gap.
+        let seen = s.timestamp.microseconds
         let (windowOver, touchAddress) = modify(slot) { r -> (Bool, Bool) in
             if !isNew {
-                let gap = t.microseconds - r.lastSighting
+                let gap = seen - r.lastSighting
                 if gap >= Self.minimumAdvertisingGap && gap <= Self.maximumAdvertisingGap {
                     r.shortestGap = min(r.shortestGap, gap)
                 }
             }
-            r.lastSighting = t.microseconds
+            r.lastSighting = max(r.lastSighting, seen)
             // The address map is the per-report path's second table: visit it when the address
             // changed, and otherwise once a second (keeping the entry in use, and picking up a TLM
             // held after the entry was evicted).
@@ -245,7 +248,7 @@ package struct TelemetryTracker: Sendable {
             records[Int(earlier)] = nil
         }
         records[i] = Record(
-            generation: slot.generation, address: s.address, lastSighting: t.microseconds, windowStart: t,
+            generation: slot.generation, address: s.address, lastSighting: s.timestamp.microseconds, windowStart: t,
             identity: s.identity)
     }
 

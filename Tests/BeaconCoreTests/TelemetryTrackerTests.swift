@@ -144,6 +144,17 @@ import Testing
         #expect(out.first?.txPower == -59)
     }
 
+    /// A timer can run the tracker's clock past a packet that arrives late (a replay on a loaded
+    /// machine): the interval is still the gap between the frames' own times.
+    @Test func theIntervalIsMeasuredOnTheFramesTimesNotTheClock() {
+        var d = Driver(interval: 30)
+        for i in 0..<100 {
+            if i % 10 == 5 { d.advance(Double(i) * 0.1 + 0.05) }  // a tick half-way to the next frame
+            d.identity(ibeacon, at: Double(i) * 0.1, from: address)
+        }
+        #expect(d.advance(30).first?.interval == .milliseconds(100))
+    }
+
     /// Gaps under 20 ms are the same advertising event heard twice (Core Spec Vol 6, Part B, §4.4.2.2.1).
     @Test func theIntervalIgnoresGapsShorterThanTheSmallestAdvertisingInterval() {
         var d = Driver(interval: 10)
