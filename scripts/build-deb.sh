@@ -24,8 +24,10 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(git log -1 --format=%ct 2>/dev/n
 
 # A scratch path of its own: the release build never fights `swift test` for the .build lock.
 scratch=.build/deb-build
-swift build -c release --static-swift-stdlib --product beacon2mqtt --scratch-path "$scratch" >&2
 binary=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)/beacon2mqtt
+# SwiftPM does not see packaging/beacon2mqtt.order (the link's function order): always relink.
+rm -f "$binary"
+swift build -c release --static-swift-stdlib --product beacon2mqtt --scratch-path "$scratch" >&2
 
 out=.build/deb
 stage=$out/root
