@@ -27,6 +27,8 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Headers only: MetricsTransport loads libmicrohttpd with dlopen (see Sources/CMicroHTTPD/shim.h).
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
+        // glibc's <malloc.h>: the executable sets M_ARENA_MAX (Sources/beacon2mqtt/main.swift).
+        .systemLibrary(name: "CMalloc"),
 
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
         // Its API stays `public` while everything else shared across modules is `package`: Swift 6.3
@@ -108,7 +110,7 @@ let package = Package(
         // functions a gateway runs are laid out together (packaging/beacon2mqtt.order, written by
         // scripts/order-functions.sh; one section per function, above): 2 MiB less resident code.
         .executableTarget(
-            name: "beacon2mqtt", dependencies: ["CLI", "Platform"], swiftSettings: strict,
+            name: "beacon2mqtt", dependencies: ["CLI", "Platform", "CMalloc"], swiftSettings: strict,
             linkerSettings: [
                 .unsafeFlags(
                     [

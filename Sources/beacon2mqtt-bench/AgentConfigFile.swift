@@ -8,6 +8,8 @@ struct AgentConfigFile {
     var maxTracked = 4096
     var exitTimeout = "10s"
     var perBeacon = true
+    /// False: `telemetry.enabled: false` (`--agent-telemetry off`; builds before telemetry refuse the key).
+    var telemetry = true
 
     var yaml: String {
         var out = """
@@ -26,6 +28,7 @@ struct AgentConfigFile {
               interval: 1s
             """
         out += "\n"
+        if !telemetry { out += "telemetry:\n  enabled: false\n" }
         if regions.isEmpty { return out }
         out += "regions:\n"
         for region in regions {

@@ -16,6 +16,8 @@ struct BenchOptions {
     var footprintSeconds = 60
     /// Distinct identities in the footprint flood.
     var floodIdentities = 1_000_000
+    /// False: the agent runs with beacon telemetry off (its messages left out, to compare with older builds).
+    var agentTelemetry = true
     /// Reports in the e2e replay.
     var e2eReports = 1_000_000
     /// Reports in each replay of the metrics section (long enough that a run's wall time is not noise).
@@ -48,6 +50,8 @@ struct BenchOptions {
           --peer-script PATH       peer script (default scripts/bench_peer.py)
           --footprint-seconds N    realistic-load footprint duration (default 60)
           --flood N                distinct identities in the flood (default 1000000)
+          --agent-telemetry on|off beacon telemetry in the agent's configuration (default on; off to compare
+                                   with builds before it, which refuse the key)
           --e2e-reports N          reports in the end-to-end replay (default 1000000)
           --metrics-reports N      reports in each replay of the metrics section (default 5000000)
           --campus-gateways N,…    campus: gateways per load point (default 100; e.g. 100,300,500)
@@ -88,6 +92,12 @@ struct BenchOptions {
                 case "--peer-script": options.peerScript = try value(arg)
                 case "--footprint-seconds": options.footprintSeconds = try number(arg)
                 case "--flood": options.floodIdentities = try number(arg)
+                case "--agent-telemetry":
+                    switch try value(arg) {
+                    case "on": options.agentTelemetry = true
+                    case "off": options.agentTelemetry = false
+                    case let other: throw BenchUsageError(message: "--agent-telemetry takes on or off, not '\(other)'")
+                    }
                 case "--e2e-reports": options.e2eReports = try number(arg)
                 case "--metrics-reports": options.metricsReports = try number(arg)
                 case "--only": options.only = try value(arg)

@@ -53,7 +53,7 @@ struct EndToEndBench {
             reports: options.e2eReports, population: population, exitTimeout: Self.exitTimeout, to: capture)
         let broker = try PrivateBroker(scratch: scratch)
         defer { broker.stop() }
-        var file = AgentConfigFile(port: broker.port, regions: population.allRegions)
+        var file = AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry)
         file.maxTracked = 32_768
         file.exitTimeout = "\(Self.exitTimeout)s"
         let config = try scratch.write(file.yaml, to: "e2e.yaml")

@@ -48,7 +48,7 @@ struct FootprintBench {
         let seconds = options.footprintSeconds
         _ = try CaptureWorkloads.steady(beacons: 500, regions: 10, rate: 3_000, seconds: seconds, to: steady)
         let steadyConfig = try scratch.write(
-            AgentConfigFile(port: broker.port, regions: population.allRegions).yaml, to: "steady.yaml")
+            AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry).yaml, to: "steady.yaml")
         let (samples, _) = try sampleAgent(
             config: steadyConfig, capture: steady, speed: "1", period: 0.5, limit: Double(seconds) + 15,
             label: "steady")
@@ -74,7 +74,7 @@ struct FootprintBench {
         // Flood of distinct identities, as fast as the agent goes, with the default tracking cap.
         let flood = scratch.path("flood.btsnoop")
         let count = try CaptureWorkloads.flood(count: options.floodIdentities, rate: 100_000, to: flood)
-        var floodFile = AgentConfigFile(port: broker.port)
+        var floodFile = AgentConfigFile(port: broker.port, telemetry: options.agentTelemetry)
         floodFile.maxTracked = 4_096
         let floodConfig = try scratch.write(floodFile.yaml, to: "flood.yaml")
         let (floodSamples, floodFinished) = try sampleAgent(

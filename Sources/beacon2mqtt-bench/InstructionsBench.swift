@@ -29,7 +29,7 @@ struct InstructionsBench {
         defer { broker.stop() }
         let population = BeaconPopulation(beacons: 500, regions: 10)
         let config = try scratch.write(
-            AgentConfigFile(port: broker.port, regions: population.allRegions).yaml, to: "instructions.yaml")
+            AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry).yaml, to: "instructions.yaml")
         let (shortSeconds, longSeconds) = options.quick ? (4, 12) : (10, 40)
         var counts: [(reports: Int, count: Count)] = []
         for seconds in [shortSeconds, longSeconds] {

@@ -27,7 +27,7 @@ struct LatencyProbe {
     }
 
     func run(port: Int, into report: inout BenchReport) throws(BenchFailure) {
-        let config = try scratch.write(AgentConfigFile(port: port).yaml, to: "latency.yaml")
+        let config = try scratch.write(AgentConfigFile(port: port, telemetry: options.agentTelemetry).yaml, to: "latency.yaml")
         let fifo = scratch.path("latency.fifo")
         guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo) failed") }
         let tally = try MQTTTally(port: port, topic: "beacons/+/+/+/+/event")

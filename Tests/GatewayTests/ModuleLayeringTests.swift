@@ -8,7 +8,7 @@ import Testing
     static let transports: Set = [
         "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "MetricsTransport",
     ]
-    static let cModules: Set = ["CYAML", "CMosquitto", "CBlueZ", "CSystemd", "CCrypto", "CMicroHTTPD"]
+    static let cModules: Set = ["CYAML", "CMosquitto", "CBlueZ", "CSystemd", "CCrypto", "CMicroHTTPD", "CMalloc"]
 
     /// Each `.target`'s name and dependencies, read from Package.swift.
     static func targets() throws -> [String: Set<String>] {

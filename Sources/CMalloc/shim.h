@@ -1,0 +1,3 @@
+#pragma once
+// glibc's malloc tuning (mallopt), which Swift's Glibc module leaves out.
+#include <malloc.h>
