@@ -39,6 +39,25 @@ let fileText = """
     """
 let t0 = Timestamp(microseconds: 1_714_564_800_000_000)
 
+/// The layers before the input, by the selector's two low bits: the fixed file read, and the other layer
+/// set or not. Read once and copied per input (a value type): reading the file for every input made the
+/// target 1.6 times slower over its corpus.
+let prepared: [ConfigLayers] = (0..<4).map { selector in
+    let layer: ConfigLayer = selector & 1 == 0 ? .fleet : .gateway
+    var defaults = Configuration()
+    defaults.gateway.id = "default"
+    do {
+        var layers = try ConfigLayers(file: fileName, bytes: Array(fileText.utf8), defaults: defaults)
+        if selector & 2 != 0 {
+            let other: ConfigLayer = layer == .fleet ? .gateway : .fleet
+            _ = try layers.set(other, payload: Array(#"{"gateway": {"floor": "2"}, "monitoring": {"exit_timeout": "20s"}}"#.utf8), source: topics[other]!, at: t0)
+        }
+        return layers
+    } catch {
+        preconditionFailure("the fixed file or layer is refused: \(error)")
+    }
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func layerFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let bytes = Array(UnsafeRawBufferPointer(start: data, count: size))
@@ -46,18 +65,7 @@ public func layerFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     let payload = Array(bytes.dropFirst())
     let layer: ConfigLayer = selector & 1 == 0 ? .fleet : .gateway
     let source = topics[layer]!
-    var defaults = Configuration()
-    defaults.gateway.id = "default"
-    var layers: ConfigLayers
-    do {
-        layers = try ConfigLayers(file: fileName, bytes: Array(fileText.utf8), defaults: defaults)
-        if selector & 2 != 0 {
-            let other: ConfigLayer = layer == .fleet ? .gateway : .fleet
-            _ = try layers.set(other, payload: Array(#"{"gateway": {"floor": "2"}, "monitoring": {"exit_timeout": "20s"}}"#.utf8), source: topics[other]!, at: t0)
-        }
-    } catch {
-        preconditionFailure("the fixed file or layer is refused: \(error)")
-    }
+    var layers = prepared[Int(selector & 3)]
     let before = (configuration: layers.configuration, document: layers.document, applied: Set(layers.layers.keys))
     do throws(ConfigError) {
         let configuration = try layers.set(layer, payload: payload, source: source, at: t0 + .seconds(1))
