@@ -31,8 +31,9 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     var remote: RemoteConfiguration?
     /// The radio's state for `advertise:` (nil: not reported yet) and the payload last announced.
     var advertising: (state: AdvertisingState?, announced: String?) = (nil, nil)
-    /// The rest of a batch of packets, waiting while `acceptsSourceEvents` is false.
-    private var deferred: ArraySlice<CapturedPacket> = []
+    /// The rest of a batch of packets (from the record at `offset`), waiting while
+    /// `acceptsSourceEvents` is false.
+    private var deferred: (batch: PacketBatch, offset: Int)?
     private(set) var connectedGeneration: UInt64?
     private var everConnected = false
     /// The first connection attempt succeeded or failed.
@@ -93,7 +94,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     package var dropped: Int { delivery.counters.dropped + delivery.counters.coalesced + delivery.rejected }
 
     /// The shell may take source events (packets, the source's end) now.
-    package var takesSourceEvents: Bool { acceptsSourceEvents && deferred.isEmpty }
+    package var takesSourceEvents: Bool { acceptsSourceEvents && deferred == nil }
 
     /// When the shell should call `tick` at the latest if no input arrives (at most a second away).
     package var nextWake: MonotonicInstant {
@@ -136,7 +137,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             drainStep()
             publishQueued(&session)
         }
-        if !deferred.isEmpty, acceptsSourceEvents { ingest(deferred, &session) }
+        if let deferred, acceptsSourceEvents { ingest(deferred.batch, from: deferred.offset, &session) }
         publishQueued(&session)
     }
 
@@ -167,8 +168,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     ) {
         set(now, wall)
         switch input {
-        case .source(.packet(let packet)): ingest([packet], &session)
-        case .source(.packets(let batch)): ingest(batch[...], &session)
+        case .source(.packet(let packet)): ingest(PacketBatch(CollectionOfOne(packet)), from: 0, &session)
+        case .source(.packets(let batch)): ingest(batch, from: 0, &session)
         case .source(.health(let health)): healthChanged(health)
         case .source(.advertising(let state)): advertisingChanged(state)
         case .source(.end): break
@@ -264,18 +265,21 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// Ingests packets in order while the source may go on (`acceptsSourceEvents`); the rest waits
     /// in `deferred`. Each packet's messages are published at once, so a batch holds none back.
-    private mutating func ingest<Session: BrokerSession>(_ packets: ArraySlice<CapturedPacket>, _ session: inout Session) {
-        var rest = packets
-        while let packet = rest.first, acceptsSourceEvents {
-            rest = rest.dropFirst()
-            pipeline.ingest(packet, into: &out)
-            if !out.isEmpty {
-                enqueueOutput()
-                publishQueued(&session)
+    private mutating func ingest<Session: BrokerSession>(_ batch: PacketBatch, from offset: Int, _ session: inout Session) {
+        let rest: Int? = batch.withPackets(from: offset) { packets in
+            var last: Timestamp?
+            while acceptsSourceEvents, let packet = packets.next() {
+                last = packet.timestamp
+                pipeline.ingest(packet, into: &out)
+                if !out.isEmpty {
+                    enqueueOutput()
+                    publishQueued(&session)
+                }
             }
+            if let last { anchor = (last, now) }
+            return packets.isAtEnd ? nil : packets.offset
         }
-        if let last = packets[packets.startIndex..<rest.startIndex].last { anchor = (last.timestamp, now) }
-        deferred = rest
+        deferred = rest.map { (batch, $0) }
     }
 
     /// After the end of a finite source, the clock runs on (`Pipeline.finish`) until every pending exit

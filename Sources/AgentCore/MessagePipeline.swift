@@ -7,6 +7,8 @@ import MessageContract
 package protocol MessagePipeline {
     /// Decodes one HCI packet and runs monitoring and ranging up to its time.
     mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage])
+    /// The same for a packet read in place from a `PacketBatch` (the sources' hand-over).
+    mutating func ingest(_ packet: PacketView, into out: inout [OutboundMessage])
     /// Runs the timers (exit timeouts, ranging ticks) up to `now`.
     mutating func advance(to now: Timestamp, into out: inout [OutboundMessage])
     /// Applies a reloaded configuration, keeping the state of unchanged regions.
@@ -31,6 +33,11 @@ package protocol MessagePipeline {
 }
 
 extension MessagePipeline {
+    /// Pipelines that take only whole packets (the tests' scripted ones) get a copy.
+    package mutating func ingest(_ packet: PacketView, into out: inout [OutboundMessage]) {
+        ingest(CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming), into: &out)
+    }
+
     /// Pipelines without regions (the tests' scripted ones).
     package var regionStates: [(name: String, state: RegionState)] { [] }
 

@@ -3,8 +3,9 @@ import BeaconWire
 /// What a packet source reports to the agent's loop.
 package enum SourceEvent: Sendable {
     case packet(CapturedPacket)
-    /// Several packets in order, handed over at once (one queue hand-over and wake-up for all).
-    case packets([CapturedPacket])
+    /// Several packets in order, handed over at once in one buffer (one queue hand-over and
+    /// wake-up for all, and no array per packet).
+    case packets(PacketBatch)
     /// The source's health changed.
     case health(SourceHealth)
     /// What the radio does with `advertise:` changed (the live adapter only).
@@ -12,11 +13,14 @@ package enum SourceEvent: Sendable {
     /// The source has no more packets (end of a capture or simulation).
     case end
 
+    /// Packets built one by one (the simulators), handed over as one batch.
+    package static func packets(_ packets: [CapturedPacket]) -> SourceEvent { .packets(PacketBatch(packets)) }
+
     /// The packets this event carries, in order (none for health and end).
     package var carriedPackets: [CapturedPacket] {
         switch self {
         case .packet(let packet): [packet]
-        case .packets(let batch): batch
+        case .packets(let batch): batch.packets
         case .health, .advertising, .end: []
         }
     }

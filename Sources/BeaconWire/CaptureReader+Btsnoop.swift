@@ -1,6 +1,6 @@
 /// btsnoop records (RFC 1761-style header, 24-byte big-endian record header), H4, H1 and Linux monitor datalinks.
 extension CaptureReader {
-    mutating func nextBtsnoop(datalink: UInt32) throws(CaptureError) -> CapturedPacket? {
+    mutating func nextBtsnoop(datalink: UInt32) throws(CaptureError) -> Record? {
         while true {
             guard hasRecord() else { return nil }
             recordCount += 1
@@ -10,7 +10,7 @@ extension CaptureReader {
             let flags = ByteReader.uint32(bytes, at: position + 8, .bigEndian)
             let stamp = Int64(bitPattern: ByteReader.uint64(bytes, at: position + 16, .bigEndian))
             try need(24 + included, "btsnoop record \(recordCount)")
-            let body = bytes[(position + 24)..<(position + 24 + included)]
+            let body = (position + 24)..<(position + 24 + included)
             position += 24 + included
             let timestamp = Timestamp(microseconds: stamp &- CaptureFormat.btsnoopUnixEpochOffset)
             switch datalink {
@@ -18,14 +18,14 @@ extension CaptureReader {
                 // H1: the type comes from the flags (bit 1 = command/event, bit 0 = received).
                 let received = flags & 1 != 0
                 let indicator: UInt8 = flags & 2 == 0 ? 0x02 : (received ? 0x04 : 0x01)
-                return CapturedPacket(timestamp: timestamp, bytes: Self.prefixed(indicator, body), incoming: received)
+                return Record(timestamp: timestamp, bytes: .buffered(indicator: indicator, body), incoming: received)
             case 2001:
                 guard let (indicator, incoming) = CaptureFormat.monitorPacket(opcode: UInt16(truncatingIfNeeded: flags))
                 else { continue }
-                return CapturedPacket(timestamp: timestamp, bytes: Self.prefixed(indicator, body), incoming: incoming)
+                return Record(timestamp: timestamp, bytes: .buffered(indicator: indicator, body), incoming: incoming)
             default:
                 guard !body.isEmpty else { continue }
-                return CapturedPacket(timestamp: timestamp, bytes: Array(body), incoming: flags & 1 != 0)
+                return Record(timestamp: timestamp, bytes: .buffered(indicator: nil, body), incoming: flags & 1 != 0)
             }
         }
     }

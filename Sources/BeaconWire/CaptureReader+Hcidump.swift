@@ -29,7 +29,7 @@ extension CaptureReader {
 
     /// A packet starts on a line whose first non-blank character is `>` (received) or `<` (sent);
     /// indented lines after it continue it. Any other line ends the packet and is ignored.
-    mutating func nextHcidump() throws(CaptureError) -> CapturedPacket? {
+    mutating func nextHcidump() throws(CaptureError) -> Record? {
         var packet: [UInt8] = []
         var incoming = true
         var started = false
@@ -55,7 +55,8 @@ extension CaptureReader {
         guard started else { return nil }
         recordCount += 1
         let stamp = Timestamp(microseconds: 0) + Self.syntheticInterval * Int64(recordCount - 1)
-        return CapturedPacket(timestamp: stamp, bytes: packet, incoming: incoming)
+        decoded = packet
+        return Record(timestamp: stamp, bytes: .decoded, incoming: incoming)
     }
 
     static func appendHex(_ bytes: [UInt8], from: Int, to end: Int, into out: inout [UInt8])

@@ -11,7 +11,7 @@ extension CaptureReader {
         }
     }
 
-    mutating func nextPcap(linkType: UInt32) throws(CaptureError) -> CapturedPacket? {
+    mutating func nextPcap(linkType: UInt32) throws(CaptureError) -> Record? {
         while true {
             guard hasRecord() else { return nil }
             recordCount += 1
@@ -24,7 +24,7 @@ extension CaptureReader {
             position += 16 + included
             let micros = seconds * 1_000_000 + (pcapNanoseconds ? fraction / 1000 : fraction)
             if let packet = try linkPacket(
-                linkType, bytes[(recordStart + 16)..<position], Timestamp(microseconds: micros), offset: recordStart)
+                linkType, (recordStart + 16)..<position, Timestamp(microseconds: micros), offset: recordStart)
             {
                 return packet
             }
@@ -32,10 +32,10 @@ extension CaptureReader {
     }
 
     /// Turns one link-layer frame into an H4 packet; nil when the frame carries no HCI packet.
-    func linkPacket(_ linkType: UInt32, _ frame: ArraySlice<UInt8>, _ timestamp: Timestamp, offset: Int)
-        throws(CaptureError) -> CapturedPacket?
+    func linkPacket(_ linkType: UInt32, _ frame: Range<Int>, _ timestamp: Timestamp, offset: Int)
+        throws(CaptureError) -> Record?
     {
-        let start = frame.startIndex
+        let start = frame.lowerBound
         switch linkType {
         case CaptureFormat.linkTypeH4WithPHDR:
             guard frame.count >= 4 else {
@@ -43,18 +43,18 @@ extension CaptureReader {
             }
             guard frame.count > 4 else { return nil }
             let incoming = ByteReader.uint32(bytes, at: start, .bigEndian) != 0
-            return CapturedPacket(timestamp: timestamp, bytes: Array(frame[(start + 4)...]), incoming: incoming)
+            return Record(timestamp: timestamp, bytes: .buffered(indicator: nil, (start + 4)..<frame.upperBound), incoming: incoming)
         case CaptureFormat.linkTypeH4:
-            guard let indicator = frame.first else { return nil }
+            guard !frame.isEmpty else { return nil }
             // No direction field: commands and outgoing data are the host's; events come in.
-            return CapturedPacket(timestamp: timestamp, bytes: Array(frame), incoming: indicator != 0x01)
+            return Record(timestamp: timestamp, bytes: .buffered(indicator: nil, frame), incoming: bytes[start] != 0x01)
         case CaptureFormat.linkTypeLinuxMonitor:
             guard frame.count >= 4 else {
                 throw .truncated(what: "monitor header", needed: 4, available: frame.count, offset: offset)
             }
             let opcode = ByteReader.uint16(bytes, at: start + 2, .bigEndian)
             guard let (indicator, incoming) = CaptureFormat.monitorPacket(opcode: opcode) else { return nil }
-            return CapturedPacket(timestamp: timestamp, bytes: Self.prefixed(indicator, frame[(start + 4)...]), incoming: incoming)
+            return Record(timestamp: timestamp, bytes: .buffered(indicator: indicator, (start + 4)..<frame.upperBound), incoming: incoming)
         default:
             throw .unsupportedLinkType(linkType, offset: offset)
         }

@@ -1,7 +1,7 @@
 /// pcapng blocks: Section Header (byte order), Interface Description (link type, `if_tsresol`),
 /// Enhanced and Simple Packet Blocks.
 extension CaptureReader {
-    mutating func nextPcapng() throws(CaptureError) -> CapturedPacket? {
+    mutating func nextPcapng() throws(CaptureError) -> Record? {
         while true {
             guard hasRecord() else { return nil }
             recordCount += 1
@@ -49,7 +49,7 @@ extension CaptureReader {
                 let timestamp = Self.microseconds(ticks: ticks, resolution: interfaces[interface].resolution)
                 lastTimestamp = timestamp
                 if let p = try linkPacket(
-                    interfaces[interface].linkType, bytes[dataStart..<(dataStart + captured)], timestamp,
+                    interfaces[interface].linkType, dataStart..<(dataStart + captured), timestamp,
                     offset: blockStart)
                 {
                     return p
@@ -62,7 +62,7 @@ extension CaptureReader {
                 let dataStart = body.lowerBound + 4
                 let captured = min(original, body.upperBound - dataStart)
                 if let p = try linkPacket(
-                    first.linkType, bytes[dataStart..<(dataStart + captured)], lastTimestamp, offset: blockStart)
+                    first.linkType, dataStart..<(dataStart + captured), lastTimestamp, offset: blockStart)
                 {
                     return p
                 }

@@ -27,6 +27,8 @@ public struct CaptureReader: Sendable {
     // pcapng: per interface, link type and timestamp resolution
     var interfaces: [(linkType: UInt32, resolution: UInt8)] = []
     var lastTimestamp = Timestamp(microseconds: 0)
+    /// hcidump: the last packet parsed from its hex text.
+    var decoded: [UInt8] = []
 
     /// hcidump text carries no time: packets are stamped `syntheticInterval` apart from 0.
     public static let syntheticInterval = TimeSpan.milliseconds(100)
@@ -91,18 +93,60 @@ public struct CaptureReader: Sendable {
     }
 
     public mutating func next() throws(CaptureError) -> CapturedPacket? {
+        guard let record = try nextRecord() else { return nil }
+        let bytes: [UInt8]
+        switch record.bytes {
+        case .buffered(nil, let body): bytes = Array(self.bytes[body])
+        case .buffered(let indicator?, let body): bytes = Self.prefixed(indicator, self.bytes[body])
+        case .decoded: bytes = decoded
+        }
+        return CapturedPacket(timestamp: record.timestamp, bytes: bytes, incoming: record.incoming)
+    }
+
+    /// `next()`, appending the packet to `batch` straight from the reader's buffer (no array of its
+    /// own); returns its timestamp, or nil as `next()` does.
+    public mutating func next(into batch: inout PacketBatch) throws(CaptureError) -> Timestamp? {
+        guard let record = try nextRecord() else { return nil }
+        switch record.bytes {
+        case .buffered(let indicator, let body):
+            bytes.withUnsafeBytes { raw in
+                batch.append(
+                    timestamp: record.timestamp, incoming: record.incoming, indicator: indicator,
+                    body: UnsafeRawBufferPointer(rebasing: raw[body]))
+            }
+        case .decoded:
+            decoded.withUnsafeBytes { batch.append(timestamp: record.timestamp, incoming: record.incoming, bytes: $0) }
+        }
+        return record.timestamp
+    }
+
+    /// One packet found by the format's parser, before it is copied out. Plain values only, so
+    /// finding one costs no reference counting.
+    struct Record {
+        enum Bytes {
+            /// In `bytes`, after an H4 indicator the container keeps apart (nil: the body has it).
+            case buffered(indicator: UInt8?, Range<Int>)
+            /// In `decoded`, parsed out of the container (hcidump's hex text).
+            case decoded
+        }
+        var timestamp: Timestamp
+        var bytes: Bytes
+        var incoming: Bool
+    }
+
+    private mutating func nextRecord() throws(CaptureError) -> Record? {
         guard !finished else { return nil }
         if format == .hcidumpText, !hasRecord() { return nil }
         do throws(CaptureError) {
-            let packet: CapturedPacket?
+            let record: Record?
             switch format {
-            case .btsnoop(let datalink): packet = try nextBtsnoop(datalink: datalink)
-            case .pcap(let linkType): packet = try nextPcap(linkType: linkType)
-            case .pcapng: packet = try nextPcapng()
-            case .hcidumpText: packet = try nextHcidump()
+            case .btsnoop(let datalink): record = try nextBtsnoop(datalink: datalink)
+            case .pcap(let linkType): record = try nextPcap(linkType: linkType)
+            case .pcapng: record = try nextPcapng()
+            case .hcidumpText: record = try nextHcidump()
             }
-            if packet == nil, !needsInput { finished = true }
-            return packet
+            if record == nil, !needsInput { finished = true }
+            return record
         } catch {
             finished = true
             throw error.shifted(by: base)

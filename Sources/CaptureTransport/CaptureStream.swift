@@ -61,10 +61,11 @@ final class CaptureStream {
 
     deinit { Glibc.close(fd) }
 
-    /// The next packet already in the buffer; nil when `needsRead` (or at the end).
-    func nextBuffered() throws(Failure) -> CapturedPacket? {
+    /// Appends the next packet already in the buffer to `batch` and returns its timestamp; nil when
+    /// `needsRead` (or at the end).
+    func nextBuffered(into batch: inout PacketBatch) throws(Failure) -> Timestamp? {
         do {
-            return try reader.next()
+            return try reader.next(into: &batch)
         } catch {
             throw Failure(description: "\(path): \(error)")
         }

@@ -94,6 +94,10 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
 
     private var isStopping: Bool { stopping.isStopped }
 
+    /// Room reserved per hand-over: a few advertising reports (about 60 bytes each with the
+    /// batch's header) before the buffer grows.
+    private static var batchBytes: Int { 1024 }
+
     private enum SessionEnd {
         case stopped
         case lost(HCIError)
@@ -178,33 +182,34 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
             if let deadline = procedure.nextDeadline {
                 wait = min(wait, max(.zero, deadline - clock.monotonic()))
             }
-            let packet: [UInt8]?
+            // What the socket already holds goes over with the packet that woke the wait: one
+            // hand-over (one wake-up of the pipeline) for a burst instead of one per report, and no
+            // wait added to the first. Each packet is read straight into the batch's one buffer.
+            var batch = PacketBatch(reservingBytes: Self.batchBytes)
+            actions = []
+            func take(_ raw: UnsafeRawBufferPointer) {
+                batch.append(timestamp: clock.wall(), incoming: true, bytes: raw)
+                actions += handle(raw, &procedure)
+            }
             do {
                 // The stop wakes this wait at once. Its pipe then stays readable, so the procedure's
                 // stop handshake that follows waits on the socket alone.
-                packet = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping)
+                _ = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping, take)
             } catch {
                 if error.isFatal { throw error }
                 return stopRequested ? .stopped : .lost(error)
             }
-            actions = []
-            if let packet {
-                // What the socket already holds goes over with it: one hand-over (one wake-up of the
-                // pipeline) for a burst instead of one per report, and no wait added to the first.
-                var batch = [CapturedPacket(timestamp: clock.wall(), bytes: packet, incoming: true)]
-                actions = handle(packet, &procedure)
+            if !batch.isEmpty {
                 var failure: HCIError?
                 while batch.count < options.batchLimit {
-                    let more: [UInt8]?
-                    do { more = try transport.receive(timeout: .zero, unlessStopped: nil) } catch {
+                    do {
+                        guard try transport.receive(timeout: .zero, unlessStopped: nil, take) else { break }
+                    } catch {
                         failure = error
                         break
                     }
-                    guard let more else { break }
-                    batch.append(CapturedPacket(timestamp: clock.wall(), bytes: more, incoming: true))
-                    actions += handle(more, &procedure)
                 }
-                deliver(batch.count == 1 ? .packet(batch[0]) : .packets(batch))
+                deliver(.packets(batch))
                 if let failure {
                     if failure.isFatal { throw failure }
                     return stopRequested ? .stopped : .lost(failure)
@@ -218,8 +223,8 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
     }
 
     /// Counts an advertising report and lets the procedure see a controller event.
-    private func handle(_ packet: [UInt8], _ procedure: inout Procedure) -> [Procedure.Action] {
-        guard let event = try? HCIPacketDecoder.controllerEvent(packet) else { return [] }
+    private func handle(_ packet: UnsafeRawBufferPointer, _ procedure: inout Procedure) -> [Procedure.Action] {
+        guard let event = try? HCIPacketDecoder.controllerEvent(in: packet) else { return [] }
         if event.isAdvertisingReport { state.withLock { $0.counters.advertisingReportEvents += 1 } }
         return procedure.handle(event, at: clock.monotonic())
     }

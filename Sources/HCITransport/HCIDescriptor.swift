@@ -27,14 +27,16 @@ package final class HCIDescriptor: HCITransport {
         guard n == packet.count else { throw HCIError(errno: EIO, operation: "write \(label)") }
     }
 
-    package func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]? {
+    package func receive(
+        timeout: TimeSpan, unlessStopped stop: StopSignal?, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(HCIError) -> Bool {
         guard isOpen else { throw HCIError(kind: .adapterGone, operation: "read \(label)", errno: EBADF) }
         let failure = { [label] (code: Int32) in HCIError(errno: code, operation: "poll \(label)") }
         let wait = Duration.microseconds(timeout.microseconds)
         let events =
             if let stop { try stop.poll(fileDescriptor, timeout: wait, failure: failure) }
             else { try Syscall.poll(fileDescriptor, timeout: wait, failure: failure) }
-        if events == 0 { return nil }
+        if events == 0 { return false }
         // POLLERR/POLLHUP fall through to read, which reports the socket's pending error (or EOF).
         let n: Int
         do throws(HCIError) {
@@ -42,10 +44,11 @@ package final class HCIDescriptor: HCITransport {
                 HCIError(errno: $0, operation: "read \(label)")
             }
         } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-            return nil
+            return false
         }
         if n == 0 { throw HCIError(kind: .adapterGone, operation: "read \(label): end of stream") }
-        return Array(buffer[0..<n])
+        buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        return true
     }
 
     package func close() {

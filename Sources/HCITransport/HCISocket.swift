@@ -68,8 +68,10 @@ package final class HCISocket: HCITransport {
 
     package func send(_ packet: [UInt8]) throws(HCIError) { try descriptor.send(packet) }
 
-    package func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]? {
-        try descriptor.receive(timeout: timeout, unlessStopped: stop)
+    package func receive(
+        timeout: TimeSpan, unlessStopped stop: StopSignal?, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(HCIError) -> Bool {
+        try descriptor.receive(timeout: timeout, unlessStopped: stop, body)
     }
 
     package func close() {

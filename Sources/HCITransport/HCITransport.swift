@@ -8,14 +8,24 @@ import Platform
 package protocol HCITransport: AnyObject {
     /// Writes one packet (an HCI command, indicator 0x01 first).
     func send(_ packet: [UInt8]) throws(HCIError)
-    /// The next packet, or nil when nothing arrived within `timeout`, or `stop` (if any) was
-    /// stopped, which ends the wait at once.
-    func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]?
+    /// Waits for the next packet and hands its bytes to `body`, in place (valid only during the
+    /// call: the live source copies them into its batch); false when nothing arrived within
+    /// `timeout`, or `stop` (if any) was stopped, which ends the wait at once.
+    func receive(
+        timeout: TimeSpan, unlessStopped stop: StopSignal?, _ body: (UnsafeRawBufferPointer) -> Void
+    ) throws(HCIError) -> Bool
     /// Releases the transport (restoring anything it changed). Idempotent.
     func close()
 }
 
 extension HCITransport {
+    /// The next packet as an array, or nil when nothing arrived within `timeout` or `stop` was stopped.
+    func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]? {
+        var packet: [UInt8]?
+        _ = try receive(timeout: timeout, unlessStopped: stop) { packet = Array($0) }
+        return packet
+    }
+
     /// The next packet, or nil when nothing arrived within `timeout`.
     func receive(timeout: TimeSpan) throws(HCIError) -> [UInt8]? { try receive(timeout: timeout, unlessStopped: nil) }
 }

@@ -68,48 +68,47 @@ package struct Pipeline: Sendable {
 
     /// Decodes one packet (H4 indicator first) and monitors every beacon it carries.
     package mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage]) {
+        packet.bytes.withUnsafeBytes {
+            ingest(PacketView(timestamp: packet.timestamp, incoming: packet.incoming, bytes: $0), into: &out)
+        }
+    }
+
+    /// The same for a packet read in place (a `PacketBatch`'s, as the agent hands them over).
+    package mutating func ingest(_ packet: PacketView, into out: inout [OutboundMessage]) {
         countersStorage.packets += 1
         guard packet.incoming else { return }
         if !started { begin(at: packet.timestamp) }
         let time = packet.timestamp
         defer { composeEvents(into: &out) }
-        let outcome: Result<PacketClass, DecodeError> = packet.bytes.withUnsafeBytes { raw in
-            do throws(DecodeError) {
-                return .success(
-                    try HCIPacketDecoder.forEachReport(in: raw, indicator: .present) { header, ad in
-                        countersStorage.reports += 1
-                        guard let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: ad),
-                            let sighting = BeaconSighting(
-                                beacon: beacon, address: header.address, rssi: header.rssi, timestamp: time)
-                        else {
-                            if let frame = BeaconDecoder.firstUnidentifiedEddystone(inAD: ad) {
-                                countersStorage.unidentifiedFrames += 1
-                                telemetry?.observe(frame, from: header.address, at: time, into: &events)
-                            } else if !devices.isEmpty,
-                                let device = devices.sighting(
-                                    address: header.address, addressType: header.addressType, rssi: header.rssi, at: time)
-                            {
-                                _ = engine.observe(device, into: &events)
-                            }
-                            return
-                        }
-                        countersStorage.beacons += 1
-                        if let slot = engine.track(sighting, into: &events), telemetry != nil {
-                            telemetry!.observe(sighting, slot: slot, advertised: beacon.advertisedTxPower, into: &events)
-                        }
-                    })
-            } catch {
-                return .failure(error)
+        do throws(DecodeError) {
+            let packetClass = try HCIPacketDecoder.forEachReport(in: packet.bytes, indicator: .present) { header, ad in
+                countersStorage.reports += 1
+                guard let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: ad),
+                    let sighting = BeaconSighting(
+                        beacon: beacon, address: header.address, rssi: header.rssi, timestamp: time)
+                else {
+                    if let frame = BeaconDecoder.firstUnidentifiedEddystone(inAD: ad) {
+                        countersStorage.unidentifiedFrames += 1
+                        telemetry?.observe(frame, from: header.address, at: time, into: &events)
+                    } else if !devices.isEmpty,
+                        let device = devices.sighting(
+                            address: header.address, addressType: header.addressType, rssi: header.rssi, at: time)
+                    {
+                        _ = engine.observe(device, into: &events)
+                    }
+                    return
+                }
+                countersStorage.beacons += 1
+                if let slot = engine.track(sighting, into: &events), telemetry != nil {
+                    telemetry!.observe(sighting, slot: slot, advertised: beacon.advertisedTxPower, into: &events)
+                }
             }
-        }
-        switch outcome {
-        case .success(let packetClass):
             if packetClass.isAdvertisingReport {
                 countersStorage.advertisingEvents += 1
             } else {
                 countersStorage.otherPackets += 1
             }
-        case .failure(let error):
+        } catch {
             countersStorage.malformed += 1
             countersStorage.malformedReasons.count(error)
             lastError = error

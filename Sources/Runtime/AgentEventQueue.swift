@@ -1,5 +1,6 @@
 import AgentCore
 import BeaconCore
+import BeaconWire
 import Glibc
 import Platform
 

@@ -1,0 +1,150 @@
+/// HCI packets handed over together, in one buffer: what a source gathered between two wake-ups
+/// of the pipeline thread (a replay's due packets, what the HCI socket held). One allocation for
+/// the whole batch instead of an array per packet, and the pipeline reads each packet in place.
+///
+/// Each packet is a record in `storage`: its timestamp (`Int64` microseconds, little-endian), its
+/// length (`UInt32`, little-endian), 1 if it came from the controller (0 otherwise), then its bytes
+/// (H4 indicator first, as in `CapturedPacket`).
+public struct PacketBatch: Sendable, Equatable {
+    @usableFromInline var storage: [UInt8]
+    public private(set) var count = 0
+    /// Where the last record starts (`moveLast`).
+    @usableFromInline var lastRecord = 0
+
+    @usableFromInline static let headerSize = 13
+
+    /// An empty batch with room for `bytes` bytes of records before it grows.
+    public init(reservingBytes bytes: Int = 0) {
+        storage = []
+        storage.reserveCapacity(bytes)
+    }
+
+    public init(_ packets: some Sequence<CapturedPacket>) {
+        self.init()
+        for packet in packets { append(packet) }
+    }
+
+    public var isEmpty: Bool { count == 0 }
+    /// The bytes the records take, headers included.
+    public var byteCount: Int { storage.count }
+
+    public mutating func append(_ packet: CapturedPacket) {
+        packet.bytes.withUnsafeBytes { append(timestamp: packet.timestamp, incoming: packet.incoming, bytes: $0) }
+    }
+
+    /// A packet whose bytes lie elsewhere (a read buffer, a capture chunk); they are copied.
+    public mutating func append(timestamp: Timestamp, incoming: Bool, bytes: UnsafeRawBufferPointer) {
+        append(timestamp: timestamp, incoming: incoming, indicator: nil, body: bytes)
+    }
+
+    /// A packet of `indicator` then `body` (a capture that stores the H4 indicator apart).
+    public mutating func append(timestamp: Timestamp, incoming: Bool, indicator: UInt8?, body: UnsafeRawBufferPointer) {
+        let length = body.count + (indicator == nil ? 0 : 1)
+        lastRecord = storage.count
+        // The header composed on the stack and appended once (appending bytes one by one cost
+        // four times the copy).
+        var header: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &header) { raw in
+            raw.storeBytes(of: timestamp.microseconds.littleEndian, toByteOffset: 0, as: Int64.self)
+            raw.storeBytes(of: UInt32(length).littleEndian, toByteOffset: 8, as: UInt32.self)
+            raw[12] = incoming ? 1 : 0
+            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<Self.headerSize]).assumingMemoryBound(to: UInt8.self))
+        }
+        if let indicator { storage.append(indicator) }
+        storage.append(contentsOf: body.assumingMemoryBound(to: UInt8.self))
+        count += 1
+    }
+
+    /// Moves the last packet to the end of `other` (a replay holds back a packet that is not due yet).
+    public mutating func moveLast(to other: inout PacketBatch) {
+        guard count > 0 else { return }
+        let last = lastRecord
+        storage.withUnsafeBytes { raw in
+            var cursor = Cursor(raw, at: last)
+            if let packet = cursor.next() {
+                other.append(timestamp: packet.timestamp, incoming: packet.incoming, bytes: packet.bytes)
+            }
+        }
+        storage.removeSubrange(last...)
+        count -= 1
+        lastRecord = withPackets(from: 0) { cursor in
+            var start = 0
+            while cursor.offset < last {
+                start = cursor.offset
+                _ = cursor.next()
+            }
+            return start
+        }
+    }
+
+    /// The packets as values of their own (for a recording, a test), in order.
+    public var packets: [CapturedPacket] {
+        var out: [CapturedPacket] = []
+        out.reserveCapacity(count)
+        withPackets(from: 0) { cursor in
+            while let packet = cursor.next() {
+                out.append(CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming))
+            }
+        }
+        return out
+    }
+
+    /// Lends `body` a cursor over the packets from the record at `offset` (0: the first) on. The
+    /// packets' bytes are valid only during the call; the cursor's `offset` afterwards is where to
+    /// go on from. One call per batch, so a caller's loop over its packets is a plain loop.
+    @inlinable
+    public func withPackets<R>(from offset: Int, _ body: (inout Cursor) -> R) -> R {
+        storage.withUnsafeBytes { raw in
+            var cursor = Cursor(raw, at: offset)
+            return body(&cursor)
+        }
+    }
+
+    /// Reads a batch's records in order.
+    public struct Cursor {
+        @usableFromInline let raw: UnsafeRawBufferPointer
+        /// Where the next record starts (`raw.count` at the end).
+        @usableFromInline internal(set) var _offset: Int
+        public var offset: Int { _offset }
+
+        @inlinable
+        init(_ raw: UnsafeRawBufferPointer, at offset: Int) {
+            self.raw = raw
+            _offset = offset
+        }
+
+        /// True once every packet was read.
+        @inlinable
+        public var isAtEnd: Bool { offset >= raw.count }
+
+        /// The next packet, or nil at the end.
+        @inlinable
+        public mutating func next() -> PacketView? {
+            guard offset < raw.count else { return nil }
+            let length = Int(ByteReader.uint32(raw, at: offset + 8, .littleEndian))
+            let start = offset + PacketBatch.headerSize
+            let packet = PacketView(
+                timestamp: Timestamp(microseconds: Int64(bitPattern: ByteReader.uint64(raw, at: offset, .littleEndian))),
+                incoming: raw[offset + 12] != 0,
+                bytes: UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)]))
+            _offset = start + length
+            return packet
+        }
+    }
+}
+
+/// One packet of a `PacketBatch`, read in place: the same fields as a `CapturedPacket`, with its
+/// bytes borrowed from the batch for the duration of a call.
+public struct PacketView {
+    public var timestamp: Timestamp
+    public var incoming: Bool
+    /// The HCI packet starting with its H4 packet indicator; valid only while the batch is borrowed.
+    public var bytes: UnsafeRawBufferPointer
+
+    @inlinable
+    public init(timestamp: Timestamp, incoming: Bool, bytes: UnsafeRawBufferPointer) {
+        self.timestamp = timestamp
+        self.incoming = incoming
+        self.bytes = bytes
+    }
+}
