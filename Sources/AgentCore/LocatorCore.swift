@@ -125,6 +125,10 @@ package struct LocatorCore: AgentMachine {
             delivery.enqueue(discovery?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? [])
         case .mqtt(.message(let topic, let payload, _)):
             locator.handle(topic: topic, payload: String(decoding: payload, as: UTF8.self))
+            // On the messages' clock a tick is due once a reading passed it by `settle`: decided at
+            // once, not at the next turn's tick, so a backlog read faster than real time (a replay at
+            // speed, a bridge draining) is decided tick by tick as it arrives.
+            if clock == .messages, let due = locator.nextDue, let newest = locator.newestReading, newest >= due { decide() }
         case .signal(.stop):
             guard finishing == nil else { break }
             decide()

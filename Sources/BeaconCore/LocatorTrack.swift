@@ -28,9 +28,11 @@ package struct LocatorTrack: Sendable {
         var latest: Sample { history[history.endIndex - 1] }
     }
 
-    /// Readings kept per gateway: the history window plus room for readings stamped after the tick
-    /// being decided.
-    static let capacity = 16
+    /// Readings kept per gateway stamped after the last decided tick, at most. Only a gateway whose
+    /// clock runs ahead of the others (or a flood of such timestamps) fills it: the oldest of them
+    /// goes first. A locator behind its readings decides them all exactly — a messages-clock
+    /// `locate` decides each tick as its clock passes it, a wall-clock one has only `settle` ahead.
+    package static let aheadCapacity = 64
     /// `wake`'s answer when nothing but a message can change the decision.
     static let never = Timestamp(microseconds: .max)
 
@@ -65,22 +67,32 @@ package struct LocatorTrack: Sendable {
     /// Keeps each gateway's readings in timestamp order (a reading with a timestamp already held
     /// replaces it). Edits the list in place: copying it out and back would copy its storage on
     /// every reading.
-    package mutating func insert(_ s: Sample, gateway: String) {
+    ///
+    /// What is kept is what the rule can still use: of the readings stamped at or before `decided`
+    /// (the last decided tick) the newest `keep` (`history_window`), since every later tick takes its
+    /// newest `history_window` from those and the newer ones; of the later ones all, up to
+    /// `aheadCapacity`. So memory stays bounded under any flood, and a backlog decided late (a burst,
+    /// a bridge draining) decides as it would have in real time.
+    package mutating func insert(_ s: Sample, gateway: String, keep: Int, decided: Timestamp?) {
         nextDecision = nil
         if let i = feeds.firstIndex(where: { $0.gateway == gateway }) {
-            Self.insert(s, into: &feeds[i].samples)
+            Self.insert(s, into: &feeds[i].samples, keep: max(keep, 1), decided: decided)
         } else {
             feeds.insert((gateway, [s]), at: feeds.firstIndex { gateway < $0.gateway } ?? feeds.endIndex)
         }
     }
 
-    private static func insert(_ s: Sample, into list: inout [Sample]) {
+    private static func insert(_ s: Sample, into list: inout [Sample], keep: Int, decided: Timestamp?) {
         if let i = list.lastIndex(where: { $0.timestamp <= s.timestamp }) {
             if list[i].timestamp == s.timestamp { list[i] = s } else { list.insert(s, at: i + 1) }
         } else {
             list.insert(s, at: 0)
         }
-        if list.count > capacity { list.removeFirst(list.count - capacity) }
+        guard list.count > keep else { return }
+        let ahead = decided.map { d in list.count - (list.lastIndex { $0.timestamp <= d }.map { $0 + 1 } ?? 0) } ?? list.count
+        let behind = list.count - ahead
+        if behind > keep { list.removeFirst(behind - keep) }
+        if ahead > aheadCapacity { list.remove(at: min(behind, keep)) }
     }
 
     /// Every time this track holds moves by `delta`: the locator's timeline stepped with its wall clock.

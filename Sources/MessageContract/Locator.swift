@@ -157,9 +157,12 @@ package struct Locator: Sendable {
         if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
         if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
         if !offline.isEmpty, offline.remove(r.gateway) != nil { everyTrackDue = true }
+        let (keep, decided) = (settings.historyWindow, lastTick)
         track(r.beacon) {
             if let name = r.name { $0.name = name }
-            $0.insert(.init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room), gateway: r.gateway)
+            $0.insert(
+                .init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room), gateway: r.gateway,
+                keep: keep, decided: decided)
         }
     }
 
