@@ -26,8 +26,8 @@ def main(results_path, png_path):
         results = json.load(f)
     rows = []
     for r in results["results"]:
-        if r["section"] != "locator-broker":
-            continue
+        if r["section"] != "locator-broker" or "shards" in r["name"]:
+            continue  # the sharded run is compared in the table, not drawn as a site
         m = re.match(r"(\d+) gateways × (\d+) beacons", r["name"])
         if m:
             rows.append((int(m.group(1)), int(m.group(2)), r))

@@ -42,12 +42,20 @@ package struct LocatorCore: AgentMachine {
         self.clock = clock
         self.tick = max(tick, 0.001)
         self.flush = flush
-        delivery = DeliveryPolicy(outboxLimit: outboxLimit)
+        delivery = DeliveryPolicy(outboxLimit: outboxLimit, inFlightWindow: Self.inFlightWindow)
         nextTick = now
         self.now = now
         self.wall = wall
         origin = (now, wall)
     }
+
+    /// QoS ≥ 1 messages unacknowledged at once (the session is given the same, `MQTTConnectionOptions.inFlightWindow`).
+    /// A locator's first tick at a fresh site places every beacon at once, a location and an event
+    /// each: at 20,000 beacons through 64 (and libmosquitto's default of 20 on the wire) those 40,000
+    /// took 8.7 s, one broker round trip per 20, and every later decision waited behind them (issue
+    /// #18, `beacon2mqtt-bench locator-broker`). Every message stays in the outbox until acknowledged,
+    /// so a lost connection still sends them again.
+    package static let inFlightWindow = 1024
 
     /// Messages published (QoS 0 written, QoS ≥ 1 acknowledged).
     package var published: Int { delivery.counters.published }

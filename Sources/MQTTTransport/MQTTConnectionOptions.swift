@@ -26,6 +26,10 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
     package var announcesAvailability = true
     package var reconnectMin: TimeSpan
     package var reconnectMax: TimeSpan
+    /// QoS ≥ 1 messages libmosquitto keeps unacknowledged on the wire at once (MOSQ_OPT_SEND_MAXIMUM;
+    /// an MQTT 5 broker's smaller Receive Maximum wins). nil: the library's 20, and what the
+    /// `DeliveryPolicy` lets out beyond that waits in libmosquitto's own queue.
+    package var inFlightWindow: Int?
 
     package init(
         host: String, port: Int, clientID: String, statusTopic: String, keepalive: TimeSpan = .seconds(30),

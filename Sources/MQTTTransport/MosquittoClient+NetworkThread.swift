@@ -120,6 +120,7 @@ extension MosquittoClient {
         // Small messages go out at once: with Nagle's algorithm an enter written while an earlier
         // packet awaits its ACK waits for the peer's delayed ACK (40 ms on Linux).
         _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
+        if let window = options.inFlightWindow { _ = mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, Int32(window)) }
         if let username = options.username {
             _ = mosquitto_username_pw_set(handle, username, options.password)
         }

@@ -52,6 +52,8 @@ package final class LocateService: Sendable {
                 outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallTime().timestamp,
                 discovery: discovery))
         let queue = self.queue
+        var connection = connection
+        connection.inFlightWindow = LocatorCore.inFlightWindow
         client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt(BrokerEvent($0))) }
     }
 

@@ -108,6 +108,25 @@ import Testing
         #expect(location?.payload.contains(#""since":"2024-05-01T12:00:00.000Z""#) == true, "\(String(describing: location?.payload))")
     }
 
+    /// A fresh site's first tick places every beacon at once: `inFlightWindow` of its messages go out
+    /// before the first acknowledgement (64 did, one broker round trip per 64), the rest as they come.
+    @Test mutating func aStartUpBurstGoesOutThroughTheLocatorsWindow() {
+        core = LocatorCore(locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 10_000, now: now, wall: wall)
+        handle(.mqtt(.connected(generation: 1)))
+        for s in 0...2 {
+            for minor in 1...600 {
+                let payload = #"{"accuracy":1.5,"floor":"1","room":"hall","timestamp":"2024-05-01T12:00:0\#(s).000Z"}"#
+                let topic = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/\(minor)/A/proximity"
+                handle(.mqtt(.message(topic: topic, payload: Array(payload.utf8), retained: false)))
+            }
+        }
+        #expect(core.queuedCount == 1_200)  // a location and an event each
+        #expect(broker.published.count == LocatorCore.inFlightWindow)
+        #expect(LocatorCore.inFlightWindow == 1_024)
+        handle(.mqtt(.published(generation: 1, mid: broker.published[0].mid)))
+        #expect(broker.published.count == LocatorCore.inFlightWindow + 1)
+    }
+
     @Test mutating func withoutABrokerTheOutputStaysWithinTheLimit() {
         core = LocatorCore(locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 4, now: now, wall: wall)
         // Twelve beacons, each located once: twelve locations and twelve events for an outbox of 4.
