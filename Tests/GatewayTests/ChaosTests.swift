@@ -140,7 +140,7 @@ struct ChaosTests {
     static func report(_ line: String) {
         print(line)
         let path = RunCommandTests.packageRoot.appendingPathComponent(".build/chaos-results.txt").path
-        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
         if let handle = FileHandle(forWritingAtPath: path) {
             handle.seekToEndOfFile()
             handle.write(Data((line + "\n").utf8))

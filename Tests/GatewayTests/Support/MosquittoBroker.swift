@@ -42,7 +42,7 @@ final class MosquittoBroker: @unchecked Sendable {
         }
         if let users {
             let passwd = directory.appendingPathComponent("passwd")
-            FileManager.default.createFile(atPath: passwd.path, contents: Data())
+            _ = FileManager.default.createFile(atPath: passwd.path, contents: Data())
             for (user, password) in users.sorted(by: { $0.key < $1.key }) {
                 try Self.run("/usr/bin/mosquitto_passwd", ["-b", passwd.path, user, password])
             }
