@@ -2,11 +2,13 @@
 /// of the pipeline thread (a replay's due packets, what the HCI socket held). One allocation for
 /// the whole batch instead of an array per packet, and the pipeline reads each packet in place.
 ///
-/// Each packet is a record in `storage`: its timestamp (`Int64` microseconds, little-endian), its
+/// Each packet is a record in the buffer (`PacketBatchStorage`): its timestamp (`Int64` microseconds, little-endian), its
 /// length (`UInt32`, little-endian), 1 if it came from the controller (0 otherwise), then its bytes
 /// (H4 indicator first, as in `CapturedPacket`).
 public struct PacketBatch: Sendable, Equatable {
-    @usableFromInline var storage: [UInt8]
+    @usableFromInline var storage: PacketBatchStorage
+    /// The bytes the records take in `storage`.
+    @usableFromInline var used = 0
     public private(set) var count = 0
     /// Where the last record starts (`moveLast`).
     @usableFromInline var lastRecord = 0
@@ -15,8 +17,7 @@ public struct PacketBatch: Sendable, Equatable {
 
     /// An empty batch with room for `bytes` bytes of records before it grows.
     public init(reservingBytes bytes: Int = 0) {
-        storage = []
-        storage.reserveCapacity(bytes)
+        storage = PacketBatchStorage(capacity: bytes)
     }
 
     public init(_ packets: some Sequence<CapturedPacket>) {
@@ -26,7 +27,14 @@ public struct PacketBatch: Sendable, Equatable {
 
     public var isEmpty: Bool { count == 0 }
     /// The bytes the records take, headers included.
-    public var byteCount: Int { storage.count }
+    public var byteCount: Int { used }
+
+    public static func == (a: PacketBatch, b: PacketBatch) -> Bool {
+        a.count == b.count && a.bytes.elementsEqual(b.bytes)
+    }
+
+    @usableFromInline
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: storage.base, count: used) }
 
     public mutating func append(_ packet: CapturedPacket) {
         packet.bytes.withUnsafeBytes { append(timestamp: packet.timestamp, incoming: packet.incoming, bytes: $0) }
@@ -40,32 +48,41 @@ public struct PacketBatch: Sendable, Equatable {
     /// A packet of `indicator` then `body` (a capture that stores the H4 indicator apart).
     public mutating func append(timestamp: Timestamp, incoming: Bool, indicator: UInt8?, body: UnsafeRawBufferPointer) {
         let length = body.count + (indicator == nil ? 0 : 1)
-        lastRecord = storage.count
-        // The header composed on the stack and appended once (appending bytes one by one cost
-        // four times the copy).
-        var header: (UInt64, UInt64) = (0, 0)
-        withUnsafeMutableBytes(of: &header) { raw in
-            raw.storeBytes(of: timestamp.microseconds.littleEndian, toByteOffset: 0, as: Int64.self)
-            raw.storeBytes(of: UInt32(length).littleEndian, toByteOffset: 8, as: UInt32.self)
-            raw[12] = incoming ? 1 : 0
-            storage.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[0..<Self.headerSize]).assumingMemoryBound(to: UInt8.self))
+        let start = used
+        reserve(start + Self.headerSize + length)
+        var at = storage.base + start
+        at.storeBytes(of: timestamp.microseconds.littleEndian, as: Int64.self)
+        (at + 8).storeBytes(of: UInt32(length).littleEndian, as: UInt32.self)
+        (at + 12).storeBytes(of: incoming ? 1 : 0, as: UInt8.self)
+        at += Self.headerSize
+        if let indicator {
+            at.storeBytes(of: indicator, as: UInt8.self)
+            at += 1
         }
-        if let indicator { storage.append(indicator) }
-        storage.append(contentsOf: body.assumingMemoryBound(to: UInt8.self))
+        if let source = body.baseAddress { at.copyMemory(from: source, byteCount: body.count) }
+        used = start + Self.headerSize + length
+        lastRecord = start
         count += 1
+    }
+
+    /// Makes the buffer this batch's own, with room for `bytes` bytes.
+    private mutating func reserve(_ bytes: Int) {
+        let unique = isKnownUniquelyReferenced(&storage)
+        guard !unique || bytes > storage.capacity else { return }
+        storage = storage.copy(used, capacity: bytes > storage.capacity ? max(bytes, 2 * storage.capacity) : storage.capacity)
     }
 
     /// Moves the last packet to the end of `other` (a replay holds back a packet that is not due yet).
     public mutating func moveLast(to other: inout PacketBatch) {
         guard count > 0 else { return }
         let last = lastRecord
-        storage.withUnsafeBytes { raw in
-            var cursor = Cursor(raw, at: last)
+        withPackets(from: last) { cursor in
             if let packet = cursor.next() {
                 other.append(timestamp: packet.timestamp, incoming: packet.incoming, bytes: packet.bytes)
             }
         }
-        storage.removeSubrange(last...)
+        reserve(last)
+        used = last
         count -= 1
         lastRecord = withPackets(from: 0) { cursor in
             var start = 0
@@ -94,8 +111,8 @@ public struct PacketBatch: Sendable, Equatable {
     /// go on from. One call per batch, so a caller's loop over its packets is a plain loop.
     @inlinable
     public func withPackets<R>(from offset: Int, _ body: (inout Cursor) -> R) -> R {
-        storage.withUnsafeBytes { raw in
-            var cursor = Cursor(raw, at: offset)
+        withExtendedLifetime(storage) {
+            var cursor = Cursor(bytes, at: offset)
             return body(&cursor)
         }
     }

@@ -60,7 +60,7 @@ package final class ReplaySource: PacketSource {
     private var isStopped: Bool { stopped.isStopped }
 
     package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
-        guard let stream = stream.withLock({ $0.take() }) else { return deliver(.end) }
+        guard var stream = stream.withLock({ $0.take() }) else { return deliver(.end) }
         var batch = PacketBatch(reservingBytes: Self.batchBytes)
         let batchInterval = Int64(Self.batchInterval / .nanoseconds(1))
         // CLOCK_MONOTONIC in nanoseconds: ContinuousClock's Instants do their arithmetic on

@@ -82,6 +82,27 @@ import Testing
         #expect(other.count == 1)
     }
 
+    /// A batch handed over shares its buffer: writing to the source's batch afterwards must copy it.
+    @Test func aHandedOverBatchKeepsItsPacketsWhileTheSourceAppendsAndMoves() {
+        var batch = PacketBatch(reservingBytes: 16)
+        batch.append(Self.packets[0])
+        let handedOver = batch
+        for packet in Self.packets.dropFirst() { batch.append(packet) }  // grows past 16 bytes
+        #expect(handedOver.packets == [Self.packets[0]])
+        #expect(batch.packets == Self.packets)
+        let before = batch
+        var held = PacketBatch()
+        batch.moveLast(to: &held)
+        #expect(before.packets == Self.packets)
+        #expect(batch.packets == Array(Self.packets.dropLast()))
+        var roomy = PacketBatch(reservingBytes: 4096)
+        roomy.append(Self.packets[1])
+        let shared = roomy
+        roomy.append(Self.packets[2])  // fits, but the buffer is shared
+        #expect(shared.packets == [Self.packets[1]])
+        #expect(roomy.packets == [Self.packets[1], Self.packets[2]])
+    }
+
     static var captures: [[UInt8]] {
         get throws {
             typealias C = CaptureReaderTests
