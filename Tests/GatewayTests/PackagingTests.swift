@@ -81,7 +81,7 @@ import Testing
             "NoNewPrivileges": "yes", "ProtectSystem": "strict", "ProtectHome": "yes", "PrivateTmp": "yes",
             "RestrictAddressFamilies": "AF_BLUETOOTH AF_UNIX AF_INET AF_INET6", "ExecReload": "/bin/kill -HUP $MAINPID",
             "ConfigurationDirectory": "beacon2mqtt", "StateDirectory": "beacon2mqtt",
-            "After": "bluetooth.target network-online.target",
+            "After": "bluetooth.target network-online.target time-sync.target",
         ]
         for (key, value) in expected { #expect(d[key] == value, "\(key)") }
         #expect(d["WatchdogSec"].map { !$0.isEmpty && $0 != "0" } == true)
