@@ -88,7 +88,8 @@ import Testing
         // Each decision names a gateway of the plan with its floor and room, on the floor the
         // walk has the beacon on at that tick or a few seconds before (the locator confirms a floor).
         // Under a loaded machine a reading can reach the locator late, through two brokers and a
-        // bridge, so a decision may trail the walk by more: one in ten may, a wrong rule would not.
+        // bridge, so a decision may trail the walk by more: one in ten may (one, when there are fewer
+        // than twenty), a wrong rule would put most of them off.
         var checked = 0
         var trailing: [String] = []
         for m in centre.messages where m.topic.split(separator: "/").count == 5 && m.topic.hasSuffix("/event") {
@@ -109,7 +110,7 @@ import Testing
             checked += 1
         }
         #expect(checked >= minors.count)
-        #expect(trailing.count * 10 <= checked, "\(trailing.count) of \(checked) decisions off the walk: \(trailing)")
+        #expect(trailing.count <= max(1, checked / 10), "\(trailing.count) of \(checked) decisions off the walk: \(trailing)")
         locate.signal(SIGTERM)
         #expect(locate.wait(timeout: 10) == 0)
         centre.stop()
