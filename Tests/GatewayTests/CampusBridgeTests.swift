@@ -45,6 +45,7 @@ import Testing
               port: \(central.port)
             locator:
               min_dwell: 3s
+              settle: 3s
             """.write(toFile: locatorConfig, atomically: true, encoding: .utf8)
         let locate = try ChildProcess(
             RunCommandTests.binary, ["locate", "--config", locatorConfig],
@@ -88,10 +89,13 @@ import Testing
         // Each decision names a gateway of the plan with its floor and room, on the floor the
         // walk has the beacon on at that tick or a few seconds before (the locator confirms a floor).
         // Under a loaded machine a reading can reach the locator late, through two brokers and a
-        // bridge, so a decision may trail the walk by more: one in ten may (one, when there are fewer
-        // than twenty), a wrong rule would put most of them off.
+        // bridge (hence `settle: 3s`, the allowance for late messages of docs/locator.md), and a stall of the
+        // machine can leave one tick short of readings for several beacons at once: so the decisions
+        // off the walk may come from one tick in ten (one tick, when there are fewer than twenty
+        // decisions); a wrong rule would put decisions off at most ticks.
         var checked = 0
         var trailing: [String] = []
+        var trailingTicks = Set<Int64>()
         for m in centre.messages where m.topic.split(separator: "/").count == 5 && m.topic.hasSuffix("/event") {
             guard m.payload.contains("\"event\":\"location\""), let minor = Self.minor(of: m.topic),
                 let gatewayID = Self.field("gateway", m.payload),
@@ -106,11 +110,16 @@ import Testing
             let floorsThen = Set(stride(from: t - 12, through: t, by: 1).compactMap {
                 simulator.position(minor: minor, at: $0 < 0 ? $0 + period : $0).map { String($0.level) }
             })
-            if !floorsThen.contains(gateway.floor) { trailing.append("beacon \(minor) on floor \(gateway.floor) at \(t) s") }
+            if !floorsThen.contains(gateway.floor) {
+                trailing.append("beacon \(minor) on floor \(gateway.floor) at \(t) s")
+                trailingTicks.insert(stamp.microseconds)
+            }
             checked += 1
         }
         #expect(checked >= minors.count)
-        #expect(trailing.count <= max(1, checked / 10), "\(trailing.count) of \(checked) decisions off the walk: \(trailing)")
+        #expect(
+            trailingTicks.count <= max(1, checked / 10),
+            "\(trailing.count) of \(checked) decisions off the walk, at \(trailingTicks.count) ticks: \(trailing)")
         locate.signal(SIGTERM)
         #expect(locate.wait(timeout: 10) == 0)
         centre.stop()
