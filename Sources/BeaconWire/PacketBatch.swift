@@ -121,7 +121,7 @@ public struct PacketBatch: Sendable, Equatable {
     public struct Cursor {
         @usableFromInline let raw: UnsafeRawBufferPointer
         /// Where the next record starts (`raw.count` at the end).
-        @usableFromInline internal(set) var _offset: Int
+        @usableFromInline var _offset: Int
         public var offset: Int { _offset }
 
         @inlinable
