@@ -5,8 +5,9 @@ import Testing
 @testable import Runtime
 
 /// The systemd unit, the Debian metadata and maintainer scripts, and an install into a fresh
-/// Debian root (Tests/packaging/install-test.sh).
-@Suite struct PackagingTests {
+/// Debian root (Tests/packaging/install-test.sh). Serialized: two tests that found no .build/deb
+/// would both run scripts/build-deb.sh, and one copied a package the other was still writing.
+@Suite(.serialized) struct PackagingTests {
     static let repo = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let unitPath = repo.appendingPathComponent("packaging/systemd/beacon2mqtt.service").path
@@ -182,12 +183,13 @@ import Testing
         }
         let placed = listed.compactMap { address[$0] }
         #expect(placed.count * 10 >= listed.count * 8, "\(placed.count) of \(listed.count) listed functions left")
-        // Together: the first three quarters of the list (the last quarter is what lies inside the
-        // Swift runtime's shared sections, which cannot move) span about the 600 KiB of their own code;
-        // laid out by the compiler, the same functions span 5 MiB.
-        let front = placed.prefix(placed.count * 3 / 4)
-        let span = (front.max() ?? 0) - (front.min() ?? 0)
-        #expect(span <= 1 << 20, "the listed functions span \(span / 1024) KiB")
+        // Together: two thirds of them lie within 1 MiB (about 510 KiB at 462e852). The rest is what lies
+        // inside the Swift runtime's shared sections, which cannot move (25-30 % of the list). Laid out
+        // by the compiler, the densest two thirds of the same functions span about 4 MiB.
+        let sorted = placed.sorted()
+        let k = sorted.count * 2 / 3
+        let span = k == 0 ? 0 : (0...(sorted.count - k)).map { sorted[$0 + k - 1] - sorted[$0] }.min() ?? 0
+        #expect(k > 0 && span <= 1 << 20, "two thirds of the listed functions span \(span / 1024) KiB at the least")
     }
 
     @Test(.enabled(if: canInstallIntoDebianRoot, "needs root and debootstrap"))
