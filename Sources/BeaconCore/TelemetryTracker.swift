@@ -45,6 +45,8 @@ package struct TelemetryTracker: Sendable {
     struct Record: Sendable {
         /// The monitor slot's generation this row belongs to.
         var generation: UInt32
+        /// False for a row no beacon holds (`vacant`).
+        var live = true
         var txPower: Int8?
         var txPowerAtMetres: Int8 = 0
         var dirty = false
@@ -64,6 +66,12 @@ package struct TelemetryTracker: Sendable {
         var tlmSeen: Timestamp?
         var url: String?
         var lowBattery: Bool?
+
+        /// A row no beacon holds. Rows are not optionals: reading an optional row's tag was an
+        /// outlined call, two a report (callgrind: about 40 instructions with the ownership test).
+        static let vacant = Record(
+            generation: 0, live: false, address: BluetoothAddress(rawValue: 0), lastSighting: 0,
+            windowStart: Timestamp(microseconds: 0), identity: .uuid(BeaconID128(high: 0, low: 0), major: 0, minor: 0))
     }
 
     struct Deadline: Sendable {
@@ -74,8 +82,9 @@ package struct TelemetryTracker: Sendable {
     package private(set) var settings: TelemetrySettings
     private var names: [BeaconIdentity: String] = [:]
     private var addresses: SecondChanceMap<BluetoothAddress, AddressEntry>
-    /// Indexed by `MonitorSlot.index`; a row is the slot's only while the generations agree.
-    private var records: ContiguousArray<Record?> = []
+    /// Indexed by `MonitorSlot.index`; a row is the slot's only while it is live and the
+    /// generations agree.
+    private var records: ContiguousArray<Record> = []
     /// The row of each beacon that has one, for what comes by identity (`telemetry(of:)`, `forget`);
     /// written only when a row is given to a new beacon.
     private var rows: [BeaconIdentity: Int32] = [:]
@@ -97,7 +106,7 @@ package struct TelemetryTracker: Sendable {
 
     /// The latest telemetry of `identity`, as a message would carry it now.
     package func telemetry(of identity: BeaconIdentity) -> BeaconTelemetry? {
-        rows[identity].flatMap { records[Int($0)] }.map { snapshot($0, at: now) }
+        rows[identity].map { records[Int($0)] }.flatMap { $0.live ? snapshot($0, at: now) : nil }
     }
 
     // MARK: Frames
@@ -116,7 +125,8 @@ package struct TelemetryTracker: Sendable {
         // The interval is measured between the frames' own times, not `now`: a timer that ran the
         // clock ahead of a delayed packet (a replay on a loaded machine) would shorten the gap.
         let seen = s.timestamp.microseconds
-        let (windowOver, touchAddress) = modify(slot) { r -> (Bool, Bool) in
+        // The row is the slot's now (adopted above if it was not): updated in place, unchecked.
+        let (windowOver, touchAddress) = { (r: inout Record) -> (Bool, Bool) in
             if !isNew {
                 let gap = seen - r.lastSighting
                 if gap >= Self.minimumAdvertisingGap && gap <= Self.maximumAdvertisingGap {
@@ -136,7 +146,7 @@ package struct TelemetryTracker: Sendable {
             }
             r.dirty = true
             return (r.timerDue == nil && t >= r.windowStart + interval, touch)
-        } ?? (false, false)
+        }(&records[Int(slot.index)])
         if touchAddress { visitAddress(s.address, of: slot, isNew: isNew, at: t, into: &out) }
         if windowOver, modify(slot, { $0.timerDue == nil }) == true { publish(slot, at: t, into: &out) }
     }
@@ -198,8 +208,15 @@ package struct TelemetryTracker: Sendable {
     }
 
     /// Fires every telemetry window that ends at or before `time`.
+    /// Called twice a report, nearly always with nothing due: the loop is kept out of that path's
+    /// frame (as `BeaconMonitor.advance` does).
     package mutating func advance(to time: Timestamp, into out: inout [MonitoringEvent]) {
         if time > now { now = time }
+        if let d = deadlines.first, d.due <= now.microseconds { fireDue(into: &out) }
+    }
+
+    @inline(never)
+    private mutating func fireDue(into out: inout [MonitoringEvent]) {
         while let d = deadlines.first, d.due <= now.microseconds {
             _ = deadlines.pop()
             let due = modify(d.slot) { r -> Bool in
@@ -222,30 +239,30 @@ package struct TelemetryTracker: Sendable {
     /// Drops what is known of `identity` (a reload stopped monitoring it); its pending window ends
     /// without a message. Its address associations age out of the map.
     package mutating func forget(_ identity: BeaconIdentity) {
-        if let row = rows.removeValue(forKey: identity) { records[Int(row)] = nil }
+        if let row = rows.removeValue(forKey: identity) { records[Int(row)] = .vacant }
     }
 
     /// The latest telemetry of every beacon that has published any, to republish after the broker
     /// lost its retained messages; the windows and the rate limit go on as they were.
     package func republishRetained(into out: inout [MonitoringEvent]) {
-        for r in records where r?.published == true { out.append(.didUpdateTelemetry(snapshot(r!, at: now))) }
+        for r in records where r.live && r.published { out.append(.didUpdateTelemetry(snapshot(r, at: now))) }
     }
 
     // MARK: Internals
 
     private func owns(_ slot: MonitorSlot) -> Bool {
         let i = Int(slot.index)
-        return i < records.count && records[i]?.generation == slot.generation
+        return i < records.count && records[i].live && records[i].generation == slot.generation
     }
 
     /// Gives `slot`'s row to the beacon the monitor put there: whatever held the row before (a
     /// beacon the monitor dropped) and this beacon's row from an earlier stay in the table go.
     private mutating func adopt(_ slot: MonitorSlot, _ s: BeaconSighting, at t: Timestamp) {
         let i = Int(slot.index)
-        if i >= records.count { records.append(contentsOf: repeatElement(nil, count: i + 1 - records.count)) }
-        if let old = records[i], rows[old.identity] == slot.index { rows[old.identity] = nil }
+        if i >= records.count { records.append(contentsOf: repeatElement(.vacant, count: i + 1 - records.count)) }
+        if records[i].live, rows[records[i].identity] == slot.index { rows[records[i].identity] = nil }
         if let earlier = rows.updateValue(slot.index, forKey: s.identity), earlier != slot.index {
-            records[Int(earlier)] = nil
+            records[Int(earlier)] = .vacant
         }
         records[i] = Record(
             generation: slot.generation, address: s.address, lastSighting: s.timestamp.microseconds, windowStart: t,
@@ -256,7 +273,7 @@ package struct TelemetryTracker: Sendable {
     @discardableResult
     private mutating func modify<R>(_ slot: MonitorSlot, _ body: (inout Record) -> R) -> R? {
         guard owns(slot) else { return nil }
-        return body(&records[Int(slot.index)]!)
+        return body(&records[Int(slot.index)])
     }
 
     private mutating func attach(
@@ -317,10 +334,10 @@ package struct TelemetryTracker: Sendable {
     private mutating func rebuildDeadlines() {
         let interval = settings.interval
         var list: [Deadline] = []
-        for i in records.indices where records[i] != nil {
-            let due = (records[i]!.windowStart + interval).microseconds
-            records[i]!.timerDue = due
-            list.append(Deadline(due: due, slot: MonitorSlot(index: Int32(i), generation: records[i]!.generation)))
+        for i in records.indices where records[i].live {
+            let due = (records[i].windowStart + interval).microseconds
+            records[i].timerDue = due
+            list.append(Deadline(due: due, slot: MonitorSlot(index: Int32(i), generation: records[i].generation)))
         }
         list.sort { $0.due < $1.due }
         deadlines.removeAll()

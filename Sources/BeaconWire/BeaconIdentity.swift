@@ -48,4 +48,12 @@ public struct BeaconIdentity: Hashable, Sendable, Comparable {
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.scheme, lhs.id, lhs.major, lhs.minor) < (rhs.scheme, rhs.id, rhs.major, rhs.minor)
     }
+
+    /// Field by field, as the derived one; inlinable, because the monitor's table compares
+    /// identities once a report from another module, where the derived one was a call.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.id.low == rhs.id.low && lhs.id.high == rhs.id.high && lhs.major == rhs.major && lhs.minor == rhs.minor
+            && lhs.scheme == rhs.scheme
+    }
 }
