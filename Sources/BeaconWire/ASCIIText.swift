@@ -80,9 +80,14 @@ public enum ASCIIText {
         guard v.isFinite else { return nil }
         var scale: UInt64 = 1
         for _ in 0..<decimals { scale &*= 10 }
-        let scaled = (v * Double(scale)).rounded()
+        // Rounded half away from zero, as `rounded()` does, without its call into libm: below
+        // 9e15 the truncation is exact and so is the fraction it leaves (whole numbers are exact).
+        let scaled = v * Double(scale)
         guard abs(scaled) < 9.0e15 else { return nil }
-        let n = Int64(scaled)
+        let whole = Int64(scaled)
+        let left = scaled - Double(whole)
+        let n = left >= 0.5 ? whole &+ 1 : left <= -0.5 ? whole &- 1 : whole
+        guard n.magnitude < 9_000_000_000_000_000 else { return nil }
         var at = 0
         if n < 0 {
             p[0] = 0x2D

@@ -1,10 +1,11 @@
 /// Object members written on the stack and appended to a `JSONWriter` in one go
-/// (`JSONWriter.members(maximum:_:)`): for the fields a payload writes many times over, such as a
-/// ranging list's measurements. Each `JSONWriter` call pays a capacity and uniqueness check and a
-/// generic append; written here, five members cost about a seventh of that.
+/// (`JSONWriter.members(maximum:_:)`, `JSONWriter.object(maximum:_:)`): for the fields a payload
+/// writes many times over, such as a ranging list's entries. Each `JSONWriter` call pays a
+/// capacity and uniqueness check and a generic append; written here, five members cost about a
+/// seventh of that.
 ///
-/// Keys are the contract's ASCII names (`StaticString`), values numbers, `null` or text that needs
-/// no escaping. Formats are `JSONWriter`'s, byte for byte.
+/// Keys are the contract's ASCII names (`StaticString`), values numbers, `null`, times or text
+/// that needs no escaping. Formats are `JSONWriter`'s, byte for byte.
 public struct JSONMemberRun: ~Copyable {
     private let base: UnsafeMutablePointer<UInt8>
     private let capacity: Int
@@ -27,13 +28,30 @@ public struct JSONMemberRun: ~Copyable {
         count &+= bytes.count
     }
 
-    /// `"name":`, after a comma unless it is the run's first member.
+    /// `"name":`, after a comma unless it is the run's first member. One bounds check for the
+    /// whole key (a check and a call per byte made a key cost about 70 instructions).
     public mutating func key(_ name: StaticString) {
+        let n = name.utf8CodeUnitCount
+        precondition(count &+ n &+ 4 <= capacity, "JSONMemberRun: more than its maximum")
+        var at = count
+        if at > 0 {
+            base[at] = 0x2C
+            at &+= 1
+        }
+        base[at] = 0x22
+        name.withUTF8Buffer { (base + (at &+ 1)).update(from: $0.baseAddress!, count: n) }
+        at &+= n &+ 1
+        base[at] = 0x22
+        base[at &+ 1] = 0x3A
+        count = at &+ 2
+    }
+
+    /// Already-valid members (another writer's `innerBytes`), after a comma unless they are the
+    /// run's first.
+    public mutating func members(_ json: [UInt8]) {
+        guard !json.isEmpty else { return }
         if count > 0 { put(0x2C) }
-        put(0x22)
-        name.withUTF8Buffer { put($0) }
-        put(0x22)
-        put(0x3A)
+        json.withUnsafeBufferPointer { put($0) }
     }
 
     public mutating func null() {
@@ -68,4 +86,12 @@ public struct JSONMemberRun: ~Copyable {
         put(0x22)
     }
 
+    /// A quoted RFC 3339 time, as `Timestamp.rfc3339` (through `formatter`'s cached minute).
+    public mutating func time(_ t: Timestamp, _ formatter: inout RFC3339Formatter) {
+        precondition(count &+ RFC3339Formatter.maximumLength &+ 2 <= capacity, "JSONMemberRun: more than its maximum")
+        base[count] = 0x22
+        let n = formatter.write(t, at: base + (count &+ 1))
+        base[count &+ 1 &+ n] = 0x22
+        count &+= n &+ 2
+    }
 }

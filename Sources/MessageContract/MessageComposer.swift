@@ -205,20 +205,17 @@ package struct MessageComposer: Sendable {
     }
 
     /// The measured members, written many times a tick: composed on the stack in one run.
-    private func writeMeasurement(_ w: inout JSONWriter, _ b: RangedBeacon) {
-        let rssi = rssi(b.rssi)
-        w.members(maximum: 256) { m in
-            m.key("rssi")
-            m.double(rssi, decimals: 1)
-            m.key("rssi_filtered")
-            m.double(b.filteredRSSI, decimals: 1)
-            m.key("measured_power")
-            m.int(b.measuredPower)
-            m.key("accuracy")
-            m.double(b.accuracy, decimals: 2)
-            m.key("proximity")
-            m.plain(b.proximity.rawValue)
-        }
+    private func writeMeasurement(_ m: inout JSONMemberRun, _ b: RangedBeacon) {
+        m.key("rssi")
+        m.double(rssi(b.rssi), decimals: 1)
+        m.key("rssi_filtered")
+        m.double(b.filteredRSSI, decimals: 1)
+        m.key("measured_power")
+        m.int(b.measuredPower)
+        m.key("accuracy")
+        m.double(b.accuracy, decimals: 2)
+        m.key("proximity")
+        m.plain(b.proximity.rawValue)
     }
 
     /// `{<identity>,"name","gateway","floor","room","address","rssi","rssi_filtered","measured_power",
@@ -238,7 +235,7 @@ package struct MessageComposer: Sendable {
             writeIdentityMembers(&w, b, gatewayFields: true)
             topic = topics.beacon(b.identity, .proximity)
         }
-        writeMeasurement(&w, b)
+        w.members(maximum: 256) { writeMeasurement(&$0, b) }
         writeTime(&w, "timestamp", t)
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: 0, retain: false, kind: .proximity)
@@ -251,16 +248,21 @@ package struct MessageComposer: Sendable {
         var times = RFC3339Formatter()
         w.beginArray()
         for b in beacons {
-            w.beginObject()
+            let identity: [UInt8]
             if let n = cacheSlot(of: b) {
                 if identityTexts[n].members.isEmpty { identityTexts[n].members = identityMembers(of: b) }
-                w.members(identityTexts[n].members)
+                identity = identityTexts[n].members
             } else {
-                writeIdentityMembers(&w, b, gatewayFields: false)
+                identity = identityMembers(of: b)
             }
-            writeMeasurement(&w, b)
-            w.field("last_seen", plain: { times.append(b.lastSeen + wallOffset, to: &$0) })
-            w.endObject()
+            let lastSeen = b.lastSeen + wallOffset
+            // The whole entry in one run: the measured members (about 270 bytes at most) and the time.
+            w.object(maximum: identity.count &+ 320) { m in
+                m.members(identity)
+                writeMeasurement(&m, b)
+                m.key("last_seen")
+                m.time(lastSeen, &times)
+            }
         }
         w.endArray()
         return OutboundMessage(

@@ -28,6 +28,42 @@ import Testing
         #expect(!ASCIIText.appendFixed(1e300, decimals: 2, to: &out) && out.isEmpty)
     }
 
+    /// `writeFixed` rounds without libm's `round`: it must print what rounding half away from
+    /// zero (`rounded()`, the straightforward form) prints, at and around every half-way point.
+    @Test func fixedPointRoundsAsRoundedDoes() {
+        func reference(_ v: Double, _ decimals: Int) -> String? {
+            var scale: UInt64 = 1
+            for _ in 0..<decimals { scale *= 10 }
+            let scaled = (v * Double(scale)).rounded()
+            guard v.isFinite, abs(scaled) < 9.0e15 else { return nil }
+            let n = Int64(scaled)
+            let whole = String(n.magnitude / scale)
+            var fraction = decimals == 0 ? "" : String(n.magnitude % scale)
+            fraction = String(repeating: "0", count: decimals - fraction.count) + fraction
+            while fraction.hasSuffix("0") { fraction.removeLast() }
+            return (n < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
+        }
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -2.5, 0.049999999999999996, 0.05, -0.05, 8.999999999999999e15,
+            9e15, -9e15, 4.5e15 + 0.5, 1e300, -1e-300, .nan, .infinity, -.infinity, .ulpOfOne, 0.49999999999999994]
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let halfway = (Double(Int64(bitPattern: x) >> 40) + 0.5) / [1.0, 10, 100, 1000][Int(x & 3)]
+            values += [halfway, halfway.nextUp, halfway.nextDown, Double(bitPattern: x >> 2) * (x & 1 == 0 ? 1 : -1)]
+        }
+        var mismatches: [String] = []
+        for v in values {
+            for decimals in 0...3 {
+                var out: [UInt8] = []
+                let written = ASCIIText.appendFixed(v, decimals: decimals, to: &out)
+                let text = written ? String(decoding: out, as: UTF8.self) : nil
+                if text != reference(v, decimals) { mismatches.append("\(v) \(decimals): \(text ?? "nil")") }
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(values.count > 80_000)
+    }
+
     @Test func uuidAndAddressText() {
         let id = BeaconID128(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         #expect(id.uuidString == "e2c56db5-dffb-48d2-b060-d0f5a71096e0")
