@@ -34,27 +34,32 @@ extension BeaconMonitor {
         let accuracy = DistanceEstimator.accuracy(
             rssi: filtered, measuredPower: Double(power), settings: settings.ranging.distance)
         let proximity = Proximity(accuracy: accuracy, thresholds: settings.ranging.proximity)
-        table[i].filteredRSSI = filtered
-        table[i].measuredPower = power
-        table[i].accuracy = accuracy
-        table[i].proximity = proximity
-
         let p = settings.ranging.publish
-        let slot = table[i]
-        let due: Bool
-        if let last = slot.publishedAt {
-            let moved =
-                p.accuracyDeadband > 0 && accuracy >= 0 && slot.publishedAccuracy >= 0
-                && abs(accuracy - slot.publishedAccuracy) > p.accuracyDeadband
-            let heartbeat = p.heartbeat > .zero && t - last >= p.heartbeat
-            due = (p.onProximityChange && proximity != slot.publishedProximity) || moved || heartbeat
-        } else {
-            due = true
-        }
+        // The results and the decision in one access to the slot: field by field, each write
+        // checked the table's storage for uniqueness, and the decision read a copy of the slot.
+        let due = { (slot: inout BeaconSlot) -> Bool in
+            slot.filteredRSSI = filtered
+            slot.measuredPower = power
+            slot.accuracy = accuracy
+            slot.proximity = proximity
+            let due: Bool
+            if let last = slot.publishedAt {
+                let moved =
+                    p.accuracyDeadband > 0 && accuracy >= 0 && slot.publishedAccuracy >= 0
+                    && abs(accuracy - slot.publishedAccuracy) > p.accuracyDeadband
+                let heartbeat = p.heartbeat > .zero && t - last >= p.heartbeat
+                due = (p.onProximityChange && proximity != slot.publishedProximity) || moved || heartbeat
+            } else {
+                due = true
+            }
+            if due {
+                slot.publishedAt = t
+                slot.publishedAccuracy = accuracy
+                slot.publishedProximity = proximity
+            }
+            return due
+        }(&table[i])
         guard due else { return }
-        table[i].publishedAt = t
-        table[i].publishedAccuracy = accuracy
-        table[i].publishedProximity = proximity
         emit(.didRangeBeacon(rangedBeacon(i), at: t), into: &out)
     }
 

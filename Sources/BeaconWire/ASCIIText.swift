@@ -22,6 +22,16 @@ public enum ASCIIText {
     /// max(20, minimumWidth) bytes); returns how many it wrote.
     @inlinable
     public static func writeDigits(_ v: UInt64, minimumWidth: Int, at p: UnsafeMutablePointer<UInt8>) -> Int {
+        // One or two digits (most RSSI, accuracy and time fields) without the loops.
+        if v < 100 && minimumWidth <= 2 {
+            if v < 10 && minimumWidth <= 1 {
+                p[0] = 0x30 &+ UInt8(truncatingIfNeeded: v)
+                return 1
+            }
+            p[0] = 0x30 &+ UInt8(truncatingIfNeeded: v / 10)
+            p[1] = 0x30 &+ UInt8(truncatingIfNeeded: v % 10)
+            return 2
+        }
         var count = 1
         var rest = v / 10
         while rest != 0 {

@@ -73,6 +73,7 @@ public struct BeaconID128: Hashable, Sendable, Comparable {
         self.init(high: high, low: low)
     }
 
+    @inlinable
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.high, lhs.low) < (rhs.high, rhs.low)
     }

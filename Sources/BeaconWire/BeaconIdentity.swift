@@ -9,7 +9,7 @@ public struct BeaconIdentity: Hashable, Sendable, Comparable {
         case uuid = 0
         case eddystone = 1
         case device = 2
-        public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+        @inlinable public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
     }
 
     public var scheme: Scheme
@@ -45,6 +45,8 @@ public struct BeaconIdentity: Hashable, Sendable, Comparable {
     /// Eddystone instance as 12 lowercase hex digits.
     public var eddystoneInstance: String { Hex.string(id.bytes[10..<16]) }
 
+    /// Inlinable (as `==`): a ranging tick sorts each region's list with it as the tie-break.
+    @inlinable
     public static func < (lhs: Self, rhs: Self) -> Bool {
         (lhs.scheme, lhs.id, lhs.major, lhs.minor) < (rhs.scheme, rhs.id, rhs.major, rhs.minor)
     }

@@ -77,7 +77,9 @@ package struct MessageComposer: Sendable {
     }
 
     /// A measured RSSI with the gateway offset applied; nil for 127 ("not available").
-    func rssi(_ raw: Int8) -> Double? { raw == 127 ? nil : Double(raw) + rssiOffset }
+    func rssi(_ raw: Int8) -> Double? { Self.rssi(raw, offset: rssiOffset) }
+
+    static func rssi(_ raw: Int8, offset: Double) -> Double? { raw == 127 ? nil : Double(raw) + offset }
 
     func state(_ topic: String, _ state: RegionState) -> OutboundMessage {
         OutboundMessage(topic: topic, payload: .text(state.rawValue), qos: qos, retain: true, kind: .state)
@@ -205,9 +207,11 @@ package struct MessageComposer: Sendable {
     }
 
     /// The measured members, written many times a tick: composed on the stack in one run.
-    private func writeMeasurement(_ m: inout JSONMemberRun, _ b: RangedBeacon) {
+    /// Static, so the closures that call it capture no composer (a closure in a mutating method
+    /// that called a method copied the whole composer: about 450 instructions an entry).
+    private static func writeMeasurement(_ m: inout JSONMemberRun, _ b: RangedBeacon, rssiOffset: Double) {
         m.key("rssi")
-        m.double(rssi(b.rssi), decimals: 1)
+        m.double(rssi(b.rssi, offset: rssiOffset), decimals: 1)
         m.key("rssi_filtered")
         m.double(b.filteredRSSI, decimals: 1)
         m.key("measured_power")
@@ -235,7 +239,8 @@ package struct MessageComposer: Sendable {
             writeIdentityMembers(&w, b, gatewayFields: true)
             topic = topics.beacon(b.identity, .proximity)
         }
-        w.members(maximum: 256) { writeMeasurement(&$0, b) }
+        let offset = rssiOffset
+        w.members(maximum: 256) { Self.writeMeasurement(&$0, b, rssiOffset: offset) }
         writeTime(&w, "timestamp", t)
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: 0, retain: false, kind: .proximity)
@@ -246,6 +251,7 @@ package struct MessageComposer: Sendable {
     mutating func ranging(_ region: String, _ beacons: [RangedBeacon]) -> OutboundMessage {
         var w = JSONWriter(capacity: 2 + 240 * beacons.count)
         var times = RFC3339Formatter()
+        let offset = rssiOffset
         w.beginArray()
         for b in beacons {
             let identity: [UInt8]
@@ -259,7 +265,7 @@ package struct MessageComposer: Sendable {
             // The whole entry in one run: the measured members (about 270 bytes at most) and the time.
             w.object(maximum: identity.count &+ 320) { m in
                 m.members(identity)
-                writeMeasurement(&m, b)
+                Self.writeMeasurement(&m, b, rssiOffset: offset)
                 m.key("last_seen")
                 m.time(lastSeen, &times)
             }

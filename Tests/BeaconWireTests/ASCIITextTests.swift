@@ -64,6 +64,25 @@ import Testing
         #expect(values.count > 80_000)
     }
 
+    /// `writeDigits`' one- and two-digit shortcut against the plain decimal text, padded.
+    @Test func digitsMatchTheDecimalTextAtEveryWidth() {
+        var values: [UInt64] = Array(0...1_100) + [9_999, 10_000, 123_456_789, .max]
+        var x: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<2_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(x >> (x & 63))
+        }
+        var mismatches = 0
+        for v in values {
+            for width in -1...5 {
+                let plain = String(v)
+                let expected = String(repeating: "0", count: max(0, width - plain.count)) + plain
+                if Self.text({ ASCIIText.appendDigits(v, minimumWidth: width, to: &$0) }) != "x" + expected { mismatches += 1 }
+            }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test func uuidAndAddressText() {
         let id = BeaconID128(uuidString: "E2C56DB5-DFFB-48D2-B060-D0F5A71096E0")!
         #expect(id.uuidString == "e2c56db5-dffb-48d2-b060-d0f5a71096e0")
