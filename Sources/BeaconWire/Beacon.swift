@@ -15,6 +15,7 @@ public enum Beacon: Sendable, Equatable {
     }
 
     /// Calibrated power at 1 m in dBm, as the frame advertises it (Eddystone: tx power at 0 m − 41 dB).
+    @inlinable  // read once a report, from another module
     public var measuredPowerAt1m: Int8? {
         switch self {
         case .iBeacon(let b): return b.measuredPower

@@ -14,7 +14,7 @@ public enum HCIEventCode {
     public static let leMeta: UInt8 = 0x3E
 
     /// True for the LE Meta subevents that carry advertising reports (0x02, 0x0B, 0x0D).
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func isAdvertisingReport(subevent: UInt8) -> Bool {
         AdvertisingReport.Kind(rawValue: subevent) != nil
     }

@@ -18,6 +18,8 @@ public struct PacketClass: Sendable, Equatable {
     }
 
     /// True for LE Meta events whose subevent carries advertising reports (`HCIEventCode`).
+    /// Inlinable: the pipeline asks once a packet, from another module.
+    @inlinable
     public var isAdvertisingReport: Bool {
         guard eventCode == HCIEventCode.leMeta, let leSubevent else { return false }
         return HCIEventCode.isAdvertisingReport(subevent: leSubevent)

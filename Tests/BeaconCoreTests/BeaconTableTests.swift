@@ -63,6 +63,35 @@ import Testing
         #expect(table.lastSample(i) == -39)
     }
 
+    /// The window found by bisection and copied in runs is the plain filter of the ring's samples
+    /// (the latest 32, oldest first) by time, for rings of every fill and position, windows
+    /// before, inside and after them, and repeated times; three slots so the runs' offsets vary.
+    @Test func sampleWindowIsTheSamplesAfterItsStart() {
+        var table = BeaconTable()
+        let slots = (1...3).map { table.insert(Self.slot(Fixtures.beacon(UInt16($0)))) }
+        var kept: [[(time: Int64, rssi: Int8)]] = [[], [], []]
+        var x: UInt64 = 0x2545_F491_4F6C_DD1D
+        var time: Int64 = 0
+        var mismatches = 0
+        var nonEmpty = 0
+        for step in 0..<6_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let s = Int(x % 3)
+            time += Int64(x >> 40 & 3) * 250_000  // often the same time as the last sample
+            let rssi = Int8(truncatingIfNeeded: x >> 8)
+            table.appendSample(slots[s], rssi: rssi, at: Timestamp(microseconds: time))
+            kept[s].append((time, rssi))
+            if kept[s].count > BeaconTable.ringCapacity { kept[s].removeFirst() }
+            let start = time - Int64(x >> 20 & 0xF) * 400_000 + (step % 5 == 0 ? 10_000_000 : 0)
+            let expected = kept[s].filter { $0.time > start }.map(\.rssi)
+            let got = table.withSamples(slots[s], after: Timestamp(microseconds: start)) { Array($0) }
+            if got != expected { mismatches += 1 }
+            if !got.isEmpty && got.count < kept[s].count { nonEmpty += 1 }
+        }
+        #expect(mismatches == 0)
+        #expect(nonEmpty > 1_000)  // windows that cut the ring, not only all or nothing
+    }
+
     @Test func deadlineHeapStaysBoundedUnderAFloodOfPerBeaconIdentities() {
         var c = Configuration()
         c.monitoring.maxTracked = 100

@@ -31,6 +31,34 @@ import Testing
         #expect(Self.apply([-100, -37, -37, -100, -99], RSSIFilter.median) == -99)
     }
 
+    /// Read off the bins (spreads up to 64 dB) or sorted (wider), the median and the trimmed mean
+    /// are the sorted samples' to the bit, for random windows of every length and trim.
+    @Test func statisticsFromTheBinsAgreeWithSortedSamples() {
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var mismatches = 0
+        for round in 0..<5_000 {
+            x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let n = Int(x % 32) + 1
+            let spread = [3, 20, 63, 64, 65, 200][round % 6]
+            let low = Int(x >> 8 % 64) - 128
+            var samples: [Int8] = []
+            for _ in 0..<n {
+                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                samples.append(Int8(clamping: low + Int(x >> 33) % spread))
+            }
+            let sorted = samples.map(Double.init).sorted()
+            let median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2
+            if Self.apply(samples, RSSIFilter.median) != median { mismatches += 1 }
+            let trim = Double(x >> 50 % 60) / 100
+            var k = Int((Double(n) * min(trim, 0.5)).rounded(.down))
+            if n - 2 * k < 1 { k = (n - 1) / 2 }
+            let middle = sorted[k..<(n - k)]
+            let mean = middle.reduce(0, +) / Double(middle.count)
+            if Self.apply(samples, { RSSIFilter.trimmedMean($0, trim: trim) }) != mean { mismatches += 1 }
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test func trimmedMeanDropsTheConfiguredFractionFromEachEnd() {
         // 10 samples, trim 0.1 → drop one from each end: mean of −69…−62 = −65.5.
         let v: [Int8] = [-62, -99, -63, -64, -65, -66, -67, -68, -69, -40]
