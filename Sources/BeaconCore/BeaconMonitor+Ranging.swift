@@ -5,8 +5,13 @@ extension BeaconMonitor {
     /// distance.default_measured_power. A frame value ≥ 0 dBm is treated as absent (room-assistant,
     /// Theengs: "−59 when the beacon's field is 0").
     func measuredPower(of slot: BeaconSlot) -> Int {
-        if slot.override >= 0, let p = settings.beacons[Int(slot.override)].measuredPower { return p }
-        if let p = slot.frameMeasuredPower, p < 0 { return Int(p) }
+        measuredPower(override: slot.override, frame: slot.frameMeasuredPower)
+    }
+
+    /// The same from the two fields it reads (a tick reads them from the table, not a slot's copy).
+    func measuredPower(override: Int32, frame: Int8?) -> Int {
+        if override >= 0, let p = settings.beacons[Int(override)].measuredPower { return p }
+        if let p = frame, p < 0 { return Int(p) }
         return settings.ranging.distance.defaultMeasuredPower
     }
 
@@ -30,7 +35,7 @@ extension BeaconMonitor {
     /// the heartbeat is due.
     mutating func range(_ i: Int32, at t: Timestamp, into out: inout [MonitoringEvent]) {
         let filtered = filteredRSSI(i, at: t).map { $0 + settings.rssiOffset }
-        let power = measuredPower(of: table[i])
+        let power = measuredPower(override: table[i].override, frame: table[i].frameMeasuredPower)
         let accuracy = DistanceEstimator.accuracy(
             rssi: filtered, measuredPower: Double(power), settings: settings.ranging.distance)
         let proximity = Proximity(accuracy: accuracy, thresholds: settings.ranging.proximity)
@@ -110,16 +115,23 @@ extension BeaconMonitor {
             }
             guard settings.ranging.publish.rangingList else { continue }
             if !rangeLists[r].isEmpty {
-                // Sort keys gathered once: comparisons then never reach back into the table.
+                // Sort keys gathered once, so comparisons never reach back into the table: the
+                // accuracy's bits (unknown = +∞, −0 as 0; a non-negative double's bits order as the
+                // double does) and the entry's place in the list, whose identity breaks ties. The
+                // sort moves 16-byte keys (with the identity in them, 48 bytes: twice the cost).
                 sortKeys.removeAll(keepingCapacity: true)
+                sortIdentities.removeAll(keepingCapacity: true)
                 for i in rangeLists[r] {
                     let a = table[i].accuracy
-                    sortKeys.append((a < 0 ? .infinity : a, table[i].identity, i))
+                    sortKeys.append(((a >= 0 ? a + 0 : .infinity).bitPattern, Int32(truncatingIfNeeded: sortKeys.count)))
+                    sortIdentities.append(table[i].identity)
                 }
-                sortKeys.sort { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }
+                sortIdentities.withUnsafeBufferPointer { ids in
+                    sortKeys.sort { $0.0 != $1.0 ? $0.0 < $1.0 : ids[Int($0.1)] < ids[Int($1.1)] }
+                }
                 var list: [RangedBeacon] = []
                 list.reserveCapacity(sortKeys.count)
-                for k in sortKeys.indices { list.append(rangedBeacon(sortKeys[k].2)) }
+                for k in sortKeys.indices { list.append(rangedBeacon(rangeLists[r][Int(sortKeys[k].1)])) }
                 emit(.didRange(settings.regions[r].name, list), into: &out)
                 regions[r].rangingNonEmpty = true
             } else if regions[r].rangingNonEmpty {

@@ -32,8 +32,10 @@ package struct BeaconMonitor: Sendable {
     /// Longest time after its last sighting that a slot can still matter to a tick.
     var horizon: TimeSpan = .zero
     var rangeLists: [[Int32]] = []
-    /// A tick's sort keys for one region's list: (accuracy, unknown = ∞; identity; slot).
-    var sortKeys: [(Double, BeaconIdentity, Int32)] = []
+    /// A tick's sort keys for one region's list: (accuracy's bits, unknown = ∞; place in the
+    /// list), and the identities by place, for ties.
+    var sortKeys: [(UInt64, Int32)] = []
+    var sortIdentities: [BeaconIdentity] = []
 
     /// Starts monitoring at `start`: every region is `unknown` until a matching sighting, or until its
     /// exit timeout passes without one (then `outside`, without an event).

@@ -253,7 +253,9 @@ package struct MessageComposer: Sendable {
         var times = RFC3339Formatter()
         let offset = rssiOffset
         w.beginArray()
-        for b in beacons {
+        // By index: `for b in beacons` copied each entry out (its name retained and released).
+        for k in beacons.indices {
+            let b = beacons[k]
             let identity: [UInt8]
             if let n = cacheSlot(of: b) {
                 if identityTexts[n].members.isEmpty { identityTexts[n].members = identityMembers(of: b) }

@@ -41,6 +41,33 @@ import Testing
         #expect(tick.first?.1 == [1, 2, 3])
     }
 
+    /// Many beacons at few distinct RSSI values (ties in accuracy, broken by identity) and some
+    /// without RSSI (unknown accuracy, last): every list is the order of sorting its own entries
+    /// by (accuracy, unknown = ∞; identity), the order the tick's compact keys must give.
+    @Test func rangingListBreaksTiesByIdentity() {
+        var h = EventHarness(Self.rangingConfig())
+        var x: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var listed = 0
+        var ties = 0
+        for tick in 1...5 {
+            for n in 0..<150 {
+                x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let id = BeaconIdentity.uuid(Fixtures.uuidA, major: UInt16(x >> 60), minor: UInt16(n * 7 % 150))
+                let rssi: Int8 = x >> 20 % 9 == 0 ? 127 : -50 - Int8(x >> 40 % 4) * 5
+                h.see(Fixtures.sighting(id, at: Double(tick) - 0.5 + Double(n) / 1_000, rssi: rssi))
+            }
+            for case .didRange(_, let beacons) in h.advance(Double(tick)) {
+                let key = { (b: RangedBeacon) in b.accuracy < 0 ? Double.infinity : b.accuracy }
+                let reference = beacons.sorted { key($0) != key($1) ? key($0) < key($1) : $0.identity < $1.identity }
+                #expect(beacons.map(\.identity) == reference.map(\.identity))
+                listed += beacons.count
+                ties += zip(beacons, beacons.dropFirst()).filter { key($0) == key($1) }.count
+            }
+        }
+        #expect(listed > 500)
+        #expect(ties > 100)
+    }
+
     @Test func ticksAreAlignedToTheInterval() {
         var h = EventHarness(Self.rangingConfig(), start: Fixtures.at(0.25))
         h.see(Fixtures.sighting(a1, at: 0.3))
