@@ -149,7 +149,7 @@ package struct BeaconMonitor: Sendable {
             if regions[ri].state != .inside { enterRegion(ri, at: t, into: &out) }
             if !regions[ri].armed { arm(region: ri, due: t + regions[ri].exitTimeout) }
         }
-        wakeRanging(at: t)
+        if rangingIdle { wakeRanging(at: t) }  // tested here: the call alone cost as much as the test
         return MonitorSlot(index: i, generation: table[i].generation)
     }
 

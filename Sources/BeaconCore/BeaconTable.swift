@@ -26,8 +26,10 @@ struct BeaconTable: Sendable {
 
     func find(_ id: BeaconIdentity) -> Int32? { index.find(id) }
 
+    /// Read in place: a getter returned a copy of the whole slot, which a tick's `range` paid a
+    /// `memcpy` for to read two of its fields.
     subscript(_ i: Int32) -> BeaconSlot {
-        get { slots[Int(i)] }
+        _read { yield slots[Int(i)] }
         _modify { yield &slots[Int(i)] }
     }
 

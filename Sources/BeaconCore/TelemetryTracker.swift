@@ -166,6 +166,8 @@ package struct TelemetryTracker: Sendable {
                 e.beacons.insert(slot, at: 0)
                 if e.beacons.count > Self.identitiesPerAddress { e.beacons.removeLast() }
             }
+            // Nearly always nothing is held: then the entry is left as it is.
+            guard e.pendingTLM != nil || e.pendingTLMSeen != nil || e.pendingURL != nil else { return }
             pending = (e.pendingTLM, e.pendingTLMSeen, e.pendingURL)
             e.pendingTLM = nil
             e.pendingTLMSeen = nil

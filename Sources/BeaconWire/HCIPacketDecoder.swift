@@ -47,8 +47,11 @@ public enum HCIPacketDecoder {
         case .absent:
             start = 0
         case .present:
-            guard let type = HCIPacketType(rawValue: first) else { throw .unknownPacketIndicator(first, offset: 0) }
-            if type != .event { return .other(PacketClass(packetType: type)) }
+            // An event (nearly every packet) by one compare: the raw-value initialiser is a call.
+            if first != HCIPacketType.event.rawValue {
+                guard let type = HCIPacketType(rawValue: first) else { throw .unknownPacketIndicator(first, offset: 0) }
+                return .other(PacketClass(packetType: type))
+            }
             start = 1
         case .auto:
             if first == HCIPacketType.event.rawValue {

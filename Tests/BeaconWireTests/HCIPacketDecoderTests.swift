@@ -165,6 +165,18 @@ import Testing
             try HCIPacketDecoder.decode([0x07, 0x3E, 0x00], indicator: .present)
         }
         #expect(throws: DecodeError.empty) { try HCIPacketDecoder.decode([]) }
+        // With the indicator required, every other packet type is classified by its indicator
+        // (the event's own is tested first, by one compare), and every other byte is refused.
+        for byte in UInt8.min...UInt8.max where byte != HCIPacketType.event.rawValue {
+            let packet: [UInt8] = [byte, 0x3E, 0x00]
+            if let type = HCIPacketType(rawValue: byte) {
+                #expect((try? HCIPacketDecoder.decode(packet, indicator: .present))?.packetClass == PacketClass(packetType: type))
+            } else {
+                #expect(throws: DecodeError.unknownPacketIndicator(byte, offset: 0)) {
+                    try HCIPacketDecoder.decode(packet, indicator: .present)
+                }
+            }
+        }
     }
 
     @Test func zeroCopyPathReportsTheSameHeadersAndData() throws {
