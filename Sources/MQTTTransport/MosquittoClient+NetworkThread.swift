@@ -28,10 +28,12 @@ extension MosquittoClient {
                 let sessionStart = ContinuousClock.now
                 var loopResult = Int32(MOSQ_ERR_SUCCESS.rawValue)
                 while loopResult == Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                    loopResult = mosquitto_loop(handle, 100, 1)
+                    loopResult = writesDirectly ? drivePass(handle) : mosquitto_loop(handle, 100, 1)
                     // on_disconnect ran (with MQTT 5, mosquitto_loop may still return success
                     // after our own DISCONNECT), or stopping before the CONNACK came.
-                    if box.disconnected || state.withLock({ $0.stopping && !$0.connected }) { break }
+                    if box.disconnected.load(ordering: .acquiring) || state.withLock({ $0.stopping && !$0.connected }) {
+                        break
+                    }
                 }
                 let wasConnected = state.withLock { s in
                     defer { s.connected = false }
@@ -144,7 +146,9 @@ extension MosquittoClient {
         mosquitto_connect_callback_set(handle) { mosq, obj, rc in
             CallbackBox.from(obj).client.didConnect(mosq, box: CallbackBox.from(obj), rc: rc)
         }
-        mosquitto_disconnect_callback_set(handle) { _, obj, _ in CallbackBox.from(obj).disconnected = true }
+        mosquitto_disconnect_callback_set(handle) { _, obj, _ in
+            CallbackBox.from(obj).disconnected.store(true, ordering: .releasing)
+        }
         mosquitto_publish_callback_set(handle) { _, obj, mid in
             let box = CallbackBox.from(obj)
             box.client.didPublish(generation: box.generation, mid: mid)
@@ -216,10 +220,12 @@ extension MosquittoClient {
 private final class CallbackBox: @unchecked Sendable {
     let client: MosquittoClient
     let generation: UInt64
-    /// The CONNACK refusal reason, and whether on_disconnect ran. Written and read only on the
-    /// network thread (callbacks run inside `mosquitto_loop` there), hence unchecked Sendable.
+    /// The CONNACK refusal reason: written and read only on the network thread (the CONNACK is
+    /// read there, and on_connect runs inside its read), hence unchecked Sendable.
     var refusal: String?
-    var disconnected = false
+    /// Whether on_disconnect ran: on the network thread, or in the thread whose write found the
+    /// connection lost (`writeQueued`).
+    let disconnected = Atomic<Bool>(false)
 
     init(client: MosquittoClient, generation: UInt64) {
         self.client = client

@@ -47,6 +47,11 @@ package final class MosquittoClient: Sendable {
     let state = WaitableState(SessionState())
     /// Wakes the network thread's reconnect back-off at once when `stop` begins.
     let stopSignal = StopSignal()
+    /// Wakes the network thread's poll: a write is left to it, or `stop` began (plain TCP; see
+    /// MosquittoClient+Driving.swift).
+    let writeWake = WakeEvent()
+    /// Held by the one thread inside libmosquitto's read, write or misc calls (plain TCP).
+    let driveLock = Mutex<Void>(())
 
     /// The live handle, if connected. A raw pointer is not Sendable; it is only dereferenced by
     /// libmosquitto, and only while `handleSlot` is held (or by the network thread that owns it).
@@ -69,6 +74,8 @@ package final class MosquittoClient: Sendable {
         var lastLibraryError: String? = nil
         /// Packet ids acknowledged since `stop` began (nil before).
         var acknowledgedWhileStopping: Set<Int32>? = nil
+        /// The network thread's kernel thread id, once it runs (tests read its wake-ups in procfs).
+        var networkThread: pid_t? = nil
     }
 
     /// - Parameter onEvent: called on the network thread; must not block.
@@ -89,6 +96,8 @@ package final class MosquittoClient: Sendable {
     package var reconnects: Int { state.withLock { $0.reconnects } }
     /// The reason of the most recent failed attempt, if any.
     package var lastFailure: String? { state.withLock { $0.lastFailure } }
+    /// The network thread's kernel thread id (`/proc/self/task/<id>`), once started.
+    package var networkThread: pid_t? { state.withLock { $0.networkThread } }
 
     /// Waits until connected (true), or until the first attempt fails or `timeout` passes (false).
     package func waitForFirstAttempt(timeout: Duration) -> Bool {
@@ -113,6 +122,8 @@ package final class MosquittoClient: Sendable {
             logger.warning("mqtt.tls.insecure is set: the broker's host name is not verified", ["host": options.host])
         }
         PosixThread.start(name: "mqtt") { [self] in
+            let id = PosixThread.currentKernelID
+            state.withLock { $0.networkThread = id }
             networkLoop()
             state.withLock { $0.finished = true }
         }
@@ -127,12 +138,15 @@ package final class MosquittoClient: Sendable {
         }
         guard running else { return }
         stopSignal.stop()
+        writeWake.signal()  // a session still waiting for its CONNACK ends at once
         let deadline = ContinuousClock.now + timeout
         if isConnected {
             if options.announcesAvailability { publishOfflineAndWait(until: deadline) }
             handleSlot.withLock { slot in
                 if let handle = slot.handle { _ = mosquitto_disconnect(handle) }
             }
+            // The network thread writes the DISCONNECT (its write closes the socket under it).
+            writeWake.signal()
         }
         // The network thread gets at least 100 ms to finish, even after a slow offline.
         _ = state.wait(for: max(deadline - .now, .milliseconds(100))) { $0.finished }
@@ -178,7 +192,9 @@ package final class MosquittoClient: Sendable {
                 mosquitto_publish(handle, &mid, topic, Int32(payload.count), payload.baseAddress, Int32(qos), retain)
             }
             switch rc {
-            case Int32(MOSQ_ERR_SUCCESS.rawValue): return .sent(mid: mid)
+            case Int32(MOSQ_ERR_SUCCESS.rawValue):
+                writeQueued(handle, directly: qos > 0)
+                return .sent(mid: mid)
             case Int32(MOSQ_ERR_NO_CONN.rawValue), Int32(MOSQ_ERR_CONN_LOST.rawValue): return .notConnected
             default: return .failed(Self.describe(rc))
             }
@@ -196,13 +212,17 @@ package final class MosquittoClient: Sendable {
                 retainAsPublished
                 ? mosquitto_subscribe_v5(handle, &mid, pattern, Int32(qos), 0x08, nil)
                 : mosquitto_subscribe(handle, &mid, pattern, Int32(qos))
-            return rc == Int32(MOSQ_ERR_SUCCESS.rawValue) ? mid : nil
+            guard rc == Int32(MOSQ_ERR_SUCCESS.rawValue) else { return nil }
+            writeQueued(handle)
+            return mid
         }
     }
 
     package func unsubscribe(_ pattern: String) {
         handleSlot.withLock { slot in
-            if let handle = slot.handle { _ = mosquitto_unsubscribe(handle, nil, pattern) }
+            if let handle = slot.handle, mosquitto_unsubscribe(handle, nil, pattern) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+                writeQueued(handle)
+            }
         }
     }
 

@@ -35,6 +35,17 @@ package enum PosixThread {
         defer { close(fd) }
         try? Syscall.writeAll(fd, Array(name.utf8.prefix(15)), failure: failure)
     }
+
+    /// The calling thread's kernel id (`/proc/self/task/<id>`), from the `/proc/thread-self` link
+    /// (Glibc's module does not export gettid(2)); nil without procfs.
+    package static var currentKernelID: pid_t? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 64) { buffer -> pid_t? in
+            let count = readlink("/proc/thread-self", buffer.baseAddress!, 63)
+            guard count > 0 else { return nil }
+            let text = String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress, count: count), as: UTF8.self)
+            return text.split(separator: "/").last.flatMap { pid_t($0) }
+        }
+    }
 }
 
 /// The new thread's entry: takes back the `Start` box `PosixThread.start` retained.

@@ -67,6 +67,10 @@ package final class Agent<Pipeline: MessagePipeline> {
         self.reload = reload
         self.metrics = metrics.map { MetricsPublisher(board: $0.board, adapter: $0.adapter, source: source) }
         let queue = self.queue
+        // libmosquitto's own limit (20 unacknowledged QoS 1 messages) would hold back what the
+        // delivery policy lets out beyond it in a second queue of its own.
+        var connection = connection
+        connection.inFlightWindow = options.inFlightWindow
         client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt(BrokerEvent($0))) }
     }
 

@@ -96,22 +96,26 @@ final class ScriptedSource: PacketSource {
     let stopHandshake: Double
     /// Set when `run` has returned (after the handshake).
     let finished = AtomicFlag()
+    /// Seconds before the first packet (a test may act on the session before it).
+    let firstAfter: Double
 
     init(
         count: Int, interval: Double, endsAfterLast: Bool = true, degradedReason: String? = nil,
-        stopHandshake: Double = 0
+        stopHandshake: Double = 0, firstAfter: Double = 0
     ) {
         self.count = count
         self.interval = interval
         self.endsAfterLast = endsAfterLast
         self.degradedReason = degradedReason
         self.stopHandshake = stopHandshake
+        self.firstAfter = firstAfter
     }
 
     func stop() { stopped.set() }
 
     func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         if let degradedReason { deliver(.health(.degraded(reason: degradedReason))) }
+        if firstAfter > 0 { Thread.sleep(forTimeInterval: firstAfter) }
         for n in 1...count where !stopped.isSet {
             deliver(.packet(ScriptedPipeline.packet(UInt16(n), at: Timestamp(microseconds: Int64(n) * 100_000))))
             if interval > 0 { Thread.sleep(forTimeInterval: interval) }
