@@ -188,6 +188,11 @@ extension MosquittoClient {
                 ? String(cString: mosquitto_reason_string(rc)) : String(cString: mosquitto_connack_string(rc))
             return
         }
+        // libmosquitto formats every log line it has (a debug line per packet sent or read, with
+        // a heap buffer and vsnprintf) whenever a log callback is set, and filters nothing by level
+        // first. The callback is for the reason of a failed connect or TLS session; on plain TCP a
+        // connected session's errors come back as return codes, so it goes once connected.
+        if !options.tls.enabled { mosquitto_log_callback_set(mosq, nil) }
         if options.announcesAvailability {
             let online = Array("online".utf8)
             _ = online.withUnsafeBytes { raw in
