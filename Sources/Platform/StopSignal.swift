@@ -11,13 +11,7 @@ package final class StopSignal: Sendable {
     private let stopped = Atomic<Bool>(false)
 
     package init() {
-        var ends: [Int32] = [-1, -1]
-        // Only EMFILE/ENFILE are possible: the gateway cannot run out of descriptors and go on.
-        let created = try? Syscall.once({ pipe(&ends) }) { code in SystemCallError("pipe", code: code) }
-        precondition(created != nil, "pipe(2) failed: out of file descriptors")
-        for fd in ends { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        readEnd = ends[0]
-        writeEnd = ends[1]
+        (readEnd, writeEnd) = Syscall.wakePipe(nonBlocking: false)
     }
 
     deinit {

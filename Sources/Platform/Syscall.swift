@@ -35,6 +35,20 @@ package enum Syscall {
         throw failure(errno)
     }
 
+    /// A close-on-exec pipe(2) for waking a thread that polls its read end (`StopSignal`,
+    /// `WakeEvent`); both ends non-blocking when asked. Only EMFILE/ENFILE can fail it, and the
+    /// gateway cannot run out of descriptors and go on, so that stops the process.
+    package static func wakePipe(nonBlocking: Bool) -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        let created = try? once({ Glibc.pipe(&ends) }) { code in SystemCallError("pipe", code: code) }
+        precondition(created != nil, "pipe(2) failed: out of file descriptors")
+        for fd in ends {
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            if nonBlocking { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        }
+        return (ends[0], ends[1])
+    }
+
     /// close(2), once; the error is what a caller that wrote through `fd` must report.
     package static func close(_ fd: Int32, _ operation: @autoclosure () -> String) throws(SystemCallError) {
         _ = try once({ Glibc.close(fd) }) { code in SystemCallError(operation(), code: code) }

@@ -16,16 +16,7 @@ package final class WakeEvent: Sendable {
     private let pending = Atomic<Bool>(false)
 
     package init() {
-        var ends: [Int32] = [-1, -1]
-        // Only EMFILE/ENFILE are possible: the gateway cannot run out of descriptors and go on.
-        let created = try? Syscall.once({ pipe(&ends) }) { code in SystemCallError("pipe", code: code) }
-        precondition(created != nil, "pipe(2) failed: out of file descriptors")
-        for fd in ends {
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        }
-        descriptor = ends[0]
-        writeEnd = ends[1]
+        (descriptor, writeEnd) = Syscall.wakePipe(nonBlocking: true)
     }
 
     deinit {
