@@ -34,6 +34,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     /// The rest of a batch of packets (from the record at `offset`), waiting while
     /// `acceptsSourceEvents` is false.
     private var deferred: (batch: PacketBatch, offset: Int)?
+    /// How the pipeline's deferred ranging tick is paced (see `composeDeferred`).
+    private var spread: TickSpread?
     private(set) var connectedGeneration: UInt64?
     private var everConnected = false
     /// The first connection attempt succeeded or failed.
@@ -64,6 +66,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         self.remote = remote
         self.configuration = configuration
         self.pipeline = pipeline
+        self.pipeline.defersRanging = true
         self.options = options
         self.statusTopic = statusTopic
         self.statusQoS = statusQoS
@@ -104,6 +107,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         case .restoring: return min(wake, restore.completion)
         case .finishing(let deadline): return min(wake, deadline, now.adding(seconds: 0.05))
         case .running, .draining:
+            if connectedGeneration != nil, let slice = nextSlice { wake = min(wake, slice) }
             return min(wake, timers.nextStats, advancesOnTimer ? timers.nextAdvance : wake)
         }
     }
@@ -179,6 +183,9 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             guard !isFinishing else { break }
             log(.info, "stopping", ["signal": name])
             actions += [.notify(.stopping), .stopSource]
+            // The last tick's deferred slices join the outbox, which gets shutdown_flush to send them.
+            pipeline.composeDeferred(upTo: .max, into: &out)
+            enqueueOutput()
             advertisingChanged(.stopped)
             phase = .finishing(deadline: now.adding(seconds: options.shutdownFlush))
         case .mqtt(let event): handleBroker(event, &session)
@@ -377,9 +384,49 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     }
 
     private mutating func publishQueued<Session: BrokerSession>(_ session: inout Session) {
+        composeDeferred()
         delivery.holdsBack = holdsBackOutput
         for record in delivery.publishQueued(generation: connectedGeneration, to: &session) {
             actions.append(.log(record))
+        }
+    }
+
+    /// Composes as much of the pipeline's deferred ranging tick as the expendable lane would hand
+    /// over now, so a tick's burst is composed in slices between the loop's other inputs (an
+    /// enter heard meanwhile goes out ahead of the rest). Not connected, it waits; the next tick
+    /// pushes it into the outbox (Pipeline+DeferredRanging).
+    private mutating func composeDeferred() {
+        let waiting = pipeline.deferredOutput
+        guard waiting > 0, let time = pipelineNow else {
+            spread = nil
+            return
+        }
+        if spread?.tick != pipeline.deferredTicks {
+            spread = TickSpread(
+                tick: pipeline.deferredTicks, start: time, total: waiting, interval: configuration.ranging.interval,
+                slice: DeliveryPolicy.unwrittenWindow)
+        }
+        guard connectedGeneration != nil else { return }
+        let n = min(delivery.expendableRoom, spread!.allowance(at: time), waiting)
+        guard n > 0 else { return }
+        pipeline.composeDeferred(upTo: n, into: &out)
+        spread!.release(n)
+        enqueueOutput()
+    }
+
+    /// When the next slice of a deferred tick is due on the monotonic clock (a capture replayed at
+    /// full speed has no clock between its packets: its slices go with the packets). Nil also
+    /// while a slice is allowed but the expendable window is full: an acknowledgement wakes the
+    /// loop then, not the clock.
+    var nextSlice: MonotonicInstant? {
+        guard pipeline.deferredOutput > 0, let spread, let due = spread.nextDue, let time = pipelineNow,
+            spread.allowance(at: time) == 0
+        else { return nil }
+        let ahead = max(due - time, .zero).seconds
+        switch options.timing {
+        case .wallClock: return now.adding(seconds: ahead)
+        case .capture(let speed?): return now.adding(seconds: ahead / speed)
+        case .capture(nil): return nil
         }
     }
 

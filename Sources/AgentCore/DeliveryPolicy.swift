@@ -57,6 +57,10 @@ package struct DeliveryPolicy: Sendable {
         Outbox.isExpendable(message) ? .expendable : .mustDeliver
     }
 
+    /// Expendable messages `publishQueued` would hand over now beyond those already queued: what
+    /// the unwritten QoS 0 window has left (the agent composes a deferred ranging tick this far).
+    package var expendableRoom: Int { max(0, Self.unwrittenWindow - unwrittenQoS0 - expendables.queuedCount) }
+
     /// Queued plus in flight, both lanes.
     package var queuedCount: Int { mustDeliver.count + expendables.count }
     package var heldCount: Int { held.count }

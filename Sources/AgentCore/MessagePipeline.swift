@@ -27,6 +27,15 @@ package protocol MessagePipeline {
     /// What to add to the pipeline's times when they are printed in payloads: the wall clock's
     /// distance from a live pipeline's steady time (AgentCore+Time); 0 for a capture.
     mutating func setPayloadClockOffset(_ offset: TimeSpan)
+    /// Keep a ranging tick's results uncomposed until `composeDeferred` asks (the agent turns it
+    /// on; see MessageContract's Pipeline+DeferredRanging).
+    var defersRanging: Bool { get set }
+    /// Deferred ranging results not composed yet.
+    var deferredOutput: Int { get }
+    /// Ticks whose results were deferred so far (a new value: a new tick to pace).
+    var deferredTicks: Int { get }
+    /// Composes up to `limit` deferred ranging results, oldest first.
+    mutating func composeDeferred(upTo limit: Int, into out: inout [OutboundMessage])
     var statistics: PipelineStatistics { get }
     /// Each configured region's state, for `/metrics`.
     var regionStates: [(name: String, state: RegionState)] { get }
@@ -40,6 +49,15 @@ extension MessagePipeline {
 
     /// Pipelines without regions (the tests' scripted ones).
     package var regionStates: [(name: String, state: RegionState)] { [] }
+
+    /// Pipelines that compose everything at once (the tests' scripted ones).
+    package var defersRanging: Bool {
+        get { false }
+        set {}
+    }
+    package var deferredOutput: Int { 0 }
+    package var deferredTicks: Int { 0 }
+    package mutating func composeDeferred(upTo limit: Int, into out: inout [OutboundMessage]) {}
 
     /// Pipelines that print no times (the tests' scripted ones).
     package mutating func setPayloadClockOffset(_ offset: TimeSpan) {}

@@ -23,11 +23,19 @@ package struct Pipeline: Sendable {
     var countersStorage = PipelineCounters()
     /// The last decoding error, for a debug log line.
     package private(set) var lastError: DecodeError?
-    private var composer: MessageComposer
+    var composer: MessageComposer
     /// Beside the monitor: TLM/URL association and the telemetry rate limit (nil when off).
     private var telemetry: TelemetryTracker?
     /// The monitor's events of one call, reused so the per-report path allocates nothing.
-    private var events: [MonitoringEvent] = []
+    var events: [MonitoringEvent] = []
+    /// With `defersRanging`: ranging results (`didRangeBeacon`, `didRange`) not composed yet.
+    var deferredRanging = FIFOQueue<MonitoringEvent>()
+    /// Ticks whose ranging results were deferred so far.
+    package internal(set) var deferredTicks = 0
+    /// Keep a tick's ranging results uncomposed until `composeDeferred` asks for them (the agent,
+    /// so its loop composes a tick's burst in slices as the broker takes it, and an enter heard
+    /// meanwhile is not held behind the whole burst). Off: every call composes all it produced.
+    package var defersRanging = false
     private var pendingRestore: [RestoredState] = []
     /// Where `finish` stops the clock, fixed at its first step.
     private var drainHorizon: Timestamp?
@@ -163,6 +171,8 @@ package struct Pipeline: Sendable {
         let horizon = drainHorizon!
         let next = horizon - now > step ? now + step : horizon
         advance(to: next, into: &out)
+        // Draining publishes as it goes: nothing waits for a later slice.
+        composeDeferred(upTo: .max, into: &out)
         return next >= horizon
     }
 
@@ -181,6 +191,7 @@ package struct Pipeline: Sendable {
         }
         // What is due before the reload is published as configured before it.
         advance(to: time, into: &out)
+        composeDeferred(upTo: .max, into: &out)
         engine.reconfigure(MonitorSettings(config), at: time, into: &events)
         if !config.telemetry.enabled {
             telemetry = nil
@@ -268,6 +279,7 @@ package struct Pipeline: Sendable {
     /// Turns the monitor's events of one call into messages; most reports make none.
     private mutating func composeEvents(into out: inout [OutboundMessage]) {
         guard !events.isEmpty else { return }
+        if defersRanging { return composeDeferring(into: &out) }
         // Borrowed in place: copying each event out of the array (it is as large as its largest
         // case) cost more than composing a state message.
         events.withUnsafeBufferPointer { buffer in

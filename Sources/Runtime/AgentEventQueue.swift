@@ -7,7 +7,10 @@ import Platform
 /// The pipeline thread's inbox, with two lanes. Packets are bounded: a fast source (a replay at
 /// `--speed max`) waits for the pipeline instead of growing memory. Control events (signals, MQTT,
 /// end of source) never block their producer, so the MQTT network thread and the signal thread
-/// cannot be stalled by a busy source, and they are taken first.
+/// cannot be stalled by a busy source, and they are taken first, except that after a control
+/// event a waiting source event goes next: while a ranging tick drains, each acknowledgement
+/// lets the core compose and publish the next slice, and a stream of them would otherwise hold
+/// an enter's packet until the whole burst was out (issue #18: it arrived last, 4–14 ms late).
 ///
 /// A batch (`.packets`) is one hand-over: one lock and at most one wake-up for all its packets.
 /// Nobody is woken who is not waiting, so a busy pipeline thread costs its producers no syscall;
@@ -28,6 +31,8 @@ package final class AgentEventQueue: @unchecked Sendable {
     private var queuedPackets = 0
     private var control = FIFOQueue<AgentInput>()
     private var closed = false
+    /// The last event taken was a control event: a waiting source event goes before the next one.
+    private var sourceTurn = false
     /// Threads waiting for events (the pipeline thread), and for room in the packet lane (the source).
     private var takers = 0
     private var blockedSources = 0
@@ -101,17 +106,26 @@ package final class AgentEventQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if let event = control.pop() { return (event, nil) }
-            if includeSource, let event = source.pop() {
-                let wasFull = queuedPackets >= packetCapacity
-                queuedPackets -= Self.packetCount(event.input)
-                if wasFull, queuedPackets < packetCapacity, blockedSources > 0 { condition.broadcast(Self.room) }
-                return (event.input, event.posted)
+            if includeSource, sourceTurn, let event = takeSource() { return event }
+            if let event = control.pop() {
+                sourceTurn = true
+                return (event, nil)
             }
+            if includeSource, let event = takeSource() { return event }
             takers += 1
             let signalled = condition.wait(until: deadline, Self.arrived)
             takers -= 1
             if !signalled { return nil }
         }
+    }
+
+    /// The next source event, waking a source that waited for room; `condition` is locked.
+    private func takeSource() -> (input: AgentInput, posted: MonotonicInstant?)? {
+        guard let event = source.pop() else { return nil }
+        sourceTurn = false
+        let wasFull = queuedPackets >= packetCapacity
+        queuedPackets -= Self.packetCount(event.input)
+        if wasFull, queuedPackets < packetCapacity, blockedSources > 0 { condition.broadcast(Self.room) }
+        return (event.input, event.posted)
     }
 }

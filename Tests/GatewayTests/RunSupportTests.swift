@@ -83,6 +83,20 @@ import Testing
             Issue.record("control event not first")
         }
         #expect(queue.take(includeSource: false, until: MonotonicClock.now().adding(seconds: 0.05)) == nil)
+        // After a control event, a waiting source event goes before the next control event (the
+        // reload above was one): a stream of acknowledgements cannot hold a packet back.
+        queue.post(.signal(.reload))
+        queue.post(.signal(.reload))
+        let order = (0..<4).map { _ -> String in
+            switch queue.take(includeSource: true, until: MonotonicClock.now()) {
+            case .signal?: "control"
+            case .source?: "source"
+            default: "other"
+            }
+        }
+        #expect(order == ["source", "control", "source", "control"])
+        #expect(queue.postFromSource(.source(.packet(packet))))
+        #expect(queue.postFromSource(.source(.packet(packet))))
         let third = AtomicFlag()
         Thread { if queue.postFromSource(.source(.end)) { third.set() } }.start()
         #expect(!waitUntil(timeout: 0.2) { third.isSet })
