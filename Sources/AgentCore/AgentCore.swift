@@ -406,9 +406,13 @@ package struct AgentCore<Pipeline: MessagePipeline> {
                 tick: pipeline.deferredTicks, start: time, total: waiting, interval: configuration.ranging.interval,
                 slice: DeliveryPolicy.unwrittenWindow)
         }
-        guard connectedGeneration != nil else { return }
+        // Whole slices only: each acknowledgement of a slice's messages is a turn of its own, and
+        // composing one result per turn cost a call through the pipeline each (callgrind: about
+        // 30 instructions a report at 3,000 reports/s).
+        let whole = min(DeliveryPolicy.unwrittenWindow, waiting)
+        guard connectedGeneration != nil, delivery.expendableRoom >= whole else { return }
         let n = min(delivery.expendableRoom, spread!.allowance(at: time), waiting)
-        guard n > 0 else { return }
+        guard n >= whole else { return }
         pipeline.composeDeferred(upTo: n, into: &out)
         spread!.release(n)
         enqueueOutput()
@@ -419,8 +423,9 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     /// while a slice is allowed but the expendable window is full: an acknowledgement wakes the
     /// loop then, not the clock.
     var nextSlice: MonotonicInstant? {
-        guard pipeline.deferredOutput > 0, let spread, let due = spread.nextDue, let time = pipelineNow,
-            spread.allowance(at: time) == 0
+        let waiting = pipeline.deferredOutput
+        guard waiting > 0, let spread, let due = spread.nextDue, let time = pipelineNow,
+            spread.allowance(at: time) < min(DeliveryPolicy.unwrittenWindow, waiting)
         else { return nil }
         let ahead = max(due - time, .zero).seconds
         switch options.timing {

@@ -11,15 +11,21 @@ import BeaconCore
 /// (after the events of packets heard in between, which go out first anyway).
 extension Pipeline {
     /// Ranging results waiting to be composed.
-    package var deferredOutput: Int { deferredRanging.count }
+    package var deferredOutput: Int { deferredRanging.count - deferredHead }
 
     /// Composes up to `limit` deferred results (a proximity message each, with its `mqtt_room`
     /// companion; a region's whole ranging list), oldest first.
     package mutating func composeDeferred(upTo limit: Int, into out: inout [OutboundMessage]) {
-        var composed = 0
-        while composed < limit, let event = deferredRanging.pop() {
-            composer.compose(event, into: &out)
-            composed += 1
+        let end = deferredHead + min(limit, deferredOutput)
+        guard end > deferredHead else { return }
+        // Borrowed in place, as `composeEvents` does: an event is as large as its largest case.
+        deferredRanging.withUnsafeBufferPointer { buffer in
+            for i in deferredHead..<end { composer.compose(buffer[i], into: &out) }
+        }
+        deferredHead = end
+        if deferredHead == deferredRanging.count {
+            deferredRanging.removeAll(keepingCapacity: true)
+            deferredHead = 0
         }
     }
 
@@ -29,17 +35,22 @@ extension Pipeline {
     /// outbox's pressure rules see every message as they did before.
     mutating func composeDeferring(into out: inout [OutboundMessage]) {
         var started = false
-        for e in events {
-            switch e {
-            case .didRangeBeacon, .didRange:
-                if !started {
-                    composeDeferred(upTo: .max, into: &out)
-                    deferredTicks += 1
-                    started = true
+        events.withUnsafeBufferPointer { buffer in
+            for i in buffer.indices {
+                switch buffer[i] {
+                case .didRangeBeacon, .didRange:
+                    if !started {
+                        // Stored properties one by one: `events` is borrowed for the loop.
+                        for j in deferredHead..<deferredRanging.count { composer.compose(deferredRanging[j], into: &out) }
+                        deferredRanging.removeAll(keepingCapacity: true)
+                        deferredHead = 0
+                        deferredTicks += 1
+                        started = true
+                    }
+                    deferredRanging.append(buffer[i])
+                default:
+                    composer.compose(buffer[i], into: &out)
                 }
-                deferredRanging.push(e)
-            default:
-                composer.compose(e, into: &out)
             }
         }
         events.removeAll(keepingCapacity: true)
