@@ -109,12 +109,17 @@ let package = Package(
         // executable exports no symbols (no library looks any up): 1.6 MiB less RSS, ASLR kept. The
         // functions a gateway runs are laid out together (packaging/beacon2mqtt.order, written by
         // scripts/order-functions.sh; one section per function, above): 2 MiB less resident code.
+        // libstdc++ and libgcc come from their static archives (packaging/link/libstdc++.so is a
+        // linker script that says so): the runtime uses little of them, and the shared libstdc++
+        // cost 1 MiB resident in relocations and start-up alone.
         .executableTarget(
             name: "beacon2mqtt", dependencies: ["CLI", "Platform", "CMalloc"], swiftSettings: strict,
             linkerSettings: [
                 .unsafeFlags(
                     [
-                        "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                        "-static-stdlib", "-Xclang-linker", "-static-libgcc",
+                        "-L\(Context.packageDirectory)/packaging/link",
+                        "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                         "-Xlinker", "--no-export-dynamic",
                         "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/packaging/beacon2mqtt.order",
                         "-Xlinker", "--no-warn-symbol-ordering",

@@ -192,6 +192,19 @@ import Testing
         #expect(k > 0 && span <= 1 << 20, "two thirds of the listed functions span \(span / 1024) KiB at the least")
     }
 
+    /// The Swift runtime's C++ support comes from GCC's static archives (packaging/link): the shared
+    /// libstdc++ cost a gateway 1 MiB resident in relocations and start-up for the little it uses.
+    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
+    func theReleaseBinaryLinksNoSharedCxxRuntime() throws {
+        _ = try Self.builtDeb()
+        let binary = Self.repo.appendingPathComponent(".build/deb-build/release/beacon2mqtt").path
+        try #require(FileManager.default.isExecutableFile(atPath: binary), "scripts/build-deb.sh leaves it there")
+        let dynamic = try Self.run("/usr/bin/readelf", ["-d", binary])
+        let needed = dynamic.output.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libmosquitto") }, "readelf's output changed: \(dynamic.output)")
+        #expect(!needed.contains { $0.contains("libstdc++") || $0.contains("libgcc_s") }, "\(needed)")
+    }
+
     @Test(.enabled(if: canInstallIntoDebianRoot, "needs root and debootstrap"))
     func theDebInstallsRunsAndPurgesInAFreshDebianRoot() throws {
         let deb = try #require(try Self.builtDeb())
