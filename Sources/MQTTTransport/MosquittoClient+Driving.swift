@@ -38,14 +38,17 @@ extension MosquittoClient {
         guard writesDirectly else { return }  // libmosquitto's own wake-up byte reaches mosquitto_loop
         guard directly else { return writeWake.signal() }
         let finished = driveLock.withLockIfAvailable { _ in
-            mosquitto_loop_write(handle, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) && !mosquitto_want_write(handle)
+            collectingEvents {
+                mosquitto_loop_write(handle, 1) == Int32(MOSQ_ERR_SUCCESS.rawValue) && !mosquitto_want_write(handle)
+            }
         }
         if finished != true { writeWake.signal() }
     }
 
     /// One pass of the network thread on a plain TCP session: waits up to a second for the broker's
-    /// socket (and for writing, while packets wait) or `writeWake`, then reads, runs the keepalive
-    /// and writes what waits. The result is `mosquitto_loop`'s: anything but success ends the session.
+    /// socket (and for writing, while packets wait) or `writeWake`, then reads what the socket holds
+    /// (`readAvailable`), runs the keepalive and writes what waits; the pass's events go to the
+    /// consumer together. The result is `mosquitto_loop`'s: anything but success ends the session.
     func drivePass(_ handle: OpaquePointer) -> Int32 {
         let socket = mosquitto_socket(handle)
         guard socket >= 0 else { return Int32(MOSQ_ERR_NO_CONN.rawValue) }
@@ -60,12 +63,43 @@ extension MosquittoClient {
             if descriptors[1].revents != 0 { writeWake.drain() }
         }
         return driveLock.withLock { _ in
-            let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
-            var rc = success
-            if ready & Int16(POLLIN | POLLERR | POLLHUP) != 0 { rc = mosquitto_loop_read(handle, 1) }
-            if rc == success { rc = mosquitto_loop_misc(handle) }
-            if rc == success, mosquitto_want_write(handle) { rc = mosquitto_loop_write(handle, 1) }
-            return rc
+            collectingEvents {
+                let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+                var rc = success
+                if ready & Int16(POLLIN | POLLERR | POLLHUP) != 0 { rc = readAvailable(handle, socket: socket) }
+                if rc == success { rc = mosquitto_loop_misc(handle) }
+                if rc == success, mosquitto_want_write(handle) { rc = mosquitto_loop_write(handle, 1) }
+                return rc
+            }
         }
+    }
+
+    /// Most `mosquitto_loop_read` calls in one pass before it runs the keepalive (and polls again):
+    /// a flood cannot hold back the keepalive, and a pass holds a bounded number of events.
+    static let readBurst = 256
+
+    /// Reads whole packets while the socket holds them, up to `readBurst`, and writes between them
+    /// what waits: a writer that found `driveLock` taken left its packet to this thread, and it
+    /// goes out now rather than after the burst. libmosquitto 2.0.11's `mosquitto_loop_read` ignores
+    /// its `max_packets`: it reads one packet, or as many as QoS ≥ 1 messages are in flight either
+    /// way, and stops early once a read of the socket finds it empty (EAGAIN in errno).
+    private func readAvailable(_ handle: OpaquePointer, socket: Int32) -> Int32 {
+        let success = Int32(MOSQ_ERR_SUCCESS.rawValue)
+        for packet in 1...Self.readBurst {
+            errno = 0
+            var rc = mosquitto_loop_read(handle, 1)
+            // The socket found empty, mid-packet or between packets, or a stale code (the library's
+            // wake-up byte for a PUBACK it queued, into a full socketpair): the socket says which.
+            let emptied = errno == EAGAIN
+            if rc == success, mosquitto_want_write(handle) { rc = mosquitto_loop_write(handle, 1) }
+            guard rc == success, packet < Self.readBurst, !emptied || Self.readable(socket) else { return rc }
+        }
+        return success
+    }
+
+    /// Whether `socket` has bytes to read (or an error or hang-up to report) right now.
+    private static func readable(_ socket: Int32) -> Bool {
+        let events = try? Syscall.poll(socket, timeout: .zero) { code in SystemCallError("poll", code: code) }
+        return (events ?? 0) != 0
     }
 }

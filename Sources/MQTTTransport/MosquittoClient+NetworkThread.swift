@@ -28,7 +28,9 @@ extension MosquittoClient {
                 let sessionStart = ContinuousClock.now
                 var loopResult = Int32(MOSQ_ERR_SUCCESS.rawValue)
                 while loopResult == Int32(MOSQ_ERR_SUCCESS.rawValue) {
-                    loopResult = writesDirectly ? drivePass(handle) : mosquitto_loop(handle, 100, 1)
+                    // On TLS, mosquitto_loop reads a packet per wake-up and then what OpenSSL has
+                    // decrypted already (a TLS record holds many): those are handed over together.
+                    loopResult = writesDirectly ? drivePass(handle) : collectingEvents { mosquitto_loop(handle, 100, 1) }
                     // on_disconnect ran (with MQTT 5, mosquitto_loop may still return success
                     // after our own DISCONNECT), or stopping before the CONNACK came.
                     if box.disconnected.load(ordering: .acquiring) || state.withLock({ $0.stopping && !$0.connected }) {

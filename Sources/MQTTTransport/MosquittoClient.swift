@@ -18,7 +18,8 @@ import Synchronization
 /// libmosquitto calls back on the network thread with the `obj` pointer given to `mosquitto_new`:
 /// an `Unmanaged` `CallbackBox` retained for the handle's lifetime. Callbacks never take
 /// `handleSlot` (publishers hold it while inside the library) and only post events, so neither
-/// side can block the other.
+/// side can block the other. Events raised inside one call into the library reach the consumer
+/// together (MosquittoClient+Delivery.swift).
 package final class MosquittoClient: Sendable {
     package enum Event: Sendable, Equatable {
         /// CONNACK accepted; `online` has been published.
@@ -41,7 +42,10 @@ package final class MosquittoClient: Sendable {
 
     package let options: MQTTConnectionOptions
     let logger: Logger
-    let deliver: @Sendable (Event) -> Void
+    /// The consumer: called with the events of one pass, in order (MosquittoClient+Delivery.swift).
+    let deliverEvents: @Sendable ([Event]) -> Void
+    /// The events held back while a thread drives libmosquitto.
+    let heldEvents = Mutex<HeldEvents>(HeldEvents())
     let handleSlot = Mutex<HandleSlot>(HandleSlot())
     /// Waitable: `waitForFirstAttempt` and `stop` wait for what the network thread sets in it.
     let state = WaitableState(SessionState())
@@ -78,12 +82,20 @@ package final class MosquittoClient: Sendable {
         var networkThread: pid_t? = nil
     }
 
-    /// - Parameter onEvent: called on the network thread; must not block.
-    package init(options: MQTTConnectionOptions, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void) {
+    /// - Parameter onEvents: called with the events of one read pass (or of one write, or a single
+    ///   event), in order, on the network thread or a publishing thread; must not block.
+    package init(options: MQTTConnectionOptions, logger: Logger, onEvents: @escaping @Sendable ([Event]) -> Void) {
         self.options = options
         self.logger = logger
-        self.deliver = onEvent
+        self.deliverEvents = onEvents
         Self.initialiseLibrary
+    }
+
+    /// - Parameter onEvent: called once per event, in order; must not block.
+    package convenience init(
+        options: MQTTConnectionOptions, logger: Logger, onEvent: @escaping @Sendable (Event) -> Void
+    ) {
+        self.init(options: options, logger: logger, onEvents: { events in events.forEach(onEvent) })
     }
 
     /// `mosquitto_lib_init` once per process (it is not thread-safe itself); never cleaned up.

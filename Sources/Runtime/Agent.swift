@@ -71,7 +71,9 @@ package final class Agent<Pipeline: MessagePipeline> {
         // delivery policy lets out beyond it in a second queue of its own.
         var connection = connection
         connection.inFlightWindow = options.inFlightWindow
-        client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt(BrokerEvent($0))) }
+        client = MosquittoClient(options: connection, logger: logger) { events in
+            queue.post(contentsOf: events.lazy.map { .mqtt(BrokerEvent($0)) })
+        }
     }
 
     package var configuration: Configuration { core.configuration }

@@ -12,7 +12,8 @@ import Platform
 /// lets the core compose and publish the next slice, and a stream of them would otherwise hold
 /// an enter's packet until the whole burst was out (issue #18: it arrived last, 4–14 ms late).
 ///
-/// A batch (`.packets`) is one hand-over: one lock and at most one wake-up for all its packets.
+/// A batch (`.packets`, or `post(contentsOf:)`'s control events: what the MQTT network thread read
+/// in one pass) is one hand-over: one lock and at most one wake-up for all its packets or events.
 /// Nobody is woken who is not waiting, so a busy pipeline thread costs its producers no syscall;
 /// and the taker and a source waiting for room wait on conditions of their own, so the stream of
 /// acknowledgements the MQTT thread posts does not wake a blocked source each time (at
@@ -36,15 +37,36 @@ package final class AgentEventQueue: @unchecked Sendable {
     /// Threads waiting for events (the pipeline thread), and for room in the packet lane (the source).
     private var takers = 0
     private var blockedSources = 0
+    /// Producer posts to the control lane (`controlHandOvers`).
+    private var handOvers = 0
     /// Packets the source lane holds before `postFromSource` waits (a batch may overshoot it once).
     package let packetCapacity: Int
 
     package init(packetCapacity: Int = 1024) { self.packetCapacity = max(packetCapacity, 1) }
 
+    /// Control-lane hand-overs so far: each `post` or `post(contentsOf:)` took the lock once and
+    /// woke the taker at most once (tests count them).
+    package var controlHandOvers: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return handOvers
+    }
+
     /// Queues a control event; never blocks.
     package func post(_ event: AgentInput) {
         condition.lock()
         control.push(event)
+        handOvers += 1
+        if takers > 0 { condition.broadcast(Self.arrived) }
+        condition.unlock()
+    }
+
+    /// Queues control events in order, as one hand-over (what the MQTT thread read in one pass);
+    /// never blocks.
+    package func post<Events: Sequence<AgentInput>>(contentsOf events: Events) {
+        condition.lock()
+        for event in events { control.push(event) }
+        handOvers += 1
         if takers > 0 { condition.broadcast(Self.arrived) }
         condition.unlock()
     }

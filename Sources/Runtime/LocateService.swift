@@ -54,7 +54,9 @@ package final class LocateService: Sendable {
         let queue = self.queue
         var connection = connection
         connection.inFlightWindow = LocatorCore.inFlightWindow
-        client = MosquittoClient(options: connection, logger: logger) { queue.post(.mqtt(BrokerEvent($0))) }
+        client = MosquittoClient(options: connection, logger: logger) { events in
+            queue.post(contentsOf: events.lazy.map { .mqtt(BrokerEvent($0)) })
+        }
     }
 
     /// A locator for `configuration`'s broker and base topic, on its own session beside a gateway's:

@@ -129,7 +129,7 @@ import Testing
             statusTopic: "beacons/gateways/gw-insecure/status")
         options.tls.enabled = true
         options.tls.insecure = true
-        let client = MosquittoClient(options: options, logger: Logger(level: .info, sink: lines.append)) { _ in }
+        let client = MosquittoClient(options: options, logger: Logger(level: .info, sink: lines.append), onEvent: { _ in })
         client.start()
         client.stop(timeout: .seconds(1))
         #expect(lines.all.first?.hasPrefix("warning: mqtt.tls.insecure is set") == true, "\(lines.all)")

@@ -20,8 +20,13 @@ final class MosquittoBroker: @unchecked Sendable {
     private var process: ChildProcess?
     private let log: URL
 
-    /// - Parameter acl: the text of an `acl_file` (with `users`: who may publish and read what).
-    init(tls: TLSListener? = nil, users: [String: String]? = nil, acl: String? = nil, persistence: Bool = false) throws {
+    /// - Parameters:
+    ///   - acl: the text of an `acl_file` (with `users`: who may publish and read what).
+    ///   - settings: further lines of `mosquitto.conf`.
+    init(
+        tls: TLSListener? = nil, users: [String: String]? = nil, acl: String? = nil, persistence: Bool = false,
+        settings: [String] = []
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         port = try Self.freePort()
@@ -59,6 +64,7 @@ final class MosquittoBroker: @unchecked Sendable {
             lines += ["cafile \(tls.caFile)", "certfile \(tls.certFile)", "keyfile \(tls.keyFile)"]
             if tls.requireClientCertificate { lines.append("require_certificate true") }
         }
+        lines += settings
         try (lines.joined(separator: "\n") + "\n").write(to: config, atomically: true, encoding: .utf8)
         try start()
     }
