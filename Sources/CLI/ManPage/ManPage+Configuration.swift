@@ -182,7 +182,7 @@ extension ManPage {
         .init("locator.interval", "duration, 100ms…60s", "ranging.interval",
             "Decisions are taken at whole multiples of this."),
         .init("locator.settle", "duration, 0…10s", "1s",
-            "A tick is decided this long after it passes, so late (bridged) readings count."),
+            "A tick is decided this long after it passes, so late (bridged) readings count; keep it above a quarter of the gateways' ranging.interval."),
         .init("locator.stale_after", "duration ≥ 1s", "35s", "Readings older than this do not count."),
         .init("locator.away_timeout", "duration ≥ 1s", "120s",
             "With no gateway seeing a beacon this long, it is not_home."),
