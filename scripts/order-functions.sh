@@ -22,7 +22,7 @@ swift build -c release --product beacon2mqtt -Xlinker -Map="$work/link.map" >&2
 agent=$PWD/.build/release/beacon2mqtt
 
 # The bench writes the steady load's capture and configuration; keep its scratch directory.
-TMPDIR=$work BENCH_KEEP_SCRATCH=1 .build/release/beacon2mqtt-bench --quick --footprint-seconds 20 --flood 1000 \
+TMPDIR=$work BENCH_KEEP_SCRATCH=1 .build/release/beacon2mqtt-bench --quick --footprint-seconds 20 --flood 20000 \
     --results "$work/results" footprint >&2
 scratch=$(ls -d "$work"/beacon2mqtt-bench.* | head -1)
 port=$(sed -n 's/^ *port: *//p' "$scratch/steady.yaml" | head -1)
