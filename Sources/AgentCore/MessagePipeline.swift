@@ -3,8 +3,9 @@ import BeaconWire
 import MessageContract
 
 /// What the agent's loop needs from the core: BeaconCore's `Pipeline` conforms (see
-/// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines.
-package protocol MessagePipeline {
+/// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines. Its type
+/// reaches the source thread, which may run a turn of the loop (Runtime's `PipelineTurns`).
+package protocol MessagePipeline: SendableMetatype {
     /// Decodes one HCI packet and runs monitoring and ranging up to its time.
     mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage])
     /// The same for a packet read in place from a `PacketBatch` (the sources' hand-over).

@@ -97,16 +97,20 @@ package final class Agent<Pipeline: MessagePipeline> {
             return .unavailable
         }
         if options.handleSignals { SignalWatcher.start(posting: queue) }
-        startSource()
-        locator?.apply(configuration)
-        systemd.ready(status: core.serviceStatus)  // systemd (ship)
-        var session = MosquittoSession(client: client)
-        let termination = EventLoop.run(
-            &core, queue: queue, session: &session, perform: { core, actions in perform(actions, on: &core) },
+        // The core is the turns' while the loop runs (a source thread may run a turn), and back
+        // here for the shutdown.
+        let turns = PipelineTurns(
+            core, session: MosquittoSession(client: client),
+            perform: { core, actions in self.perform(actions, on: &core) },
             turned: { [watchdog] core, posted in
                 watchdog?.loopTurned()  // systemd (ship): at least once a second
-                metrics?.turned(core, posted: posted)
+                self.metrics?.turned(core, posted: posted)
             })
+        startSource(turns)
+        locator?.apply(configuration)
+        systemd.ready(status: core.serviceStatus)  // systemd (ship)
+        let termination = EventLoop.run(turns, queue: queue)
+        core = turns.core
         return shutDown(termination)
     }
 
@@ -143,7 +147,9 @@ package final class Agent<Pipeline: MessagePipeline> {
         }
     }
 
-    private func startSource() {
+    /// Starts the source's thread. Its events go to the queue, or, when the pipeline thread waits
+    /// with nothing queued, through a turn the source thread runs itself (`PipelineTurns`).
+    private func startSource(_ turns: PipelineTurns<AgentCore<Pipeline>>) {
         let source = self.source
         let queue = self.queue
         let running = sourceRunning
@@ -152,7 +158,13 @@ package final class Agent<Pipeline: MessagePipeline> {
             defer { running.withLock { $0 = false } }
             var failure: (any SourceFailure)?
             do {
-                try source.run { queue.postFromSource(.source($0)) }
+                try source.run { event in
+                    if queue.borrowForSource() {
+                        queue.returnFromSource(turns.sourceTurn(event, posted: MonotonicClock.now()))
+                    } else {
+                        queue.postFromSource(.source(event))
+                    }
+                }
             } catch let error as any SourceFailure {
                 failure = error
             } catch {

@@ -18,6 +18,12 @@ import Platform
 /// and the taker and a source waiting for room wait on conditions of their own, so the stream of
 /// acknowledgements the MQTT thread posts does not wake a blocked source each time (at
 /// `--speed max` that was thousands of futile wake-ups a second).
+///
+/// A source thread that finds the taker waiting on an empty queue borrows the loop's turns instead
+/// of posting (`borrowForSource`): it runs its event's turn itself and gives them back
+/// (`returnFromSource`), and the taker, which does not return while they are lent, is woken only
+/// if that turn moved its deadline earlier or ended the loop. So a hand-over to an idle pipeline
+/// costs no wake-up of its thread, and events keep their order: nothing is queued while it runs.
 package final class AgentEventQueue: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is read and written only while
     // `condition` is locked.
@@ -39,6 +45,18 @@ package final class AgentEventQueue: @unchecked Sendable {
     private var blockedSources = 0
     /// Producer posts to the control lane (`controlHandOvers`).
     private var handOvers = 0
+    /// The taker's turns are lent to a source thread (`borrowForSource`).
+    private var lent = false
+    /// What the waiting taker waits for: its deadline and whether it takes source events.
+    private var takerDeadline = MonotonicInstant(nanoseconds: 0)
+    private var takerIncludesSource = false
+    /// A returned turn moved the deadline earlier or ended the loop: the taker returns to tick.
+    private var recheck = false
+    /// The taker was woken while the turns were lent (an event, or its deadline passed) and waits
+    /// for them back.
+    private var awaitingReturn = false
+    /// Source events whose turn their own thread ran (`sourceTurnsRun`).
+    private var borrowed = 0
     /// Packets the source lane holds before `postFromSource` waits (a batch may overshoot it once).
     package let packetCapacity: Int
 
@@ -50,6 +68,50 @@ package final class AgentEventQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return handOvers
+    }
+
+    /// Source events whose turn ran on the source's thread so far (tests and the bench count them).
+    package var sourceTurnsRun: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return borrowed
+    }
+
+    /// What a source thread's turn leaves for the taker: when the loop must tick next, and whether
+    /// it ended.
+    package struct Return: Sendable {
+        package var nextWake: MonotonicInstant
+        package var ended: Bool
+        package init(nextWake: MonotonicInstant, ended: Bool) {
+            self.nextWake = nextWake
+            self.ended = ended
+        }
+    }
+
+    /// Lends the taker's turns to the calling source thread when the taker waits for source events
+    /// and nothing is queued: true means the caller runs its event's turn now and then calls
+    /// `returnFromSource` with what it left. False: post the event as usual.
+    package func borrowForSource() -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        guard takers > 0, takerIncludesSource, !lent, !recheck, !closed, control.isEmpty, source.isEmpty else {
+            return false
+        }
+        lent = true
+        borrowed += 1
+        return true
+    }
+
+    /// Gives the turns back after `borrowForSource`; wakes the taker if it must tick sooner than
+    /// it planned, the loop ended, or events arrived meanwhile.
+    package func returnFromSource(_ turn: Return) {
+        condition.lock()
+        lent = false
+        if turn.ended || turn.nextWake < takerDeadline { recheck = true }
+        if takers > 0, recheck || awaitingReturn || !control.isEmpty || !source.isEmpty {
+            condition.broadcast(Self.arrived)
+        }
+        condition.unlock()
     }
 
     /// Queues a control event; never blocks.
@@ -128,16 +190,32 @@ package final class AgentEventQueue: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         while true {
-            if includeSource, sourceTurn, let event = takeSource() { return event }
-            if let event = control.pop() {
-                sourceTurn = true
-                return (event, nil)
+            // Lent turns are the source thread's until returned, whatever arrives or falls due.
+            if !lent {
+                if recheck {
+                    recheck = false
+                    return nil
+                }
+                if includeSource, sourceTurn, let event = takeSource() { return event }
+                if let event = control.pop() {
+                    sourceTurn = true
+                    return (event, nil)
+                }
+                if includeSource, let event = takeSource() { return event }
             }
-            if includeSource, let event = takeSource() { return event }
             takers += 1
-            let signalled = condition.wait(until: deadline, Self.arrived)
+            takerDeadline = deadline
+            takerIncludesSource = includeSource
+            var signalled = true
+            if lent {
+                awaitingReturn = true
+                condition.wait(Self.arrived)
+                awaitingReturn = false
+            } else {
+                signalled = condition.wait(until: deadline, Self.arrived)
+            }
             takers -= 1
-            if !signalled { return nil }
+            if !signalled, !lent { return nil }
         }
     }
 

@@ -86,10 +86,8 @@ package final class LocateService: Sendable {
         guard let initial = waiting.withLock({ $0.take() }) else { return }
         client.start()
         PosixThread.start(name: "locate") { [self] in
-            var core = initial
-            var session = MosquittoSession(client: client)
-            _ = EventLoop.run(
-                &core, queue: queue, session: &session,
+            let turns = PipelineTurns(
+                initial, session: MosquittoSession(client: client),
                 perform: { [logger] _, actions in
                     var logger = logger
                     logger.level = self.level.withLock { $0 }
@@ -99,7 +97,8 @@ package final class LocateService: Sendable {
                     self.publishedCount.store(core.published, ordering: .relaxed)
                     self.board?.publish(core.metrics)
                 })
-            publishedCount.store(core.published, ordering: .relaxed)
+            _ = EventLoop.run(turns, queue: queue)
+            publishedCount.store(turns.core.published, ordering: .relaxed)
             finished.signal()
         }
     }

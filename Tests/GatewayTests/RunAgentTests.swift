@@ -50,6 +50,24 @@ import Testing
         #expect(harness.lines.all.contains { $0.contains("disconnected from broker") })
     }
 
+    /// A paced source finds the pipeline thread idle and runs most of its turns itself: every
+    /// event still goes out once, in order.
+    @Test func aPacedSourceRunsItsOwnTurnsAndEveryEventGoesOutInOrder() throws {
+        let broker = try MosquittoBroker()
+        let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/test/+/event")
+        defer { subscriber.stop() }
+        let count = 60
+        let harness = try AgentHarness(
+            configuration: AgentHarness.configuration(port: broker.port),
+            source: ScriptedSource(count: count, interval: 0.01, firstAfter: 0.5))
+        let (code, counters) = try #require(harness.wait(timeout: 30))
+        #expect(code == .success)
+        #expect(subscriber.waitFor { Self.eventNumbers($0).count >= count })
+        #expect(Self.eventNumbers(subscriber.messages) == Array(1...count))
+        #expect(counters.outbox.dropped == 0)
+        #expect(harness.sourceTurnsRun >= count / 2)
+    }
+
     @Test func afterABrokerRestartTheRetainedStatesAreRepublished() throws {
         let broker = try MosquittoBroker()  // no persistence: a restart forgets every retained message
         let harness = try AgentHarness(

@@ -52,6 +52,9 @@ final class AgentHarness: Sendable {
 
     func signal(_ signal: Int32) { shared.queue.withLock { $0 }?.post(.signal(SignalWatcher.signal(signal))) }
 
+    /// Source events whose turn the source thread ran itself (`AgentEventQueue.borrowForSource`).
+    var sourceTurnsRun: Int { shared.queue.withLock { $0 }?.sourceTurnsRun ?? 0 }
+
     /// The exit code and final counters once `run` returned within `timeout` seconds.
     func wait(timeout: Double) -> (ExitCode, AgentCounters)? {
         _ = waitUntil(timeout: timeout) { shared.result.withLock { $0 != nil } }

@@ -1,0 +1,120 @@
+import AgentCore
+import BeaconWire
+import Foundation
+import Synchronization
+import Testing
+
+@testable import Platform
+@testable import Runtime
+
+/// A source thread runs its event's turn itself while the pipeline thread waits on an empty queue
+/// (`AgentEventQueue.borrowForSource`, `PipelineTurns`): what the taker may and may not do
+/// meanwhile, and when it is woken afterwards.
+@Suite struct SourceTurnsTests {
+    /// What a taker thread got back, once it returned.
+    final class Taken: Sendable {
+        let result = Mutex<(returned: Bool, input: AgentInput?)>((false, nil))
+        var returned: Bool { result.withLock { $0.returned } }
+        var input: AgentInput? { result.withLock { $0.input } }
+    }
+
+    /// Starts a taker waiting until `deadline`; returns once it waits (a borrow succeeds), with the
+    /// turns lent to the caller.
+    static func lendingTaker(
+        _ queue: AgentEventQueue, until deadline: MonotonicInstant, includeSource: Bool = true
+    ) -> Taken {
+        let taken = Taken()
+        Thread {
+            let input = queue.take(includeSource: includeSource, until: deadline)
+            taken.result.withLock { $0 = (true, input) }
+        }.start()
+        #expect(waitUntil(timeout: 5) { queue.borrowForSource() })
+        return taken
+    }
+
+    static func returnTurn(_ queue: AgentEventQueue, nextWake: MonotonicInstant, ended: Bool = false) {
+        queue.returnFromSource(AgentEventQueue.Return(nextWake: nextWake, ended: ended))
+    }
+
+    @Test func onlyAWaitingTakerWithNothingQueuedLendsItsTurns() {
+        let queue = AgentEventQueue()
+        #expect(!queue.borrowForSource())  // nobody waits
+        let far = MonotonicClock.now().adding(seconds: 60)
+        let taken = Self.lendingTaker(queue, until: far)
+        #expect(!queue.borrowForSource())  // lent already
+        Self.returnTurn(queue, nextWake: far)
+        #expect(queue.borrowForSource())  // the taker still waits: lent again
+        Self.returnTurn(queue, nextWake: far)
+        queue.post(.signal(.reload))
+        #expect(waitUntil(timeout: 5) { taken.returned })
+        #expect(queue.sourceTurnsRun == 2)
+
+        // A taker that takes no source events (the outbox is full) lends nothing.
+        let controlOnly = AgentEventQueue()
+        let waiting = Taken()
+        Thread {
+            let input = controlOnly.take(includeSource: false, until: MonotonicClock.now().adding(seconds: 0.5))
+            waiting.result.withLock { $0 = (true, input) }
+        }.start()
+        #expect(!waitUntil(timeout: 0.3) { controlOnly.borrowForSource() })
+        #expect(waitUntil(timeout: 5) { waiting.returned })
+    }
+
+    @Test func whileLentTheTakerDoesNotReturnAndTakesWhatArrivedOnceGivenBack() {
+        let queue = AgentEventQueue()
+        let far = MonotonicClock.now().adding(seconds: 60)
+        let taken = Self.lendingTaker(queue, until: far)
+        queue.post(.signal(.reload))
+        #expect(!waitUntil(timeout: 0.2) { taken.returned })
+        // Nothing else borrows while an event waits for the taker.
+        Self.returnTurn(queue, nextWake: far)
+        #expect(!queue.borrowForSource())
+        #expect(waitUntil(timeout: 5) { taken.returned })
+        guard case .signal(.reload)? = taken.input else {
+            Issue.record("the control event posted while lent was not taken: \(String(describing: taken.input))")
+            return
+        }
+    }
+
+    @Test func aReturnedTurnWakesTheTakerOnlyWhenItMustTickSooner() {
+        let queue = AgentEventQueue()
+        let far = MonotonicClock.now().adding(seconds: 60)
+        let taken = Self.lendingTaker(queue, until: far)
+        // The turn left the deadline later than the taker's: it goes on waiting, lendable again.
+        Self.returnTurn(queue, nextWake: MonotonicClock.now().adding(seconds: 120))
+        #expect(!waitUntil(timeout: 0.2) { taken.returned })
+        #expect(queue.borrowForSource())
+        // This one moved it earlier: the taker returns at once with nothing, to tick.
+        Self.returnTurn(queue, nextWake: MonotonicClock.now())
+        #expect(waitUntil(timeout: 5) { taken.returned })
+        #expect(taken.input == nil)
+
+        // A turn that ended the loop wakes it too.
+        let ending = Self.lendingTaker(queue, until: far)
+        Self.returnTurn(queue, nextWake: far, ended: true)
+        #expect(waitUntil(timeout: 5) { ending.returned })
+        #expect(ending.input == nil)
+    }
+
+    @Test func aTakerWhoseDeadlinePassedWhileLentReturnsWhenGivenBack() {
+        let queue = AgentEventQueue()
+        let deadline = MonotonicClock.now().adding(seconds: 0.1)
+        let taken = Self.lendingTaker(queue, until: deadline)
+        #expect(!waitUntil(timeout: 0.4) { taken.returned })  // past its deadline, still lent
+        Self.returnTurn(queue, nextWake: MonotonicClock.now().adding(seconds: 60))
+        #expect(waitUntil(timeout: 5) { taken.returned })
+        #expect(taken.input == nil)
+    }
+
+    @Test func aClosedQueueLendsNothing() {
+        let queue = AgentEventQueue()
+        let taken = Taken()
+        Thread {
+            let input = queue.take(includeSource: true, until: MonotonicClock.now().adding(seconds: 0.5))
+            taken.result.withLock { $0 = (true, input) }
+        }.start()
+        queue.close()
+        #expect(!waitUntil(timeout: 0.2) { queue.borrowForSource() })
+        #expect(waitUntil(timeout: 5) { taken.returned })
+    }
+}
