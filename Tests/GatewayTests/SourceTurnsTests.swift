@@ -18,16 +18,20 @@ import Testing
         var input: AgentInput? { result.withLock { $0.input } }
     }
 
-    /// Starts a taker waiting until `deadline`; returns once it waits (a borrow succeeds), with the
-    /// turns lent to the caller.
-    static func lendingTaker(
-        _ queue: AgentEventQueue, until deadline: MonotonicInstant, includeSource: Bool = true
-    ) -> Taken {
+    /// Starts a thread taking from `queue` until `deadline`.
+    static func taker(_ queue: AgentEventQueue, until deadline: MonotonicInstant, includeSource: Bool = true) -> Taken {
         let taken = Taken()
         Thread {
             let input = queue.take(includeSource: includeSource, until: deadline)
             taken.result.withLock { $0 = (true, input) }
         }.start()
+        return taken
+    }
+
+    /// Starts a taker waiting until `deadline`; returns once it waits (a borrow succeeds), with the
+    /// turns lent to the caller.
+    static func lendingTaker(_ queue: AgentEventQueue, until deadline: MonotonicInstant) -> Taken {
+        let taken = taker(queue, until: deadline)
         #expect(waitUntil(timeout: 5) { queue.borrowForSource() })
         return taken
     }
@@ -51,11 +55,7 @@ import Testing
 
         // A taker that takes no source events (the outbox is full) lends nothing.
         let controlOnly = AgentEventQueue()
-        let waiting = Taken()
-        Thread {
-            let input = controlOnly.take(includeSource: false, until: MonotonicClock.now().adding(seconds: 0.5))
-            waiting.result.withLock { $0 = (true, input) }
-        }.start()
+        let waiting = Self.taker(controlOnly, until: MonotonicClock.now().adding(seconds: 0.5), includeSource: false)
         #expect(!waitUntil(timeout: 0.3) { controlOnly.borrowForSource() })
         #expect(waitUntil(timeout: 5) { waiting.returned })
     }
@@ -108,11 +108,7 @@ import Testing
 
     @Test func aClosedQueueLendsNothing() {
         let queue = AgentEventQueue()
-        let taken = Taken()
-        Thread {
-            let input = queue.take(includeSource: true, until: MonotonicClock.now().adding(seconds: 0.5))
-            taken.result.withLock { $0 = (true, input) }
-        }.start()
+        let taken = Self.taker(queue, until: MonotonicClock.now().adding(seconds: 0.5))
         queue.close()
         #expect(!waitUntil(timeout: 0.2) { queue.borrowForSource() })
         #expect(waitUntil(timeout: 5) { taken.returned })
