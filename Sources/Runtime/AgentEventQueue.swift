@@ -77,14 +77,16 @@ package final class AgentEventQueue: @unchecked Sendable {
         return borrowed
     }
 
-    /// What a source thread's turn leaves for the taker: when the loop must tick next, and whether
-    /// it ended.
+    /// What a source thread's turn leaves for the taker: when the loop must tick next, whether it
+    /// ended, and whether the core still takes source events (a full outbox stops them).
     package struct Return: Sendable {
         package var nextWake: MonotonicInstant
         package var ended: Bool
-        package init(nextWake: MonotonicInstant, ended: Bool) {
+        package var takesSourceEvents: Bool
+        package init(nextWake: MonotonicInstant, ended: Bool, takesSourceEvents: Bool = true) {
             self.nextWake = nextWake
             self.ended = ended
+            self.takesSourceEvents = takesSourceEvents
         }
     }
 
@@ -103,11 +105,13 @@ package final class AgentEventQueue: @unchecked Sendable {
     }
 
     /// Gives the turns back after `borrowForSource`; wakes the taker if it must tick sooner than
-    /// it planned, the loop ended, or events arrived meanwhile.
+    /// it planned, the loop ended, the core stopped taking source events (the taker then waits
+    /// without them, and nothing is lent), or events arrived meanwhile.
     package func returnFromSource(_ turn: Return) {
         condition.lock()
         lent = false
-        if turn.ended || turn.nextWake < takerDeadline { recheck = true }
+        if !turn.takesSourceEvents { takerIncludesSource = false }
+        if turn.ended || turn.nextWake < takerDeadline || !turn.takesSourceEvents { recheck = true }
         if takers > 0, recheck || awaitingReturn || !control.isEmpty || !source.isEmpty {
             condition.broadcast(Self.arrived)
         }

@@ -52,6 +52,7 @@ final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
     func sourceTurn(_ event: SourceEvent, posted: MonotonicInstant) -> AgentEventQueue.Return {
         handle(.source(event))
         endTurn(posted: posted)
-        return AgentEventQueue.Return(nextWake: core.nextWake, ended: core.termination != nil)
+        return AgentEventQueue.Return(
+            nextWake: core.nextWake, ended: core.termination != nil, takesSourceEvents: core.takesSourceEvents)
     }
 }

@@ -36,8 +36,10 @@ import Testing
         return taken
     }
 
-    static func returnTurn(_ queue: AgentEventQueue, nextWake: MonotonicInstant, ended: Bool = false) {
-        queue.returnFromSource(AgentEventQueue.Return(nextWake: nextWake, ended: ended))
+    static func returnTurn(
+        _ queue: AgentEventQueue, nextWake: MonotonicInstant, ended: Bool = false, takesSource: Bool = true
+    ) {
+        queue.returnFromSource(AgentEventQueue.Return(nextWake: nextWake, ended: ended, takesSourceEvents: takesSource))
     }
 
     @Test func onlyAWaitingTakerWithNothingQueuedLendsItsTurns() {
@@ -94,6 +96,21 @@ import Testing
         Self.returnTurn(queue, nextWake: far, ended: true)
         #expect(waitUntil(timeout: 5) { ending.returned })
         #expect(ending.input == nil)
+    }
+
+    /// A turn that filled the outbox: the core takes no source events until it drains, so the
+    /// taker returns to wait without them, and no source thread runs another turn meanwhile.
+    @Test func aTurnThatStopsSourceEventsEndsTheLending() {
+        let queue = AgentEventQueue()
+        let far = MonotonicClock.now().adding(seconds: 60)
+        let taken = Self.lendingTaker(queue, until: far)
+        Self.returnTurn(queue, nextWake: far, takesSource: false)
+        #expect(!queue.borrowForSource())
+        #expect(waitUntil(timeout: 5) { taken.returned })
+        #expect(taken.input == nil)
+        let controlOnly = Self.taker(queue, until: MonotonicClock.now().adding(seconds: 0.5), includeSource: false)
+        #expect(!waitUntil(timeout: 0.3) { queue.borrowForSource() })
+        #expect(waitUntil(timeout: 5) { controlOnly.returned })
     }
 
     @Test func aTakerWhoseDeadlinePassedWhileLentReturnsWhenGivenBack() {
