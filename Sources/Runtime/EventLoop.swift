@@ -10,8 +10,9 @@ enum EventLoop {
     static func run<Core: AgentMachine>(_ turns: PipelineTurns<Core>, queue: AgentEventQueue) -> AgentTermination {
         while true {
             turns.tick()
-            if let termination = turns.core.termination { return termination }
-            let taken = queue.takeStamped(includeSource: turns.core.takesSourceEvents, until: turns.core.nextWake)
+            let state = turns.waitState
+            if let termination = state.termination { return termination }
+            let taken = queue.takeStamped(includeSource: state.takesSourceEvents, until: state.nextWake)
             if let taken { turns.handle(taken.input) }
             turns.endTurn(posted: taken?.posted)
         }

@@ -47,12 +47,27 @@ final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
     /// The end of a turn, with when its source event was posted (nil for none).
     func endTurn(posted: MonotonicInstant?) { turned(&core, posted) }
 
+    /// What the loop waits for after a turn: whether it ended, whether the core takes source
+    /// events, and until when. Read through `inout`: a read of the generic core's properties through
+    /// this class's stored property copied the whole core first (callgrind: 3,500 instructions a
+    /// read, three a turn).
+    var waitState: (termination: AgentTermination?, takesSourceEvents: Bool, nextWake: MonotonicInstant) {
+        Self.waitState(of: &core)
+    }
+
+    private static func waitState(
+        of core: inout Core
+    ) -> (termination: AgentTermination?, takesSourceEvents: Bool, nextWake: MonotonicInstant) {
+        (core.termination, core.takesSourceEvents, core.nextWake)
+    }
+
     /// A source event's whole turn on the thread that borrowed these turns; what the loop's thread
     /// needs to know to go on waiting or not.
     func sourceTurn(_ event: SourceEvent, posted: MonotonicInstant) -> AgentEventQueue.Return {
         handle(.source(event))
         endTurn(posted: posted)
+        let state = waitState
         return AgentEventQueue.Return(
-            nextWake: core.nextWake, ended: core.termination != nil, takesSourceEvents: core.takesSourceEvents)
+            nextWake: state.nextWake, ended: state.termination != nil, takesSourceEvents: state.takesSourceEvents)
     }
 }
