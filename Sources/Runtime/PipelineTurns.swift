@@ -6,7 +6,8 @@ import Platform
 /// its actions and what runs after each turn. The loop's thread holds it; while that thread waits
 /// on an empty queue, a source thread may borrow it and run its own event's turn
 /// (`AgentEventQueue.borrowForSource`), so a hand-over costs no wake-up of the loop's thread
-/// (issue #18: in this VM a cross-thread wake-up costs about as much as the batch's work).
+/// (issue #18: it woke for each one, 20 times a second for a replay at capture speed and hundreds
+/// for a live HCI source at 3,000 reports/s).
 final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is used by one thread at a time: the
     // loop's thread, except between a source thread's successful `borrowForSource` and its
