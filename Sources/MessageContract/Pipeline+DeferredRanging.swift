@@ -16,16 +16,26 @@ extension Pipeline {
     /// Composes up to `limit` deferred results (a proximity message each, with its `mqtt_room`
     /// companion; a region's whole ranging list), oldest first.
     package mutating func composeDeferred(upTo limit: Int, into out: inout [OutboundMessage]) {
-        let end = deferredHead + min(limit, deferredOutput)
-        guard end > deferredHead else { return }
+        Self.compose(&deferredRanging, head: &deferredHead, upTo: limit, with: &composer, into: &out)
+    }
+
+    /// Composes up to `limit` of `deferred` from `head` on, and empties it once all are composed.
+    /// Static, on the stored properties themselves, so `composeDeferring` can call it while it
+    /// borrows `events`.
+    private static func compose(
+        _ deferred: inout [MonitoringEvent], head: inout Int, upTo limit: Int, with composer: inout MessageComposer,
+        into out: inout [OutboundMessage]
+    ) {
+        let end = head + min(limit, deferred.count - head)
+        guard end > head else { return }
         // Borrowed in place, as `composeEvents` does: an event is as large as its largest case.
-        deferredRanging.withUnsafeBufferPointer { buffer in
-            for i in deferredHead..<end { composer.compose(buffer[i], into: &out) }
+        deferred.withUnsafeBufferPointer { buffer in
+            for i in head..<end { composer.compose(buffer[i], into: &out) }
         }
-        deferredHead = end
-        if deferredHead == deferredRanging.count {
-            deferredRanging.removeAll(keepingCapacity: true)
-            deferredHead = 0
+        head = end
+        if head == deferred.count {
+            deferred.removeAll(keepingCapacity: true)
+            head = 0
         }
     }
 
@@ -40,10 +50,7 @@ extension Pipeline {
                 switch buffer[i] {
                 case .didRangeBeacon, .didRange:
                     if !started {
-                        // Stored properties one by one: `events` is borrowed for the loop.
-                        for j in deferredHead..<deferredRanging.count { composer.compose(deferredRanging[j], into: &out) }
-                        deferredRanging.removeAll(keepingCapacity: true)
-                        deferredHead = 0
+                        Self.compose(&deferredRanging, head: &deferredHead, upTo: .max, with: &composer, into: &out)
                         deferredTicks += 1
                         started = true
                     }
