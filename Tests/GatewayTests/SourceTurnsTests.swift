@@ -36,6 +36,13 @@ import Testing
         return taken
     }
 
+    /// A taker that takes no source events (the outbox is full) lends nothing while it waits.
+    static func expectNoLendingToAControlOnlyTaker(_ queue: AgentEventQueue) {
+        let waiting = taker(queue, until: MonotonicClock.now().adding(seconds: 0.5), includeSource: false)
+        #expect(!waitUntil(timeout: 0.3) { queue.borrowForSource() })
+        #expect(waitUntil(timeout: 5) { waiting.returned })
+    }
+
     static func returnTurn(
         _ queue: AgentEventQueue, nextWake: MonotonicInstant, ended: Bool = false, takesSource: Bool = true
     ) {
@@ -55,11 +62,7 @@ import Testing
         #expect(waitUntil(timeout: 5) { taken.returned })
         #expect(queue.sourceTurnsRun == 2)
 
-        // A taker that takes no source events (the outbox is full) lends nothing.
-        let controlOnly = AgentEventQueue()
-        let waiting = Self.taker(controlOnly, until: MonotonicClock.now().adding(seconds: 0.5), includeSource: false)
-        #expect(!waitUntil(timeout: 0.3) { controlOnly.borrowForSource() })
-        #expect(waitUntil(timeout: 5) { waiting.returned })
+        Self.expectNoLendingToAControlOnlyTaker(AgentEventQueue())
     }
 
     @Test func whileLentTheTakerDoesNotReturnAndTakesWhatArrivedOnceGivenBack() {
@@ -108,9 +111,7 @@ import Testing
         #expect(!queue.borrowForSource())
         #expect(waitUntil(timeout: 5) { taken.returned })
         #expect(taken.input == nil)
-        let controlOnly = Self.taker(queue, until: MonotonicClock.now().adding(seconds: 0.5), includeSource: false)
-        #expect(!waitUntil(timeout: 0.3) { queue.borrowForSource() })
-        #expect(waitUntil(timeout: 5) { controlOnly.returned })
+        Self.expectNoLendingToAControlOnlyTaker(queue)
     }
 
     @Test func aTakerWhoseDeadlinePassedWhileLentReturnsWhenGivenBack() {
