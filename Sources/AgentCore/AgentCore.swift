@@ -406,10 +406,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
                 tick: pipeline.deferredTicks, start: time, total: waiting, interval: configuration.ranging.interval,
                 slice: DeliveryPolicy.unwrittenWindow)
         }
-        // Whole slices only: each acknowledgement of a slice's messages is a turn of its own, and
-        // composing one result per turn cost a call through the pipeline each (callgrind: about
-        // 30 instructions a report at 3,000 reports/s).
-        let whole = min(DeliveryPolicy.unwrittenWindow, waiting)
+        let whole = Self.wholeSlice(of: waiting)
         guard connectedGeneration != nil, delivery.expendableRoom >= whole else { return }
         let n = min(delivery.expendableRoom, spread!.allowance(at: time), waiting)
         guard n >= whole else { return }
@@ -418,6 +415,13 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         enqueueOutput()
     }
 
+    /// The least a deferred tick's results are composed in: a whole slice (the unwritten window),
+    /// or what is left of the tick. Each acknowledgement of a slice's messages is a turn of its
+    /// own, and composing one result per turn cost a call through the pipeline each (callgrind:
+    /// about 30 instructions a report at 3,000 reports/s); `composeDeferred` and `nextSlice` agree
+    /// on it, so the loop wakes exactly when a slice may go.
+    private static func wholeSlice(of waiting: Int) -> Int { min(DeliveryPolicy.unwrittenWindow, waiting) }
+
     /// When the next slice of a deferred tick is due on the monotonic clock (a capture replayed at
     /// full speed has no clock between its packets: its slices go with the packets). Nil also
     /// while a slice is allowed but the expendable window is full: an acknowledgement wakes the
@@ -425,7 +429,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     var nextSlice: MonotonicInstant? {
         let waiting = pipeline.deferredOutput
         guard waiting > 0, let spread, let due = spread.nextDue, let time = pipelineNow,
-            spread.allowance(at: time) < min(DeliveryPolicy.unwrittenWindow, waiting)
+            spread.allowance(at: time) < Self.wholeSlice(of: waiting)
         else { return nil }
         let ahead = max(due - time, .zero).seconds
         switch options.timing {
