@@ -70,7 +70,7 @@ package final class AgentEventQueue: @unchecked Sendable {
         return handOvers
     }
 
-    /// Source events whose turn ran on the source's thread so far (tests and the bench count them).
+    /// Source events whose turn ran on the source's thread so far (tests count them).
     package var sourceTurnsRun: Int {
         condition.lock()
         defer { condition.unlock() }
