@@ -63,6 +63,9 @@ struct ConfigDecoder {
     /// LE_Scan_Interval and LE_Scan_Window: 0x0004…0x4000 × 0.625 ms (Core Spec Vol 4, Part E, §7.8.10).
     static let scanTimeRange = TimeSpan(microseconds: 2_500)...TimeSpan(microseconds: 10_240_000)
 
+    /// scanner.read_interval: up to a quarter second, which the socket's receive buffer is sized for.
+    static let readIntervalRange = TimeSpan.zero...TimeSpan.milliseconds(250)
+
     private mutating func scanner(_ value: ConfigValue, into s: inout ScannerSettings) throws(ConfigError) {
         let m = try value.mapping()
         try m.read("adapter", into: &s.adapter) { v throws(ConfigError) in try Self.adapter(v) }
@@ -70,6 +73,7 @@ struct ConfigDecoder {
         try m.read("interval", into: &s.interval) { v throws(ConfigError) in try v.duration(in: Self.scanTimeRange) }
         try m.read("window", into: &s.window) { v throws(ConfigError) in try v.duration(in: Self.scanTimeRange) }
         try m.read("watchdog", into: &s.watchdog) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1), orOff: true) }
+        try m.read("read_interval", into: &s.readInterval) { v throws(ConfigError) in try v.duration(in: Self.readIntervalRange) }
         for key in ["interval", "window"] {
             let span = key == "interval" ? s.interval : s.window
             if span.microseconds % 625 != 0, let v = m[key] {

@@ -10,7 +10,7 @@ enum ConfigKeys {
             "homeassistant", "telemetry", "remote_config", "metrics", "advertise",
         ],
         "gateway": ["id", "floor", "room", "rssi_offset"],
-        "scanner": ["adapter", "mode", "interval", "window", "watchdog"],
+        "scanner": ["adapter", "mode", "interval", "window", "watchdog", "read_interval"],
         "mqtt": [
             "host", "port", "base_topic", "client_id", "username", "password_file", "tls", "qos", "keepalive",
             "protocol", "clean_session", "stats_interval", "outbox_limit", "require_broker_at_start",

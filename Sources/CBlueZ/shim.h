@@ -69,3 +69,50 @@ static inline int cbluez_get_filter(int fd, struct hci_filter *filter) {
 static inline int cbluez_set_filter(int fd, const struct hci_filter *filter) {
     return setsockopt(fd, SOL_HCI, HCI_FILTER, filter, sizeof(*filter));
 }
+
+#include <stdint.h>
+#include <sys/uio.h>
+
+// HCI_TIME_STAMP: the kernel attaches each packet's receive time (HCI_CMSG_TSTAMP), so a reader that
+// drains the socket every few tens of milliseconds still stamps every report when it arrived.
+static inline int cbluez_enable_timestamps(int fd) {
+    int on = 1;
+    return setsockopt(fd, SOL_HCI, HCI_TIME_STAMP, &on, sizeof(on));
+}
+
+// read() that also returns the receive time the kernel attached as a (level, type) control message,
+// in µs since the epoch (CLOCK_REALTIME); *usec is -1 when the packet carried none. CMSG_* are
+// macros, which Swift cannot import. The payload is a timeval of two longs (the kernel's old
+// timeval, also on 32-bit ARM with a 64-bit time_t) or of two 64-bit fields (SO_TIMESTAMP_NEW).
+static inline ssize_t cbluez_read_stamped(int fd, void *buf, size_t len, int level, int type, int64_t *usec) {
+    struct iovec iov = { buf, len };
+    union { char bytes[CMSG_SPACE(2 * sizeof(int64_t)) + 32]; struct cmsghdr align; } control;
+    struct msghdr msg;
+    memset(&msg, 0, sizeof(msg));
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.bytes;
+    msg.msg_controllen = sizeof(control.bytes);
+    *usec = -1;
+    ssize_t n = recvmsg(fd, &msg, 0);
+    if (n < 0) return n;
+    for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c != NULL; c = CMSG_NXTHDR(&msg, c)) {
+        if (c->cmsg_level != level || c->cmsg_type != type) continue;
+        size_t size = c->cmsg_len - CMSG_LEN(0);
+        if (size == 2 * sizeof(long)) {
+            long t[2];
+            memcpy(t, CMSG_DATA(c), sizeof(t));
+            *usec = (int64_t)t[0] * 1000000 + t[1];
+        } else if (size == 2 * sizeof(int64_t)) {
+            int64_t t[2];
+            memcpy(t, CMSG_DATA(c), sizeof(t));
+            *usec = t[0] * 1000000 + t[1];
+        }
+    }
+    return n;
+}
+
+// SO_TIMESTAMP and SCM_TIMESTAMP pick the old or new timeval form in a macro expression (by the
+// size of time_t), which Swift cannot import. For sockets other than HCI (a test's socketpair).
+static const int cbluez_SO_TIMESTAMP = SO_TIMESTAMP;
+static const int cbluez_SCM_TIMESTAMP = SCM_TIMESTAMP;

@@ -16,6 +16,10 @@ struct CaptureStream: ~Copyable {
 
     static let chunkSize = 64 * 1024
     let path: String
+    /// A FIFO or socket: what it holds is what a writer has written so far.
+    let isPipe: Bool
+    /// The last `read()` took less than a chunk: a pipe had no more for now.
+    private(set) var drained = false
     private let fd: Int32
     private var reader: CaptureReader
     private var chunk: [UInt8]
@@ -35,6 +39,9 @@ struct CaptureStream: ~Copyable {
             throw error
         }
         self.path = path
+        var status = stat()
+        let type = fstat(fd, &status) == 0 ? status.st_mode & S_IFMT : 0
+        isPipe = type == S_IFIFO || type == S_IFSOCK
         self.fd = fd
         self.chunk = chunk
         reader = opened.reader
@@ -85,6 +92,7 @@ struct CaptureStream: ~Copyable {
     /// Reads one chunk (blocking on a pipe until a writer writes or closes it).
     mutating func read() throws(Failure) {
         let n = try Self.read(fd, into: &chunk, path: path)
+        drained = n < chunk.count
         if n == 0 {
             atEnd = true
             reader.endOfInput()

@@ -17,6 +17,9 @@ package final class ReplaySource: PacketSource {
     package let path: String
     /// nil: as fast as possible.
     package let speed: Double?
+    /// `scanner.read_interval`, for a pipe standing in for a live adapter: once a read found it
+    /// drained, the next waits until this long after that one, as a held HCI socket is read.
+    package let readInterval: TimeSpan
     /// Most packets per hand-over (`--speed max`, or a backlog at capture speed).
     package static let batchLimit = 256
     /// Room reserved per batch: an advertising report's record is about 60 bytes (header included),
@@ -32,7 +35,7 @@ package final class ReplaySource: PacketSource {
     private let stopped = StopSignal()
 
     /// Opens the file and checks its container format up front.
-    package init(path: String, speed: Double?) throws {
+    package init(path: String, speed: Double?, readInterval: TimeSpan = .zero) throws {
         let opened: CaptureStream
         do {
             opened = try CaptureStream(path: path)
@@ -42,6 +45,7 @@ package final class ReplaySource: PacketSource {
         stream = Mutex(opened)
         self.path = path
         self.speed = speed
+        self.readInterval = readInterval
     }
 
     /// An unreadable file (66) when opening, a damaged capture (65) while reading.
@@ -75,13 +79,20 @@ package final class ReplaySource: PacketSource {
         // The clock is read again only when a packet is due after the last reading: a dense
         // capture reads it once per batch, not once per packet.
         var now = lastHandOver
+        let hold = stream.isPipe ? max(0, readInterval.microseconds) &* 1_000 : 0
+        var lastRead = lastHandOver
         while !isStopped {
             let timestamp: Timestamp
             do {
                 guard let next = try stream.nextBuffered(into: &batch) else {
                     guard stream.needsRead else { break }
                     handOver()
+                    if hold > 0, stream.drained {
+                        let wait = lastRead &+ hold &- MonotonicClock.now().nanoseconds
+                        if wait > 0, !stopped.sleep(for: .nanoseconds(wait)) { break }
+                    }
                     try stream.read()
+                    lastRead = MonotonicClock.now().nanoseconds
                     continue
                 }
                 timestamp = next

@@ -21,6 +21,10 @@ package struct HCILoopOptions: Sendable {
     /// Packets read in one go at most: a full batch is handed over and the procedure's deadlines
     /// run before the socket is read again.
     package var batchLimit = 64
+    /// Least time between two reads of the socket once it is found empty (`scanner.read_interval`):
+    /// the kernel queues what arrives meanwhile, stamped with its receive time, so a busy gateway
+    /// wakes once an interval instead of once a report. Zero reads each packet as it arrives.
+    package var readInterval: TimeSpan = .zero
     package init() {}
 }
 
@@ -29,9 +33,16 @@ package struct HCILoopOptions: Sendable {
 package struct HCIClock: Sendable {
     package var wall: @Sendable () -> Timestamp
     package var monotonic: @Sendable () -> Timestamp
-    package init(wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> Timestamp) {
+    /// CLOCK_REALTIME, the clock of the kernel's receive times (`HCITransport.receivedAt`): a packet
+    /// held in the socket is stamped `wall()` less its age by this clock.
+    package var realtime: @Sendable () -> Timestamp
+    package init(
+        wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> Timestamp,
+        realtime: @escaping @Sendable () -> Timestamp = { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) }
+    ) {
         self.wall = wall
         self.monotonic = monotonic
+        self.realtime = realtime
     }
 
     package static let system = HCIClock(
@@ -168,6 +179,12 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
         _ reachedRunning: inout Bool, _ deliver: @escaping @Sendable (SourceEvent) -> Void
     ) throws(HCIError) -> SessionEnd {
         var stopRequested = false
+        // Held reads: each packet keeps the kernel's receive time, or (refused) the time it is read.
+        let holding = options.readInterval > .zero
+        let kernelTimes = holding && transport.holdPackets(for: options.readInterval)
+        if holding && !kernelTimes { log(.warning, "the kernel attaches no receive times; held reports are stamped when read") }
+        /// Until when (monotonic) the socket is left to queue: set when a read found it empty.
+        var holdUntil: Timestamp?
         var actions = procedure.start(at: clock.monotonic())
         while true {
             if let end = try perform(actions, transport, &procedure, &health, &reachedRunning, deliver) {
@@ -182,28 +199,57 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
             if let deadline = procedure.nextDeadline {
                 wait = min(wait, max(.zero, deadline - clock.monotonic()))
             }
+            // A held read sleeps first, never past the procedure's next deadline or the poll
+            // interval: cut short by one, it ticks and holds on next time round. A stop ends it.
+            var read = true
+            if let until = holdUntil, !stopRequested {
+                let left = until - clock.monotonic()
+                if left > .zero {
+                    let hold = min(wait, left)
+                    _ = stopping.sleep(for: .microseconds(hold.microseconds))
+                    wait = TimeSpan(microseconds: wait.microseconds - hold.microseconds)
+                    read = hold >= left || isStopping
+                }
+                if read { holdUntil = nil }
+            }
             // What the socket already holds goes over with the packet that woke the wait: one
             // hand-over (one wake-up of the pipeline) for a burst instead of one per report, and no
             // wait added to the first. Each packet is read straight into the batch's one buffer.
             var batch = PacketBatch(reservingBytes: Self.batchBytes)
             actions = []
+            // The clocks, read once per hand-over: a held packet is stamped its age before `wall`.
+            var readAt: (wall: Timestamp, realtime: Timestamp)?
             func take(_ raw: UnsafeRawBufferPointer) {
-                batch.append(timestamp: clock.wall(), incoming: true, bytes: raw)
+                let stamp: Timestamp
+                if kernelTimes, let received = transport.receivedAt {
+                    let now = readAt ?? (clock.wall(), clock.realtime())
+                    readAt = now
+                    stamp = now.wall - max(.zero, now.realtime - received)
+                } else {
+                    stamp = clock.wall()
+                }
+                batch.append(timestamp: stamp, incoming: true, bytes: raw)
                 actions += handle(raw, &procedure)
             }
             do {
                 // The stop wakes this wait at once. Its pipe then stays readable, so the procedure's
                 // stop handshake that follows waits on the socket alone.
-                _ = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping, take)
+                if read { _ = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping, take) }
             } catch {
                 if error.isFatal { throw error }
                 return stopRequested ? .stopped : .lost(error)
             }
             if !batch.isEmpty {
+                let began = clock.monotonic()
                 var failure: HCIError?
                 while batch.count < options.batchLimit {
                     do {
-                        guard try transport.receive(timeout: .zero, unlessStopped: nil, take) else { break }
+                        guard try transport.receive(timeout: .zero, unlessStopped: nil, take) else {
+                            // Emptied: let it fill for an interval (once the scan runs, so set-up's
+                            // command round trips are not held). A full batch reads on at once.
+                            if holding && reachedRunning { holdUntil = began + options.readInterval }
+                            break
+                        }
                     } catch {
                         failure = error
                         break

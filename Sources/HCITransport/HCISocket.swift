@@ -74,6 +74,18 @@ package final class HCISocket: HCITransport {
         try descriptor.receive(timeout: timeout, unlessStopped: stop, body)
     }
 
+    /// HCI_TIME_STAMP: the raw channel carries the time as its own control message (HCI_CMSG_TSTAMP),
+    /// not SO_TIMESTAMP's.
+    package func holdPackets(for interval: TimeSpan) -> Bool {
+        guard isOpen else { return false }
+        descriptor.growReceiveBuffer(holding: interval)
+        guard cbluez_enable_timestamps(descriptor.fileDescriptor) == 0 else { return false }
+        descriptor.expectReceiveTimes(level: SOL_HCI, type: HCI_CMSG_TSTAMP)
+        return true
+    }
+
+    package var receivedAt: Timestamp? { descriptor.receivedAt }
+
     package func close() {
         guard isOpen else { return }
         isOpen = false

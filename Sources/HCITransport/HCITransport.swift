@@ -14,11 +14,25 @@ package protocol HCITransport: AnyObject {
     func receive(
         timeout: TimeSpan, unlessStopped stop: StopSignal?, _ body: (UnsafeRawBufferPointer) -> Void
     ) throws(HCIError) -> Bool
+    /// Readies the transport to be read every `interval` rather than at each packet: the kernel
+    /// attaches each packet's receive time (`receivedAt`) and has room to queue `interval`'s worth of
+    /// packets. False when it cannot attach the times.
+    func holdPackets(for interval: TimeSpan) -> Bool
+    /// When the kernel received the packet `receive` handed over last (CLOCK_REALTIME), once
+    /// `holdPackets` is on; nil before, or when the packet carried no time.
+    var receivedAt: Timestamp? { get }
     /// Releases the transport (restoring anything it changed). Idempotent.
     func close()
 }
 
 extension HCITransport {
+    /// The receive buffer `holdPackets(for: interval)` asks for: 5,000 packets a second (above the
+    /// busiest controller) at 640 bytes each, which the kernel doubles for its own overhead (an
+    /// event's buffer is about 1 KiB of `truesize`).
+    static func receiveBufferBytes(holding interval: TimeSpan) -> Int32 {
+        Int32(clamping: max(0, interval.microseconds) * 5_000 * 640 / 1_000_000)
+    }
+
     /// The next packet as an array, or nil when nothing arrived within `timeout` or `stop` was stopped.
     func receive(timeout: TimeSpan, unlessStopped stop: StopSignal?) throws(HCIError) -> [UInt8]? {
         var packet: [UInt8]?

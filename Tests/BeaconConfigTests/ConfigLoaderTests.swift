@@ -56,6 +56,7 @@ import Testing
               interval: 1.28s
               window: 30ms
               watchdog: 0
+              read_interval: 50ms
             """)
         var expected = ScannerSettings()
         expected.adapter = "hci1"
@@ -63,7 +64,9 @@ import Testing
         expected.interval = .milliseconds(1280)
         expected.window = .milliseconds(30)
         expected.watchdog = .zero
+        expected.readInterval = .milliseconds(50)
         #expect(config.scanner == expected)
+        #expect(try parse("scanner:\n  mode: passive\n").scanner.readInterval == .zero)
     }
 
     @Test func scannerAdapterByAddressIsStoredLowercase() throws {

@@ -143,6 +143,12 @@ import Testing
                 == "test.yaml:2:13: scanner.watchdog: must be at least 1s (or 0 to turn it off), found 500ms")
     }
 
+    @Test func readIntervalIsAtMostAQuarterSecond() {
+        #expect(
+            failure("scanner:\n  read_interval: 300ms\n")
+                == "test.yaml:2:18: scanner.read_interval: must be between 0 and 250ms, found 300ms")
+    }
+
     // MARK: mqtt
 
     @Test func mqttNumbersAndDurations() {

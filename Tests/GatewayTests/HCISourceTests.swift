@@ -57,10 +57,12 @@ final class SourceHarness: Sendable {
     init(
         _ configuration: ScanConfiguration, advertising: AdvertisingConfiguration? = nil,
         opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false,
-        pollInterval: TimeSpan = .milliseconds(5), tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
+        pollInterval: TimeSpan = .milliseconds(5), readInterval: TimeSpan = .zero,
+        tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
     ) {
         var options = HCISource.Options()
         options.pollInterval = pollInterval
+        options.readInterval = readInterval
         options.reopenBackoffMin = .milliseconds(5)
         options.reopenBackoffMax = .milliseconds(20)
         options.failIfAbsentAtStart = failIfAbsentAtStart
@@ -143,6 +145,31 @@ final class SourceHarness: Sendable {
         #expect(Array(reportHandOvers) == [1, 5], "\(h.recorder.handOverSizes)")
         #expect(h.stopLegacyScan())
         #expect(h.source.statistics.advertisingReportEvents == 6)
+    }
+
+    /// `scanner.read_interval`: once the socket is found empty it is left to queue for the interval,
+    /// so reports arriving 20 ms apart go over together, each stamped when the kernel received it
+    /// (the test's wall clock stands still: a stamp taken at the read would be the same for all).
+    @Test func aReadIntervalHoldsReportsInTheSocketAndKeepsTheirArrivalTimes() {
+        let h = SourceHarness(Self.quickTimeouts, pollInterval: .seconds(1), readInterval: .milliseconds(250))
+        h.fake.answerLegacySetUp()
+        #expect(h.awaitHealth(count: 1))
+        let reports = { h.recorder.allPackets.filter { $0.incoming && $0.bytes == HCIFakeController.iBeaconReport } }
+        h.fake.advertise()
+        #expect(waitUntil { reports().count == 1 })
+        let before = h.recorder.handOverSizes.count
+        // The hold began with that read: these five land in the socket within it.
+        for _ in 0..<5 {
+            h.fake.advertise()
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(waitUntil { reports().count == 6 })
+        // One hand-over for the five (two if a loaded machine let the hold end among them), not five.
+        #expect(h.recorder.handOverSizes.count - before <= 2, "\(h.recorder.handOverSizes)")
+        let stamps = reports().suffix(5).map(\.timestamp.microseconds)
+        let gaps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }
+        #expect(gaps.allSatisfy { $0 >= 10_000 && $0 < 1_000_000 }, "gaps \(gaps) µs")
+        #expect(h.stopLegacyScan())
     }
 
     @Test func stopIsSeenAtOnceNotAfterThePollInterval() {

@@ -61,6 +61,33 @@ import Testing
         #expect(batches.last?.count == 1)
     }
 
+    /// `scanner.read_interval` on a pipe (the bench's stand-in for a live adapter): after a read that
+    /// drained it, the next waits the interval, so packets written 20 ms apart go over together.
+    @Test func aHeldPipeIsReadOnceAnInterval() throws {
+        let path = NSTemporaryDirectory() + "replay-held-\(getpid())"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let packets = (0..<10).map {
+            CapturedPacket(timestamp: .seconds(1_700_000_000) + .milliseconds(Int64($0) * 20), bytes: [0x04, 0x0E, 0x01, UInt8($0)])
+        }
+        Thread {
+            let fd = open(path, O_WRONLY)
+            func write(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
+            write(BtsnoopWriter.fileHeader())
+            for packet in packets {
+                write(BtsnoopWriter.record(packet))
+                Thread.sleep(forTimeInterval: 0.02)
+            }
+            close(fd)
+        }.start()
+        let events = try Self.events(of: try ReplaySource(path: path, speed: nil, readInterval: .milliseconds(250)))
+        let batches = events.map(\.carriedPackets).filter { !$0.isEmpty }
+        #expect(batches.flatMap { $0 } == packets)
+        // 200 ms of writes: the first read, then one or two held ones; read as written, about ten.
+        #expect(batches.count <= 3, "\(batches.map(\.count))")
+    }
+
     @Test func aFIFOIsFollowedAndEachPacketHandedOverBeforeTheWriterIsDone() throws {
         let path = NSTemporaryDirectory() + "replay-fifo-\(getpid())"
         unlink(path)

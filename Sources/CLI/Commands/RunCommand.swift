@@ -122,7 +122,7 @@ struct RunCommand: Command {
         var options = AgentOptions()
         if let replayPath {
             do {
-                source = try ReplaySource(path: replayPath, speed: speed)
+                source = try ReplaySource(path: replayPath, speed: speed, readInterval: configuration.scanner.readInterval)
             } catch {
                 logger.error("\(error)")
                 return .noInput

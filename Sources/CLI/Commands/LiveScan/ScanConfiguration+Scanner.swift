@@ -25,6 +25,8 @@ extension HCISource {
         log: @escaping Log = { _, _ in }
     ) {
         guard let selection = HCIAdapterSelection(scanner.adapter) else { return nil }
+        var options = options
+        options.readInterval = scanner.readInterval
         self.init(
             adapter: selection, configuration: ScanConfiguration(scanner: scanner),
             advertising: AdvertisingConfiguration(advertise), options: options, log: log)
