@@ -10,6 +10,8 @@ struct AgentConfigFile {
     var perBeacon = true
     /// False: `telemetry.enabled: false` (`--agent-telemetry off`; builds before telemetry refuse the key).
     var telemetry = true
+    /// `scanner.read_interval` ("50ms"); nil leaves the key out (builds before it refuse the key).
+    var readInterval: String?
 
     var yaml: String {
         var out = """
@@ -29,6 +31,7 @@ struct AgentConfigFile {
             """
         out += "\n"
         if !telemetry { out += "telemetry:\n  enabled: false\n" }
+        if let readInterval { out += "scanner:\n  read_interval: \(readInterval)\n" }
         if regions.isEmpty { return out }
         out += "regions:\n"
         for region in regions {

@@ -37,6 +37,28 @@ struct FootprintBench {
         return (samples, finished)
     }
 
+    /// The live rows' `scanner.read_interval`s (nil: the default, 0).
+    static let liveReadIntervals: [String?] = [nil, "50ms", "200ms"]
+
+    /// The agent fed by a `LiveCadenceFeed` through a FIFO: CPU after settling, and the largest RSS.
+    func sampleLiveCadence(config: String, population: BeaconPopulation, seconds: Int, label: String)
+        throws(BenchFailure) -> (cpu: Double, rssKiB: Int)
+    {
+        let fifo = scratch.path("\(label).fifo")
+        guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo) failed") }
+        let feed = LiveCadenceFeed(fifo: fifo, population: population, rate: 3_000, seconds: seconds + Self.steadyTail)
+        feed.start()
+        defer { feed.stop() }
+        let (samples, finished) = try sampleAgent(
+            config: config, capture: fifo, speed: "max", period: 0.5, limit: Double(seconds), label: label)
+        guard !finished else { throw BenchFailure("the agent ended before the live feed was sampled (see \(label).err)") }
+        let settle = samples.firstIndex { Double($0.at - samples[0].at) / 1e9 >= min(5, Double(seconds) / 4) } ?? 0
+        return (
+            ProcessProbe.cpuPercent(from: samples[settle], to: samples[samples.count - 1]),
+            samples[settle...].map(\.rssKiB).max() ?? 0
+        )
+    }
+
     func run(into report: inout BenchReport) throws(BenchFailure) {
         guard FileManager.default.isExecutableFile(atPath: options.agent) else {
             throw BenchFailure("no agent at \(options.agent) (swift build -c release --product beacon2mqtt)")
@@ -79,6 +101,24 @@ struct FootprintBench {
         steadyResult.note =
             "targets RSS ≤ 16 MB: \(rssMet ? "met" : "MISSED"), CPU ≤ 1%: \(cpu <= 1 ? "met" : "MISSED")"
         report.add(steadyResult)
+
+        // The same load as a live adapter delivers it, one report at a time as it happens: read as
+        // they arrive, the source wakes for nearly every report instead of every 50 ms; held
+        // (`scanner.read_interval`), once an interval (`LiveCadenceFeed`).
+        for held in Self.liveReadIntervals {
+            var file = AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry)
+            file.readInterval = held
+            let config = try scratch.write(file.yaml, to: "live-\(held ?? "0").yaml")
+            let live = try sampleLiveCadence(config: config, population: population, seconds: seconds, label: "live-\(held ?? "0")")
+            var result = BenchResult(
+                section: "footprint",
+                name: "the same, a report at a time (a live adapter), read_interval \(held ?? "0")")
+            result.add("cpu_percent_of_core", live.cpu, "% of a core", decimals: 2)
+            result.add("rss_mib", Double(live.rssKiB) / 1024, "MiB RSS", decimals: 1)
+            result.add("cpu_ratio_to_capture", live.cpu / max(cpu, 0.001), "× the capture's", decimals: 1)
+            result.note = held == nil ? "every report wakes the source" : "reports wait in the kernel up to \(held!)"
+            report.add(result)
+        }
 
         // Flood of distinct identities, as fast as the agent goes, with the default tracking cap.
         let flood = scratch.path("flood.btsnoop")
