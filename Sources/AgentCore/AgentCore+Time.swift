@@ -12,7 +12,7 @@ extension AgentCore {
     var pipelineNow: Timestamp? {
         switch options.timing {
         case .wallClock:
-            return origin.wall + TimeSpan(microseconds: (now.nanoseconds &- origin.now.nanoseconds) / 1000)
+            return steadyNow - options.sourceDelay
         case .capture(let speed):
             guard let anchor else { return nil }
             guard let speed else { return anchor.packet }
@@ -21,11 +21,16 @@ extension AgentCore {
         }
     }
 
-    /// How far the wall clock is from the pipeline's time: what a step of the wall clock since the
-    /// start added (0 for a capture, whose payloads carry the capture's own times).
+    /// The steady timeline's now (live sources stamp on it): the wall clock at the start moved on
+    /// by the monotonic clock.
+    var steadyNow: Timestamp { origin.wall + TimeSpan(microseconds: (now.nanoseconds &- origin.now.nanoseconds) / 1000) }
+
+    /// How far the wall clock is from the steady timeline the pipeline's times are on: what a step
+    /// of the wall clock since the start added (0 for a capture, whose payloads carry the capture's
+    /// own times).
     var payloadClockOffset: TimeSpan {
-        guard options.timing == .wallClock, let steady = pipelineNow else { return TimeSpan(microseconds: 0) }
-        return wall - steady
+        guard options.timing == .wallClock else { return TimeSpan(microseconds: 0) }
+        return wall - steadyNow
     }
 
     /// Payload time: the wall clock, or a capture's newest packet.

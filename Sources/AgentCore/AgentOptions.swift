@@ -1,3 +1,5 @@
+import BeaconWire
+
 /// How the agent runs, beside the configuration: where time comes from and how long it waits.
 /// Durations are seconds of the monotonic clock.
 package struct AgentOptions: Sendable {
@@ -11,6 +13,11 @@ package struct AgentOptions: Sendable {
     }
 
     package var timing: Timing = .wallClock
+    /// How much later than its stamp a live source may deliver a packet (`scanner.read_interval`:
+    /// reports held in the kernel keep their receive time). The pipeline's timers run this far
+    /// behind the steady timeline, so a held report stamped before an exit deadline is in before
+    /// that exit would fire; every timed message goes out this much later. Ignored for a capture.
+    package var sourceDelay: TimeSpan = .zero
     /// Run a sigwait thread for SIGINT/SIGTERM/SIGHUP (the caller must have blocked them first).
     package var handleSignals = true
     /// SIGTERM/SIGINT: how long to keep publishing what is queued before disconnecting.

@@ -77,6 +77,33 @@ import Testing
         #expect(abs((stamp - live.wall).microseconds) < 1_500_000, "payload time is the wall clock's")
     }
 
+    /// `scanner.read_interval`: a report held in the kernel arrives up to the interval after its
+    /// stamp. Stamped 0.1 s before its beacon's exit deadline and delivered 0.25 s later, it must
+    /// keep the beacon in (no exit, no second enter): the timers run `sourceDelay` behind. Without
+    /// the delay the exit fires first and the late report enters the beacon again.
+    @Test(arguments: [0.25, 0.0])
+    func aHeldReportStampedBeforeTheExitDeadlineKeepsTheBeaconIn(delay: Double) {
+        var live = LiveCore(sourceDelay: TimeSpan(microseconds: Int64(delay * 1e6))) {
+            $0.ranging.interval = .milliseconds(100)
+        }
+        live.connectAndRestore()
+        for _ in 0..<4 {
+            live.sight()
+            live.pass(0.5)
+        }
+        live.sight()
+        // Exit timeout 3 s: the next report was received at 2.9 s and read at 3.15 s.
+        for _ in 0..<63 { live.pass(0.05) }
+        live.sight(heldFor: 0.25)
+        for _ in 0..<10 { live.pass(0.05) }
+        if delay > 0 {
+            #expect(live.events("enter").count == 1)
+            #expect(live.events("exit").isEmpty)
+        } else {
+            #expect(live.events("exit").count == 1 && live.events("enter").count == 2, "the check must see the flap")
+        }
+    }
+
     /// HA's diagnostic sensors read the stats: the first go out 5 s after start, not a whole
     /// `stats_interval` (a minute by default) later; then every interval.
     @Test func theFirstStatsGoOutFiveSecondsAfterStartThenEveryInterval() {

@@ -12,7 +12,7 @@ struct LiveCore {
     var wall = Timestamp(microseconds: 1_700_000_000_000_000)
     let steadyOrigin: Timestamp
 
-    init(configure: (inout Configuration) -> Void = { _ in }) {
+    init(sourceDelay: TimeSpan = .zero, configure: (inout Configuration) -> Void = { _ in }) {
         var c = Configuration()
         c.gateway.id = "gw"
         c.mqtt.baseTopic = "b"
@@ -21,8 +21,10 @@ struct LiveCore {
         configure(&c)
         now = start
         steadyOrigin = wall
+        var options = AgentOptions(timing: .wallClock)
+        options.sourceDelay = sourceDelay
         core = AgentCore(
-            configuration: c, pipeline: Pipeline(configuration: c), options: AgentOptions(timing: .wallClock),
+            configuration: c, pipeline: Pipeline(configuration: c), options: options,
             statusTopic: "b/gateways/gw/status", statusQoS: 1, softwareVersion: "test", now: now, wall: wall)
     }
 
@@ -45,9 +47,11 @@ struct LiveCore {
         _ = core.takeActions()
     }
 
-    /// One advertising report, stamped on the steady timeline.
-    mutating func sight(_ report: [UInt8] = Self.report) {
+    /// One advertising report, stamped on the steady timeline (`heldFor` seconds ago: a report the
+    /// kernel held, delivered with its receive time).
+    mutating func sight(_ report: [UInt8] = Self.report, heldFor: Double = 0) {
         let steady = steadyOrigin + TimeSpan(microseconds: (now.nanoseconds - start.nanoseconds) / 1000)
+            - TimeSpan(microseconds: Int64((heldFor * 1e6).rounded()))
         core.handle(.source(.packet(CapturedPacket(timestamp: steady, bytes: report))), at: now, wall: wall, &broker)
         _ = core.takeActions()
     }

@@ -149,6 +149,7 @@ struct RunCommand: Command {
             }
             source = live
             options.announcesAdvertising = true
+            options.sourceDelay = configuration.scanner.readInterval
         }
         let identity = configuration.gateway
         let fromFloorPlan = floorPlanSource != nil

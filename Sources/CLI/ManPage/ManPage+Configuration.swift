@@ -83,7 +83,7 @@ extension ManPage {
         .init("scanner.read_interval", "duration, 0…250ms", "0",
             "Least time between two reads of the adapter: reports wait in the kernel meanwhile, each "
                 + "stamped when the kernel received it. 0 reads each report as it arrives (lowest latency); "
-                + "50–200ms cuts a busy gateway's CPU several times over, delaying enters by up to that much. "
+                + "50–200ms cuts a busy gateway's CPU several times over, delaying messages by up to that much. "
                 + "A run --replay from a pipe is read the same way (see scanning.md)."),
         .init("mqtt.host", "text", "localhost", "Broker host name or address."),
         .init("mqtt.port", "1…65535", "1883", "Broker port (8883 is usual with TLS)."),
