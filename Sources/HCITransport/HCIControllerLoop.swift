@@ -218,17 +218,18 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
             var batch = PacketBatch(reservingBytes: Self.batchBytes)
             actions = []
             // The clocks, read once per hand-over: a held packet is stamped its age before `wall`.
+            // An age past the longest a packet can wait means CLOCK_REALTIME was stepped (NTP) since
+            // the kernel stamped it: that packet is stamped when read.
             var readAt: (wall: Timestamp, realtime: Timestamp)?
             func take(_ raw: UnsafeRawBufferPointer) {
-                let stamp: Timestamp
+                var stamp: Timestamp?
                 if kernelTimes, let received = transport.receivedAt {
                     let now = readAt ?? (clock.wall(), clock.realtime())
                     readAt = now
-                    stamp = now.wall - max(.zero, now.realtime - received)
-                } else {
-                    stamp = clock.wall()
+                    let age = now.realtime - received
+                    if age <= options.readInterval + .seconds(1) { stamp = now.wall - max(.zero, age) }
                 }
-                batch.append(timestamp: stamp, incoming: true, bytes: raw)
+                batch.append(timestamp: stamp ?? clock.wall(), incoming: true, bytes: raw)
                 actions += handle(raw, &procedure)
             }
             do {

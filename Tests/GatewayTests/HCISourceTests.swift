@@ -7,6 +7,7 @@ import Testing
 
 @testable import CLI
 @testable import HCITransport
+import Platform
 
 /// A monotonic clock the test moves by hand, so command timeouts and the watchdog fire on cue.
 final class ManualClock: Sendable {
@@ -57,7 +58,7 @@ final class SourceHarness: Sendable {
     init(
         _ configuration: ScanConfiguration, advertising: AdvertisingConfiguration? = nil,
         opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false,
-        pollInterval: TimeSpan = .milliseconds(5), readInterval: TimeSpan = .zero,
+        pollInterval: TimeSpan = .milliseconds(5), readInterval: TimeSpan = .zero, realtimeStep: TimeSpan = .zero,
         tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
     ) {
         var options = HCISource.Options()
@@ -70,7 +71,9 @@ final class SourceHarness: Sendable {
         let recorder = self.recorder
         source = HCISource(
             opener: opener ?? fake.opener, configuration: configuration, advertising: advertising, options: options,
-            clock: HCISource.Clock(wall: { clock.now() }, monotonic: { clock.now() }),
+            clock: HCISource.Clock(
+                wall: { clock.now() }, monotonic: { clock.now() },
+                realtime: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) + realtimeStep }),
             log: { recorder.log($0, $1) })
         Thread.detachNewThread { [self] in
             do {
@@ -169,6 +172,20 @@ final class SourceHarness: Sendable {
         let stamps = reports().suffix(5).map(\.timestamp.microseconds)
         let gaps = zip(stamps.dropFirst(), stamps).map { $0 - $1 }
         #expect(gaps.allSatisfy { $0 >= 10_000 && $0 < 1_000_000 }, "gaps \(gaps) µs")
+        #expect(h.stopLegacyScan())
+    }
+
+    /// CLOCK_REALTIME stepped (NTP) between the kernel's stamp and the read: the age would be an hour,
+    /// so the report is stamped when read (the test's wall clock), not an hour back.
+    @Test func aReceiveTimeFromBeforeARealtimeStepIsNotTrusted() {
+        let h = SourceHarness(
+            Self.quickTimeouts, pollInterval: .seconds(1), readInterval: .milliseconds(50), realtimeStep: .seconds(3600))
+        h.fake.answerLegacySetUp()
+        #expect(h.awaitHealth(count: 1))
+        h.fake.advertise()
+        let reports = { h.recorder.allPackets.filter { $0.incoming && $0.bytes == HCIFakeController.iBeaconReport } }
+        #expect(waitUntil { reports().count == 1 })
+        #expect(reports().first?.timestamp == h.clock.now())
         #expect(h.stopLegacyScan())
     }
 
