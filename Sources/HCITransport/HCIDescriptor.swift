@@ -4,7 +4,8 @@ import Glibc
 import Platform
 
 /// Packet I/O on a datagram-style file descriptor (a raw HCI socket, or a SOCK_SEQPACKET socketpair
-/// in tests): one `write` per packet, `poll` + one `read` per packet. It owns and closes the fd.
+/// in tests): one `write` per packet, `poll` + one `read` per packet (`recvmsg` once receive times
+/// are asked for, `holdPackets`). It owns and closes the fd.
 package final class HCIDescriptor: HCITransport {
     package let fileDescriptor: Int32
     /// Used in error messages (`read hci0`).
