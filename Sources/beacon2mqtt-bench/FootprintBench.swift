@@ -37,6 +37,12 @@ struct FootprintBench {
         return (samples, finished)
     }
 
+    /// The first sample after a short settling period (start-up parses the config and opens
+    /// files): CPU and RSS are read from there on.
+    static func settled(_ samples: [ProcessProbe.Sample], seconds: Int) -> Int {
+        samples.firstIndex { Double($0.at - samples[0].at) / 1e9 >= min(5, Double(seconds) / 4) } ?? 0
+    }
+
     /// The live rows' `scanner.read_interval`s (nil: the default, 0).
     static let liveReadIntervals: [String?] = [nil, "50ms", "200ms"]
 
@@ -52,7 +58,7 @@ struct FootprintBench {
         let (samples, finished) = try sampleAgent(
             config: config, capture: fifo, speed: "max", period: 0.5, limit: Double(seconds), label: label)
         guard !finished else { throw BenchFailure("the agent ended before the live feed was sampled (see \(label).err)") }
-        let settle = samples.firstIndex { Double($0.at - samples[0].at) / 1e9 >= min(5, Double(seconds) / 4) } ?? 0
+        let settle = Self.settled(samples, seconds: seconds)
         return (
             ProcessProbe.cpuPercent(from: samples[settle], to: samples[samples.count - 1]),
             samples[settle...].map(\.rssKiB).max() ?? 0
@@ -83,8 +89,7 @@ struct FootprintBench {
         guard !finished else {
             throw BenchFailure("the agent ended before the \(seconds) s of steady load were sampled (see steady.err)")
         }
-        // CPU over the run after a short settling period (start-up parses the config and opens files).
-        let settle = samples.firstIndex { Double($0.at - samples[0].at) / 1e9 >= min(5, Double(seconds) / 4) } ?? 0
+        let settle = Self.settled(samples, seconds: seconds)
         let cpu = ProcessProbe.cpuPercent(from: samples[settle], to: samples[samples.count - 1])
         let peak = samples.map(\.peakRSSKiB).max() ?? 0
         let running = samples[settle...].map(\.rssKiB).max() ?? 0

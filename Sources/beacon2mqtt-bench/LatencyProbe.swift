@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import Glibc
+import Platform
 
 /// Report → enter latency of the daemon itself: `beacon2mqtt run --replay FIFO --speed max` reads a
 /// btsnoop stream this probe writes into a FIFO in real time at a realistic 3,000 reports/s (500
@@ -48,14 +49,7 @@ struct LatencyProbe {
         guard fd >= 0 else { throw BenchFailure("cannot open \(fifo)") }
         var open = true
         defer { if open { close(fd) } }
-        func write(_ bytes: [UInt8]) {
-            var at = 0
-            while at < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + at, $0.count - at) }
-                if n <= 0 { return }
-                at += n
-            }
-        }
+        func write(_ bytes: [UInt8]) { try? Syscall.writeAll(fd, bytes) { SystemCallError("write \(fifo)", code: $0) } }
 
         let seconds = options.quick ? 2 : 4
         let newcomers = BeaconPopulation(beacons: Self.rate * seconds / Self.newBeaconEvery + 1, regions: 1)

@@ -1,6 +1,7 @@
 import BeaconWire
 import Foundation
 import Glibc
+import Platform
 import Synchronization
 
 /// Feeds `beacon2mqtt run --replay FIFO --speed max` the footprint's steady load the way a live
@@ -46,14 +47,9 @@ final class LiveCadenceFeed: Sendable {
         let fd = open(path, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return }
         defer { close(fd) }
+        // False once the agent has gone (EPIPE: the bench ignores SIGPIPE).
         func write(_ bytes: [UInt8]) -> Bool {
-            var at = 0
-            while at < bytes.count {
-                let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + at, $0.count - at) }
-                if n <= 0 { return false }
-                at += n
-            }
-            return true
+            (try? Syscall.writeAll(fd, bytes) { SystemCallError("write \(path)", code: $0) }) != nil
         }
         guard write(BtsnoopWriter.fileHeader()) else { return }
         let epoch = CaptureWorkloads.origin
