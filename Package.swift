@@ -56,6 +56,7 @@ let package = Package(
         // PURE: the Prometheus exposition of the gateway's figures (`/metrics`, `/healthz`'s verdict):
         // plain values in, text out. Sees nothing else, so the HTTP transport needs no pipeline module.
         .target(name: "MetricsContract", swiftSettings: strict),
+        .target(name: "RoomScoring", swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
         .target(name: "BeaconConfig", dependencies: ["BeaconCore", "CYAML"], swiftSettings: strict),
         // POSIX glue: threads, locks, clocks, the one syscall helper and sleep, files, environment,
@@ -131,7 +132,7 @@ let package = Package(
             // The campus section hosts real gateways (Runtime's Agent) and reads floor plans as `run` does (CLI).
             dependencies: [
                 "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto", "IdentityCrypto", "AgentCore",
-                "Platform", "MQTTTransport", "Runtime", "CLI",
+                "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring",
             ],
             swiftSettings: strict
         ),
@@ -157,6 +158,7 @@ let package = Package(
             name: "IdentityCryptoTests", dependencies: ["IdentityCrypto", "BeaconCore", "BeaconWire"],
             swiftSettings: strict),
         .testTarget(name: "MetricsContractTests", dependencies: ["MetricsContract"], swiftSettings: strict),
+        .testTarget(name: "RoomScoringTests", dependencies: ["RoomScoring"], swiftSettings: strict),
         .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",

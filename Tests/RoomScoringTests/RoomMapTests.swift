@@ -1,0 +1,41 @@
+import RoomScoring
+import Testing
+
+@Suite struct RoomMapTests {
+    /// Four rooms tiling the plane: a west and an east room above y = 2, a hall and a south room below.
+    static let map = RoomMap(rooms: [
+        .init(name: "west", floor: "0", areas: [.init(xMax: 3, yMin: 2)]),
+        .init(name: "east", floor: "0", areas: [.init(xMin: 3, yMin: 2)]),
+        .init(name: "hall", floor: "0", areas: [.init(xMax: 4, yMax: 2)]),
+        .init(name: "south", floor: "0", areas: [.init(xMin: 4, yMax: 2)]),
+    ])
+
+    @Test func pointsFallInTheirRoomWithLowerBoundsInclusive() {
+        #expect(Self.map.room(atX: 1, y: 5, floor: "0")?.name == "west")
+        #expect(Self.map.room(atX: 3, y: 2, floor: "0")?.name == "east")
+        #expect(Self.map.room(atX: 3.99, y: 1.99, floor: "0")?.name == "hall")
+        #expect(Self.map.room(atX: 1, y: 5, floor: "1") == nil)
+    }
+
+    @Test func theBoundaryDistanceIsToTheNearestOtherRoom() {
+        // In the west room at (1, 5): the east room is 2 m away, the hall 3 m.
+        #expect(abs(Self.map.boundaryDistance(x: 1, y: 5, floor: "0") - 2) < 1e-9)
+        // In the hall at (3.5, 1): the south room is 0.5 m away.
+        #expect(abs(Self.map.boundaryDistance(x: 3.5, y: 1, floor: "0") - 0.5) < 1e-9)
+        // In the east room at (5, 2.5): the south room's corner (4…, <2) is 0.5 m below.
+        #expect(abs(Self.map.boundaryDistance(x: 5, y: 2.5, floor: "0") - 0.5) < 1e-9)
+    }
+
+    @Test func aTrackIsAtRestOnlyWhenItStayedWithinTheRadiusForTheWholeWindow() {
+        let still = (0...30).map { TruthTrack.Sample(time: Double($0) / 3, x: 1 + 0.01 * Double($0 % 2), y: 1) }
+        let track = TruthTrack(still)
+        #expect(!track.isAtRest(at: 4))  // less than 5 s of track
+        #expect(track.isAtRest(at: 8))
+        var moving = still
+        moving[20].x = 1.5  // t = 6.67
+        #expect(!TruthTrack(moving).isAtRest(at: 8))
+        #expect(!TruthTrack(moving).isAtRest(at: 11.5))
+        #expect(TruthTrack(moving).isAtRest(at: 11.8))
+        #expect(TruthTrack(moving).nearest(to: 6.6).x == 1.5)
+    }
+}
