@@ -108,7 +108,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         case .finishing(let deadline): return min(wake, deadline, now.adding(seconds: 0.05))
         case .running, .draining:
             if connectedGeneration != nil, let slice = nextSlice { wake = min(wake, slice) }
-            return min(wake, timers.nextStats, advancesOnTimer ? timers.nextAdvance : wake)
+            return min(wake, timers.nextStats ?? wake, advancesOnTimer ? timers.nextAdvance : wake)
         }
     }
 

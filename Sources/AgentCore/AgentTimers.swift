@@ -2,7 +2,8 @@
 /// exit timeouts) and the stats message. A wall-clock step moves neither.
 package struct AgentTimers: Sendable, Equatable {
     package private(set) var nextAdvance: MonotonicInstant
-    package private(set) var nextStats: MonotonicInstant
+    /// nil while stats are off (`mqtt.stats_interval: 0`).
+    package private(set) var nextStats: MonotonicInstant?
 
     /// The first stats go out this soon after start (or the interval, if shorter), so a gateway's
     /// health — and Home Assistant's diagnostic sensors — have values within seconds, not a minute.
@@ -10,7 +11,7 @@ package struct AgentTimers: Sendable, Equatable {
 
     package init(now: MonotonicInstant, statsInterval: Double) {
         nextAdvance = now
-        nextStats = now.adding(seconds: min(statsInterval, Self.firstStats))
+        nextStats = Self.firstStats(after: now, interval: statsInterval)
     }
 
     /// True when the advance is due at `now`; the next one follows `interval` after the previous
@@ -23,12 +24,22 @@ package struct AgentTimers: Sendable, Equatable {
     }
 
     /// True when stats are due at `now`; the next ones follow `interval` (at least 1 s) from now.
+    /// An interval of 0 is off: never due. A reload that turns them on (or off) takes effect at the
+    /// next call: the first stats then follow as they do at start.
     package mutating func statsAreDue(at now: MonotonicInstant, interval: Double) -> Bool {
-        guard now >= nextStats else { return false }
+        guard let due = nextStats, interval > 0 else {
+            nextStats = Self.firstStats(after: now, interval: interval)
+            return false
+        }
+        guard now >= due else { return false }
         nextStats = now.adding(seconds: max(interval, 1))
         return true
     }
 
     /// The pipeline advances at once (after the restore).
     package mutating func advanceNow(_ now: MonotonicInstant) { nextAdvance = now }
+
+    private static func firstStats(after now: MonotonicInstant, interval: Double) -> MonotonicInstant? {
+        interval > 0 ? now.adding(seconds: min(interval, firstStats)) : nil
+    }
 }

@@ -128,4 +128,27 @@ import Testing
         h.tick()
         #expect(stats() == 2)
     }
+
+    /// `mqtt.stats_interval: 0` is off (docs/configuration.md): no stats at start nor ever after,
+    /// and a reload turns them on (the first ones 5 s later, as at start) and off again.
+    @Test func aStatsIntervalOfZeroSendsNoStatsUntilAReloadTurnsThemOn() {
+        var h = CoreHarness { $0.mqtt.statsInterval = .seconds(0) }
+        h.connectAndRestore()
+        /// Stats published after `seconds` more of half-second turns, with `interval` reloaded first.
+        func stats(after seconds: Double, reloading interval: Int64? = nil) -> Int {
+            if let interval {
+                var c = h.core.configuration
+                c.mqtt.statsInterval = .seconds(interval)
+                h.core.reloaded(.success(c))
+            }
+            for _ in 0..<Int(seconds * 2) {
+                h.pass(0.5)
+                h.tick()
+            }
+            return h.broker.published.filter { $0.topic == "b/gateways/gw/stats" }.count
+        }
+        #expect(stats(after: 600) == 0, "stats went out with stats_interval 0")
+        #expect(stats(after: 6, reloading: 30) == 1, "the first stats follow 5 s after the tick that sees a reload turn them on")
+        #expect(stats(after: 120, reloading: 0) == 1, "a reload to 0 turns them off again")
+    }
 }
