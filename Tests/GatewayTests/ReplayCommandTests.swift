@@ -75,7 +75,8 @@ import Testing
         #expect(
             summary.contains(" \(expected.frames) beacon frames (\(expected.identifiedFrames) with an identity),"),
             "\(summary)")
-        #expect(summary.contains(" \(expected.identities.count) beacons,"), "\(summary)")
+        let beacons = expected.identities.count
+        #expect(summary.contains(" \(beacons) \(beacons == 1 ? "beacon" : "beacons"),"), "\(summary)")
         #expect(summary.contains(" \(expected.malformed) malformed,"), "\(summary)")
 
         var entered: Set<String> = []
@@ -109,7 +110,7 @@ import Testing
         let path = Self.fixtures.appendingPathComponent("goodystone-estimote-eddystone_hcidump-raw.txt").path
         let run = CapturedRun(["replay", path])
         #expect(run.code == .success, "\(run.stderr)")
-        #expect(run.stderr.contains(" 7 beacon frames (2 with an identity), 1 beacons,"), "\(run.stderr)")
+        #expect(run.stderr.contains(" 7 beacon frames (2 with an identity), 1 beacon,"), "\(run.stderr)")
         #expect(run.stderr.contains("(1 enter, 1 exit, 2 telemetry)"), "\(run.stderr)")
         let telemetry = run.stdout.split(separator: "\n").filter { $0.contains("/telemetry ") }
         try #require(telemetry.count == 2, "\(run.stdout)")

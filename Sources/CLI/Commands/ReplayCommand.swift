@@ -104,14 +104,22 @@ struct ReplayCommand: Command {
             emit()
         }
         let c = pipeline.counters
+        // A count and its noun, singular for one: "1 beacon", "2 beacons".
+        func counted(_ n: Int, _ noun: String, _ plural: String? = nil) -> String {
+            "\(n) \(n == 1 ? noun : plural ?? noun + "s")"
+        }
         // With devices configured, their reports and the private addresses no key resolved.
         let devices =
             pipeline.configuration.devices.isEmpty
-            ? "" : "\(c.devices) device reports, \(c.unresolvedPrivateAddresses) unresolved private addresses, "
+            ? ""
+            : "\(counted(c.devices, "device report")), "
+                + "\(counted(c.unresolvedPrivateAddresses, "unresolved private address", "unresolved private addresses")), "
         context.err(
-            "replay: \(c.packets) packets, \(c.reports) reports, \(c.beacons + c.unidentifiedFrames) beacon frames "
-                + "(\(c.beacons) with an identity), \(c.monitor.tracked) beacons, \(devices)\(c.malformed) malformed, "
-                + "\(published) messages (\(c.monitor.enterEvents) enter, \(c.monitor.exitEvents) exit, \(telemetry) telemetry)\n")
+            "replay: \(counted(c.packets, "packet")), \(counted(c.reports, "report")), "
+                + "\(counted(c.beacons + c.unidentifiedFrames, "beacon frame")) (\(c.beacons) with an identity), "
+                + "\(counted(c.monitor.tracked, "beacon")), \(devices)\(c.malformed) malformed, "
+                + "\(counted(published, "message")) (\(c.monitor.enterEvents) enter, \(c.monitor.exitEvents) exit, "
+                + "\(telemetry) telemetry)\n")
         if let failure {
             context.err(failure + "\n")
             return .dataError
