@@ -17,7 +17,8 @@ struct StatusCommand: Command {
         usage: "beacon2mqtt status [--config <file>] [--wait <seconds>]",
         discussion: """
             Reads the retained <base>/gateways/+/status and <base>/gateways/+/stats topics and prints one
-            line per gateway. Exit codes: 0 gateways found, 1 none found, 69 broker unreachable, 78
+            line per gateway. UPTIME and the counters are as of the gateway's last stats message; AGE is
+            how long ago that was. Exit codes: 0 gateways found, 1 none found, 69 broker unreachable, 78
             configuration error.
             """,
         options: [
@@ -101,7 +102,7 @@ struct StatusCommand: Command {
             guard collected.heard.wait(for: quietEnd - .now, for: { heard = $0; return $0.changes != seen }) else { break }
         }
         let retained = collected.heard.withLock { $0.retained }
-        let rows = Self.rows(retained, base: base)
+        let rows = Self.rows(retained, base: base, now: WallTime().timestamp)
         guard !rows.isEmpty else {
             context.err("no gateway has announced itself under \(topics.gateways) on \(options.endpoint)\n")
             return .failure
@@ -110,8 +111,9 @@ struct StatusCommand: Command {
         return .success
     }
 
-    /// One line per gateway: its status and the fields of its last stats message.
-    static func rows(_ retained: [String: String], base: String) -> [[String]] {
+    /// One line per gateway: its status, the fields of its last stats message and that message's
+    /// age at `now` (the figures are as of then: a stats message comes every `stats_interval`).
+    static func rows(_ retained: [String: String], base: String, now: Timestamp) -> [[String]] {
         var gateways: [String: (status: String?, stats: JSONObject?)] = [:]
         let topics = TopicTree(base: base)
         for (topic, payload) in retained {
@@ -142,8 +144,14 @@ struct StatusCommand: Command {
             } else {
                 uptime = "-"
             }
+            let age: String
+            if case .string(let text)? = entry.stats?["timestamp"], let sent = RetainedAttributes.timestamp(rfc3339: text) {
+                age = duration(max(Int((now - sent).seconds.rounded(.down)), 0)) + " ago"
+            } else {
+                age = "-"
+            }
             return [
-                gateway, entry.status ?? "-", uptime, field("reports_per_s"), field("beacons_tracked"),
+                gateway, entry.status ?? "-", uptime, age, field("reports_per_s"), field("beacons_tracked"),
                 field("messages_published"), field("queued"), field("dropped"), field("reconnects"), field("degraded"),
             ]
         }
@@ -161,7 +169,7 @@ struct StatusCommand: Command {
 
     static func table(_ rows: [[String]]) -> String {
         let header = [
-            "GATEWAY", "STATUS", "UPTIME", "REPORTS/S", "BEACONS", "PUBLISHED", "QUEUED", "DROPPED", "RECONNECTS",
+            "GATEWAY", "STATUS", "UPTIME", "AGE", "REPORTS/S", "BEACONS", "PUBLISHED", "QUEUED", "DROPPED", "RECONNECTS",
             "DEGRADED",
         ]
         let all = [header] + rows
