@@ -109,7 +109,10 @@ extension ManPage {
         .init("mqtt.clean_session", "boolean", "false",
             "Start a clean session instead of resuming the stored one (off: the broker keeps our session "
                 + "across reconnects)."),
-        .init("mqtt.stats_interval", "duration, 0 or ≥ 1s", "60s", "How often statistics are published; 0 is off."),
+        .init("mqtt.stats_interval", "duration, 0 or ≥ 1s", "60s",
+            "How often statistics are published; 0 is off: no stats messages, so beacon2mqtt status and Home "
+                + "Assistant's diagnostics get no figures, and systemd's status line changes only with the health and "
+                + "the broker connection."),
         .init("mqtt.outbox_limit", "integer ≥ 100", "10000",
             "Most messages held while the broker is unreachable; a quarter of it holds proximity and ranging "
                 + "messages, the rest events and states."),

@@ -140,7 +140,7 @@ extension ManPage {
             .init(
                 t.gatewayStatus, "online / offline / degraded (plain text; offline is also the Last Will)",
                 "yes", "mqtt.qos, at least 1"),
-            .init(t.gatewayStats, "JSON health counters, 5 s after start, then every mqtt.stats_interval", "yes", "0"),
+            .init(t.gatewayStats, "JSON health counters, 5 s after start, then every mqtt.stats_interval (none when it is 0)", "yes", "0"),
             .init(
                 t.fleetConfigSet, "configuration layer for every gateway (JSON or YAML; empty removes it)", "yes",
                 "1"),
