@@ -4,7 +4,7 @@ import BeaconWire
 extension ConfigDecoder {
     /// Phones, watches and tags: a name (a topic level, unique) and exactly one of `irk`, `irk_file`
     /// or `address`; each key and each address listed once.
-    func devices(_ value: ConfigValue) throws(ConfigError) -> [DeviceSettings] {
+    mutating func devices(_ value: ConfigValue) throws(ConfigError) -> [DeviceSettings] {
         var devices: [DeviceSettings] = []
         var names: [String: ConfigValue] = [:]
         var identities: [BeaconIdentity: String] = [:]
@@ -33,6 +33,7 @@ extension ConfigDecoder {
             case "irk_file":
                 let path = try v.nonEmptyText()
                 device = DeviceSettings(name: name, identification: .irk(try Self.irk(file: path, v)), irkFile: path)
+                named(path, .secret, at: v)
             default:
                 device = DeviceSettings(name: name, identification: .address(try Self.address(v)))
             }

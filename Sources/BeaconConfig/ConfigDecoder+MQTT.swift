@@ -36,8 +36,10 @@ extension ConfigDecoder {
         {
             warn(v.warning("brokers need only accept 1 to 23 letters and digits (MQTT 3.1.1 §3.1.3.1); some may refuse it"))
         }
-        if s.username == nil, let v = m["password_file"], !v.isNull {
-            warn(v.warning("has no effect without mqtt.username"))
+        if let file = s.passwordFile, let v = m["password_file"] {
+            // The broker takes a password only with a user name, so run cannot start without one.
+            guard s.username != nil else { throw v.error("needs mqtt.username") }
+            named(file, .secret, at: v)
         }
     }
 
@@ -70,7 +72,14 @@ extension ConfigDecoder {
         if s.insecure, let v = m["insecure"] {
             warn(v.warning("the broker's certificate host name is not checked; anyone on the path can impersonate it"))
         }
-        if !s.enabled {
+        if s.enabled {
+            let kinds: [(String, ConfigNamedFile.Kind)] = [
+                ("ca_file", .certificate), ("ca_path", .directory), ("cert_file", .certificate), ("key_file", .privateKey),
+            ]
+            for (key, kind) in kinds {
+                if let v = m[key], !v.isNull, let path = try? v.nonEmptyText() { named(path, kind, at: v) }
+            }
+        } else {
             for key in ["ca_file", "ca_path", "cert_file", "key_file", "version"] {
                 if let v = m[key], !v.isNull { warn(v.warning("has no effect while mqtt.tls.enabled is false")) }
             }

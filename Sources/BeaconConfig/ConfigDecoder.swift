@@ -6,6 +6,8 @@ import BeaconWire
 struct ConfigDecoder {
     let file: String
     private(set) var warnings: [ConfigWarning] = []
+    /// The files the configuration names, for the checks before a start.
+    private(set) var namedFiles: [ConfigNamedFile] = []
 
     init(file: String) { self.file = file }
 
@@ -51,6 +53,14 @@ struct ConfigDecoder {
     }
 
     mutating func warn(_ warning: ConfigWarning) { warnings.append(warning) }
+
+    /// Notes that the key at `v` names the file `path`.
+    mutating func named(_ path: String, _ kind: ConfigNamedFile.Kind, at v: ConfigValue) {
+        namedFiles.append(
+            ConfigNamedFile(
+                path: path, kind: kind, file: v.node.source ?? file, line: v.node.line, column: v.node.column,
+                key: v.path.description))
+    }
 
     private func gateway(_ value: ConfigValue, into g: inout GatewaySettings) throws(ConfigError) {
         let m = try value.mapping()

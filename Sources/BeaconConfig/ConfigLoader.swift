@@ -32,18 +32,35 @@ package enum ConfigLoader {
     package static func load(
         path: String, defaultGatewayID: String, warnings: inout [ConfigWarning]
     ) throws(ConfigError) -> Configuration {
+        var files: [ConfigNamedFile] = []
+        return try load(path: path, defaultGatewayID: defaultGatewayID, warnings: &warnings, files: &files)
+    }
+
+    /// `load`, also listing the files the configuration names (for the checks before a start).
+    package static func load(
+        path: String, defaultGatewayID: String, warnings: inout [ConfigWarning], files: inout [ConfigNamedFile]
+    ) throws(ConfigError) -> Configuration {
         var defaults = Configuration()
         defaults.gateway.id = defaultGatewayID
-        return try parse(bytes: try readFile(path), file: path, defaults: defaults, warnings: &warnings)
+        return try parse(bytes: try readFile(path), file: path, defaults: defaults, warnings: &warnings, files: &files)
     }
 
     static func parse(
         bytes: [UInt8], file: String, defaults: Configuration, warnings: inout [ConfigWarning]
     ) throws(ConfigError) -> Configuration {
+        var files: [ConfigNamedFile] = []
+        return try parse(bytes: bytes, file: file, defaults: defaults, warnings: &warnings, files: &files)
+    }
+
+    static func parse(
+        bytes: [UInt8], file: String, defaults: Configuration, warnings: inout [ConfigWarning],
+        files: inout [ConfigNamedFile]
+    ) throws(ConfigError) -> Configuration {
         let root = try YAMLDocumentParser(file: file).parse(bytes)
         var decoder = ConfigDecoder(file: file)
         let config = try decoder.decode(root, defaults: defaults)
         warnings += decoder.warnings
+        files += decoder.namedFiles
         return config
     }
 

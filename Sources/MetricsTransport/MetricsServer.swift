@@ -24,6 +24,13 @@ package final class MetricsServer: Sendable {
 
     private let handle: Handle
 
+    /// Why no endpoint can start on this machine (libmicrohttpd cannot be loaded), or nil: checked
+    /// before a start, so a missing library stops `run` and `check-config` alike.
+    package static var unavailability: StartError? {
+        if case .failure(let error) = MicroHTTPDLibrary.shared { return error }
+        return nil
+    }
+
     /// Listens on `address` (dotted IPv4, or IPv6 without brackets) and `port` until `stop`.
     package init(board: MetricsBoard, address: String, port: Int, limits: Limits = Limits()) throws(StartError) {
         let ipv6 = address.contains(":")

@@ -76,4 +76,11 @@ package enum FileSystem {
     package static func writabilityProblem(ofDirectory path: String) -> SystemCallError? {
         access(path, W_OK | X_OK) == 0 ? nil : SystemCallError("write in '\(path)'", code: errno)
     }
+
+    /// Why the directory at `path` cannot be listed (`Not a directory`, `Permission denied`), or nil.
+    package static func listingProblem(ofDirectory path: String) -> ReadError? {
+        guard let directory = opendir(path) else { return ReadError(code: errno) }
+        closedir(directory)
+        return nil
+    }
 }

@@ -18,10 +18,9 @@ import Testing
             ])
     }
 
-    @Test func passwordFileWithoutUsername() {
-        #expect(
-            warnings("mqtt:\n  password_file: /etc/pw\n")
-                == ["test.yaml:2:18: mqtt.password_file: has no effect without mqtt.username"])
+    /// An error, not a warning: `run` cannot start with a password and no user name (issue 34).
+    @Test func passwordFileWithoutUsernameIsAnError() {
+        #expect(failure("mqtt:\n  password_file: /etc/pw\n") == "test.yaml:2:18: mqtt.password_file: needs mqtt.username")
         #expect(warnings("mqtt:\n  username: u\n  password_file: /etc/pw\n") == [])
     }
 

@@ -45,31 +45,22 @@ import Testing
         #expect(run.stderr.contains("warning: \(path):4:"))
     }
 
-    @Test func missingOrExtraArgumentsAreUsageErrors() {
-        #expect(CapturedRun(["check-config"]).code == .usage)
+    @Test func extraArgumentsAreUsageErrors() {
         #expect(CapturedRun(["check-config", "a", "b"]).code == .usage)
+        #expect(CapturedRun(["check-config", "a", "--as-user"]).code == .usage)
     }
 
-    /// check-config warns about a world-readable secret as run does (issue 17: it said OK silently).
-    @Test func aWorldReadablePasswordOrKeyFileIsWarnedAboutLikeRunDoes() throws {
-        let directory = NSTemporaryDirectory() + "b2m-secrets-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let password = directory + "/password"
-        try "s3cr3t\n".write(toFile: password, atomically: true, encoding: .utf8)
-        let config = try Self.temporaryFile("mqtt:\n  username: gw\n  password_file: \(password)\n")
-        defer { try? FileManager.default.removeItem(atPath: config) }
-
-        chmod(password, 0o644)
-        let open = CapturedRun(["check-config", config])
-        #expect(open.code == .success)
-        #expect(open.stderr.contains("warning: secret file is world-readable; chmod 600 it"), "\(open.stderr)")
-        #expect(open.stderr.contains(password))
-        #expect(!open.stderr.contains("s3cr3t"))
-
-        chmod(password, 0o600)
-        let closed = CapturedRun(["check-config", config])
-        #expect(closed.code == .success)
-        #expect(!closed.stderr.contains("world-readable"), "\(closed.stderr)")
+    /// Without a file it checks the one run and locate read (issue 34); where that is absent, it
+    /// says run starts with the built-in defaults, as run does.
+    @Test func withoutAFileItChecksTheDefaultPath() {
+        let run = CapturedRun(["check-config"])
+        if FileManager.default.fileExists(atPath: "/etc/beacon2mqtt/beacon2mqtt.yaml") {
+            #expect(run.stdout.hasPrefix("/etc/beacon2mqtt/beacon2mqtt.yaml: ") || run.code != .success, "\(run.stderr)")
+        } else {
+            #expect(run.code == .success, "\(run.stderr)")
+            #expect(
+                run.stdout.hasPrefix("/etc/beacon2mqtt/beacon2mqtt.yaml: no such file; run uses the built-in defaults — gateway "),
+                "\(run.stdout)")
+        }
     }
 }

@@ -172,7 +172,11 @@ import Testing
             port: try MosquittoBroker.freePort(), extra: "  username: gw\n  password_file: \(passwordFile)")
         let agent = try workspace.start()
         defer { agent.signal(SIGKILL) }
-        #expect(waitUntil(timeout: 10) { workspace.logText.contains("warning: secret file is world-readable") })
+        #expect(
+            waitUntil(timeout: 10) {
+                workspace.logText.contains(
+                    "warning: \(workspace.config):9:18: mqtt.password_file: secret file '\(passwordFile)' is world-readable; chmod o-r it")
+            }, "\(workspace.logText)")
         #expect(waitUntil(timeout: 10) { workspace.logText.contains("cannot connect to broker") })
         #expect(!workspace.logText.contains("s3cr3t-value"))
     }

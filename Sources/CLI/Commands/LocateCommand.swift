@@ -62,26 +62,16 @@ struct LocateCommand: Command {
         SignalWatcher.blockSignals()
         let path = configPath ?? RunCommand.defaultConfigPath
         let logger = Logger.standardError(level: .info, environment: context.environment)
-        var configuration = Configuration()
-        configuration.gateway.id = HostName.gatewayID()
-        if configPath != nil || FileSystem.exists(path) {
-            var warnings: [ConfigWarning] = []
-            do {
-                configuration = try ConfigLoader.load(
-                    path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
-            } catch {
-                logger.error("\(error)")
-                return .config
-            }
-            for warning in warnings { logger.warning("\(warning)") }
-        }
-        let connection: MQTTConnectionOptions
+        let checked: StartChecks
         do {
-            connection = try MQTTConnectionOptions(configuration: configuration)
+            checked = try StartChecks.run(path: path, given: configPath != nil, role: .locator)
         } catch {
             logger.error("\(error)")
-            return .config
+            return error.code
         }
+        for warning in checked.warnings { logger.warning("\(warning)") }
+        let configuration = checked.configuration
+        let connection = checked.connection
         var settings = Self.settings(configuration)
         if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
         guard let metrics = MetricsEndpoint.start(configuration.metrics, logger: logger) else { return .unavailable }

@@ -94,27 +94,24 @@ struct RunCommand: Command {
         SignalWatcher.blockSignals()
         let path = configPath ?? Self.defaultConfigPath
         let bootLogger = Logger.standardError(level: .info, environment: context.environment)
-        var configuration: Configuration
         var floorPlanSource: FloorPlanSource?
+        let checked: StartChecks
         do {
-            configuration = try loadConfiguration(path, logger: bootLogger)
-            if let floorPlan {
-                floorPlanSource = try FloorPlanSource.load(
-                    path: floorPlan.path, gateway: floorPlan.gateway, configuration: &configuration)
+            checked = try StartChecks.run(path: path, given: configPath != nil, role: .gateway) { configuration in
+                if let floorPlan {
+                    floorPlanSource = try FloorPlanSource.load(
+                        path: floorPlan.path, gateway: floorPlan.gateway, configuration: &configuration)
+                }
             }
         } catch {
             bootLogger.error("\(error)")
-            return .config
+            return error.code
         }
+        if checked.builtInDefaults { bootLogger.notice("no configuration file; using built-in defaults", ["path": path]) }
+        for warning in checked.warnings { bootLogger.warning("\(warning)") }
+        var configuration = checked.configuration
+        let connection = checked.connection
         let logger = Logger.standardError(level: configuration.logLevel, environment: context.environment)
-        let connection: MQTTConnectionOptions
-        do {
-            connection = try MQTTConnectionOptions(configuration: configuration)
-        } catch {
-            logger.error("\(error)")
-            return .config
-        }
-        warnAboutReadableSecrets(configuration, logger: logger)
 
         let source: any PacketSource
         // The `adapter` label of /metrics.
@@ -154,10 +151,14 @@ struct RunCommand: Command {
         let identity = configuration.gateway
         let fromFloorPlan = floorPlanSource != nil
         // A changed `advertise:` reaches the radio through the agent core's `advertise` action.
+        let given = configPath != nil
         let reload = { () throws -> Configuration in
-            var c = try loadConfiguration(path, logger: logger)
-            if fromFloorPlan { c.gateway = identity }
-            return c
+            let checked = try StartChecks.run(path: path, given: given, role: .gateway) { c in
+                if fromFloorPlan { c.gateway = identity }
+            }
+            if checked.builtInDefaults { logger.notice("no configuration file; using built-in defaults", ["path": path]) }
+            for warning in checked.warnings { logger.warning("\(warning)") }
+            return checked.configuration
         }
         var layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)?
         if configuration.remoteConfig.enabled {
@@ -195,27 +196,5 @@ struct RunCommand: Command {
             // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
             locator: EmbeddedLocator(connection: connection, logger: logger, metrics: metrics.board))
         return agent.run()
-    }
-
-    /// The file at `path`; built-in defaults when the default path is absent and none was given.
-    private func loadConfiguration(_ path: String, logger: Logger) throws -> Configuration {
-        if configPath == nil, !FileSystem.exists(path) {
-            logger.notice("no configuration file; using built-in defaults", ["path": path])
-            var configuration = Configuration()
-            configuration.gateway.id = HostName.gatewayID()
-            return configuration
-        }
-        var warnings: [ConfigWarning] = []
-        let configuration = try ConfigLoader.load(
-            path: path, defaultGatewayID: HostName.gatewayID(), warnings: &warnings)
-        for warning in warnings { logger.warning("\(warning)") }
-        return configuration
-    }
-
-    /// Secrets (the password file, the TLS key) readable by everyone are worth a warning.
-    private func warnAboutReadableSecrets(_ configuration: Configuration, logger: Logger) {
-        for file in configuration.worldReadableSecrets() {
-            logger.warning(Configuration.worldReadableSecretWarning, ["path": file])
-        }
     }
 }

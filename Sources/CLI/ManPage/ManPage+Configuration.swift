@@ -93,7 +93,8 @@ extension ManPage {
         .init("mqtt.username", "text", "none", "User name; no authentication without it."),
         .init("mqtt.password_file", "path", "none",
             "File whose first line is the password, so it never appears in the YAML, in argv or in a log "
-                + "line; run and check-config warn when it (or the TLS key) is world-readable. A password key is refused."),
+                + "line; needs mqtt.username. run, locate and check-config warn when it (or the TLS key) is "
+                + "world-readable. A password key is refused."),
         .init("mqtt.tls.enabled", "boolean", "false", "Connect with TLS."),
         .init("mqtt.tls.ca_file", "path", "none", "CA certificate(s) to verify the broker; none: the system's."),
         .init("mqtt.tls.ca_path", "path", "none", "Directory of CA certificates."),

@@ -93,20 +93,23 @@ extension ManPage {
                 "EX_NOINPUT",
                 "An input file (the capture of replay or run --replay) cannot be read or is not a capture."
             )
+        case .noUser: return ("EX_NOUSER", "check-config --as-user named a user that does not exist.")
+        case .noPermission: return ("EX_NOPERM", "check-config --as-user needs root to read files as another user.")
         case .unavailable:
             return (
                 "EX_UNAVAILABLE",
                 "A required resource is unavailable: the broker at start with mqtt.require_broker_at_start (or "
                     + "for status), no Bluetooth in the kernel, no permission for raw HCI, no adapter for scan, "
-                    + "record and adapters, or an address metrics.listen cannot listen on."
+                    + "record and adapters, an address metrics.listen cannot listen on, or libmicrohttpd (metrics.listen) "
+                    + "not installed."
             )
         case .software: return ("EX_SOFTWARE", "An internal error (reserved; a bug if you see it, please report it).")
         case .ioError: return ("EX_IOERR", "record cannot create or write its file.")
         case .config:
             return (
                 "EX_CONFIG",
-                "Configuration error (file:line:column: key: what is wrong), or an unreadable mqtt.password_file. "
-                    + "The packaged unit does not restart after it."
+                "Configuration error (file:line:column: key: what is wrong), a file it names (password, TLS, IRK) "
+                    + "that cannot be read among them. The packaged unit does not restart after it."
             )
         }
     }
