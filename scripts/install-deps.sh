@@ -14,5 +14,4 @@ if ((${#missing[@]})); then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
-# The distribution's mosquitto service must not hold port 1883 against our private brokers; we never use it.
 command -v swift >/dev/null || { echo "install-deps: swift 6.2+ is required on PATH (https://swift.org/install)" >&2; exit 1; }

@@ -131,6 +131,47 @@ import Testing
         #expect(text.contains("GPL-2.0-or-later") && text.contains("libbluetooth"))
     }
 
+    /// README's install section stays in step with the scripts (issue 34): the package's path and
+    /// name as `make deb` writes them, every library the package depends on by name (the ones
+    /// dpkg-shlibdeps finds for the release binary, and those build-deb.sh adds), and every package
+    /// scripts/install-deps.sh installs.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
+    func readmeNamesThePackagePathItsDependenciesAndWhatInstallDepsInstalls() throws {
+        let readme = try String(contentsOf: Self.repo.appendingPathComponent("README.md"), encoding: .utf8)
+        let changelog = try String(contentsOf: Self.repo.appendingPathComponent("packaging/debian/changelog"), encoding: .utf8)
+        let version = try #require(changelog.split(separator: "(").dropFirst().first?.split(separator: ")").first)
+        let installLine = try #require(readme.split(separator: "\n").first { $0.hasPrefix("sudo apt install ") })
+        #expect(installLine.contains("./.build/deb/beacon2mqtt_\(version)_"), "\(installLine)")
+        // The Debian packages of the libraries the binary links directly (not glibc's).
+        let needed = try Self.run("/usr/bin/readelf", ["-d", RunCommandTests.binary]).output.split(separator: "\n")
+            .compactMap { line in line.split(separator: "[").last?.split(separator: "]").first.map(String.init) }
+        var linked: [String] = []
+        for library in needed where !library.hasPrefix("libc.") && !library.hasPrefix("libm.") && !library.hasPrefix("ld-linux") {
+            let owner = try Self.run("/usr/bin/dpkg", ["-S", "/usr/lib/x86_64-linux-gnu/\(library)"])
+            guard owner.status == 0, let package = owner.output.split(separator: ":").first else { continue }
+            linked.append(String(package))
+        }
+        #expect(linked.count == 5, "\(linked)")
+        let buildDeb = try String(contentsOf: Self.repo.appendingPathComponent("scripts/build-deb.sh"), encoding: .utf8)
+        let added = try #require(buildDeb.split(separator: "\n").first { $0.hasPrefix("depends=\"adduser, ") })
+        #expect(added.contains("libmicrohttpd12"))
+        for package in linked + ["libmicrohttpd12"] {
+            #expect(installLine.contains(package), "README's install line does not name \(package)")
+        }
+        let script = try String(contentsOf: Self.repo.appendingPathComponent("scripts/install-deps.sh"), encoding: .utf8)
+        let array = try #require(script.range(of: "pkgs=(")).upperBound
+        let end = try #require(script[array...].range(of: "\"$@\")")).lowerBound
+        let packages = script[array..<end].split(whereSeparator: \.isWhitespace)
+        #expect(packages.count > 10)
+        let paragraph = try #require(readme.range(of: "Both call `scripts/install-deps.sh`")).lowerBound
+        let text = readme[paragraph...].prefix(800).replacingOccurrences(of: "\n", with: " ")
+        for package in packages {
+            #expect(text.contains(" \(package),") || text.contains(" \(package) "), "README does not list \(package)")
+        }
+        let lastLine = script.split(separator: "\n").last ?? ""
+        #expect(!lastLine.hasPrefix("#"), "install-deps.sh ends with a comment: \(lastLine)")
+    }
+
     @Test func theDebianChangelogMatchesTheCLIVersion() throws {
         let changelog = try String(
             contentsOfFile: Self.repo.appendingPathComponent("packaging/debian/changelog").path, encoding: .utf8)
