@@ -3,11 +3,12 @@
 # `beacon2mqtt run --simulate` against it and shows what `mosquitto_sub -v` sees for about 20 s
 # (DEMO_SECONDS to change). Everything it started is stopped on exit, also on Ctrl-C.
 # `make demo-floors` (scripts/demo.sh floors): three simulated gateways on two floors
-# (etc/floor-plan.yaml) and the locator; shows a beacon's location moving between floors (~100 s).
+# (etc/floor-plan.yaml) and the locator; shows a beacon's location moving between floors from the
+# walk's start, hall → office → lab → office → hall (~2 min).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-beacons}
-if [ "$mode" = floors ]; then seconds=${DEMO_SECONDS:-100}; else seconds=${DEMO_SECONDS:-20}; fi
+if [ "$mode" = floors ]; then seconds=${DEMO_SECONDS:-115}; else seconds=${DEMO_SECONDS:-20}; fi
 
 mosquitto=$(command -v mosquitto || echo /usr/sbin/mosquitto)
 if [ ! -x "$mosquitto" ] || ! command -v mosquitto_sub >/dev/null; then
@@ -53,11 +54,14 @@ monitoring:
   exit_timeout: 5s
 EOF
     echo "demo: mosquitto on 127.0.0.1:$port; gateways A (floor 1, hall), B (floor 2, office), C (floor 2, lab)" >&2
-    echo "demo: beacon 1 walks A → B → C → B → A every 90 s; watching locations for ${seconds}s (Ctrl-C stops)" >&2
+    echo "demo: beacon 1 walks A → B → C → B → A (hall → office → lab → office → hall, 100 s); watching locations for ${seconds}s (Ctrl-C stops)" >&2
     mosquitto_sub -h 127.0.0.1 -p "$port" -v -t 'beacons/+/+/+/location' -t 'beacons/+/+/+/event' &
     pids+=($!)
+    # Every gateway's walk begins at one moment, once all have started, so the demo shows it from its start.
+    start=$(($(date +%s) + 2))
     for gw in A B C; do
         "$bin" run --config "$work/beacon2mqtt.yaml" --simulate --floor-plan etc/floor-plan.yaml --as-gateway "$gw" \
+            --start-at "$start" \
             2>"$work/$gw.log" &
         pids+=($!)
     done

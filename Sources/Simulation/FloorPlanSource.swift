@@ -9,18 +9,23 @@ import Synchronization
 /// builder as `SimulatedSource`), so `run` exercises the real decoder. The scenario is a function of
 /// the wall clock — it restarts at every whole multiple of its duration since the Unix epoch — so
 /// gateway processes started separately agree on where the beacons are without talking to each
-/// other (their clocks NTP-synchronised, as the locator needs anyway).
+/// other (their clocks NTP-synchronised, as the locator needs anyway). Given a `start` (Unix
+/// seconds), the scenario begins then instead and repeats from it, so gateways started together
+/// show the walk from its beginning (`make demo-floors`); before it, they hear nothing.
 ///
 /// For `run --simulate --floor-plan FILE --as-gateway ID`: the gateway's id, floor and room come
 /// from the plan (`FloorPlanSource.gateway`).
 package final class FloorPlanSource: PacketSource {
     package let simulator: FloorPlanSimulator
     package let loop: Bool
+    /// When the scenario begins (Unix seconds); nil: at every multiple of its duration.
+    package let start: Double?
     private let stopped = StopSignal()
 
-    package init(plan: FloorPlan, gateway id: String, loop: Bool = true) throws(FloorPlanError) {
+    package init(plan: FloorPlan, gateway id: String, loop: Bool = true, start: Double? = nil) throws(FloorPlanError) {
         simulator = try FloorPlanSimulator(plan: plan, gateway: id)
         self.loop = loop
+        self.start = start
     }
 
     /// The plan's entry for this gateway: apply its id, floor and room to the configuration.
@@ -32,8 +37,11 @@ package final class FloorPlanSource: PacketSource {
         let plan = simulator.plan
         let period = max(plan.duration, 1)
         let now = SteadyWallClock.seconds()
-        var epoch = (now / period).rounded(.down) * period
-        var offset = now - epoch
+        let origin = start ?? 0
+        var epoch = origin + max(((now - origin) / period).rounded(.down), 0) * period
+        var offset = max(now - epoch, 0)
+        // A start still ahead: nothing is heard until then.
+        stopped.sleep(seconds: epoch - now)
         let step = 0.1
         while !stopped.isStopped {
             if offset >= period {

@@ -88,6 +88,41 @@ import Testing
         #expect(sightings.allSatisfy { abs(Int($0.rssi) - -59) <= 12 })
     }
 
+    /// With a start (`run --start-at`, as `make demo-floors` passes), the walk begins then, not at
+    /// the wall clock's phase of the plan: nothing is heard before it, and the first adverts are the
+    /// plan's first ones, stamped start + their offset (issue 34: the demo began mid-walk).
+    @Test func aGivenStartBeginsTheWalkThen() throws {
+        let plan = try FloorPlan.load(path: CheckConfigCommandTests.repo.appendingPathComponent("etc/floor-plan.yaml").path)
+        let start = (Date().timeIntervalSince1970 + 1).rounded(.up)
+        let source = try FloorPlanSource(plan: plan, gateway: "A", start: start)
+        let packets = Mutex<[CapturedPacket]>([])
+        let early = Mutex(false)
+        let thread = Thread {
+            try? source.run { event in
+                if Date().timeIntervalSince1970 < start - 0.05 { early.withLock { $0 = true } }
+                packets.withLock { $0 += event.carriedPackets }
+                if packets.withLock({ $0.count }) >= 10 { source.stop() }
+            }
+        }
+        thread.start()
+        #expect(waitUntil(timeout: 10) { packets.withLock { $0.count } >= 10 })
+        source.stop()
+        #expect(!early.withLock { $0 }, "adverts before the start")
+        let expected = source.simulator.adverts(from: 0, to: 5).prefix(10).map {
+            Timestamp(microseconds: Int64((start + $0.offset) * 1_000_000))
+        }
+        #expect(packets.withLock { $0.prefix(10).map(\.timestamp) } == Array(expected))
+    }
+
+    /// The shipped plan rests 15 s at each gateway, as its comment and docs/locator.md say.
+    @Test func theShippedPlanRestsFifteenSecondsAtEachGateway() throws {
+        let plan = try FloorPlan.load(path: CheckConfigCommandTests.repo.appendingPathComponent("etc/floor-plan.yaml").path)
+        let stops = zip(plan.waypoints, plan.waypoints.dropFirst()).filter { $0.x == $1.x && $0.y == $1.y }
+        #expect(stops.map { $1.at - $0.at } == [15, 15, 15, 15])
+        let rooms = stops.map { stop in plan.gateways.first { $0.x == stop.0.x && $0.floor == stop.0.floor }?.room }
+        #expect(rooms == ["hall", "office", "lab", "office"])
+    }
+
     /// The issue's walk through the real gateway engine and the locator, in virtual time: A (floor 1)
     /// → B → C (floor 2) → B → A, with the simulator's RSSI noise.
     @Test func theLocatorFollowsTheWalkWithOneFlipPerMove() throws {

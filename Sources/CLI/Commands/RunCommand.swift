@@ -22,7 +22,7 @@ struct RunCommand: Command {
         name: "run",
         abstract: "Run the gateway: scan (or replay, or simulate) and publish to the MQTT broker.",
         usage: "beacon2mqtt run [--config <file>] [--replay <file> [--speed <n>|max]] "
-            + "[--simulate [--beacons <n>] [--seed <s>] [--floor-plan <file> --as-gateway <id>]]",
+            + "[--simulate [--beacons <n>] [--seed <s>] [--floor-plan <file> --as-gateway <id> [--start-at <t>]]]",
         discussion: """
             Publishes enter/exit events, retained states, proximity and ranging messages, a retained
             `online`/`offline` status and periodic stats. SIGTERM or SIGINT stops cleanly (exit 0) after
@@ -41,6 +41,10 @@ struct RunCommand: Command {
             .init("--seed <s>", "Seed of the simulation's random walk (default: 1)."),
             .init("--floor-plan <file>", "With --simulate: walk the beacons of a floor plan (docs/locator.md) …"),
             .init("--as-gateway <id>", "… as that plan's gateway (its id, floor and room)."),
+            .init(
+                "--start-at <t>",
+                "The plan's walk begins at t (Unix seconds) and repeats from it (default: at every multiple of its "
+                    + "duration since the epoch)."),
         ])
 
     let configPath: String?
@@ -49,7 +53,7 @@ struct RunCommand: Command {
     let simulate: Bool
     let beacons: Int
     let seed: UInt64
-    let floorPlan: (path: String, gateway: String)?
+    let floorPlan: (path: String, gateway: String, start: Double?)?
 
     init(_ arguments: inout Arguments) throws(UsageError) {
         configPath = try arguments.option("--config")
@@ -60,11 +64,20 @@ struct RunCommand: Command {
         let seedText = try arguments.option("--seed")
         let floorPlanPath = try arguments.option("--floor-plan")
         let asGateway = try arguments.option("--as-gateway")
+        let startText = try arguments.option("--start-at")
         try arguments.finish()
+        var start: Double?
+        if let startText {
+            guard floorPlanPath != nil else { throw UsageError("'--start-at' needs '--floor-plan'") }
+            guard let value = Double(startText), value.isFinite, value >= 0 else {
+                throw UsageError("'--start-at' needs Unix seconds, not '\(startText)'")
+            }
+            start = value
+        }
         switch (floorPlanPath, asGateway) {
         case (let p?, let g?):
             guard simulate else { throw UsageError("'--floor-plan' needs '--simulate'") }
-            floorPlan = (p, g)
+            floorPlan = (p, g, start)
         case (nil, nil): floorPlan = nil
         default: throw UsageError("'--floor-plan' and '--as-gateway' go together")
         }
@@ -100,7 +113,8 @@ struct RunCommand: Command {
             checked = try StartChecks.run(path: path, given: configPath != nil, role: .gateway) { configuration in
                 if let floorPlan {
                     floorPlanSource = try FloorPlanSource.load(
-                        path: floorPlan.path, gateway: floorPlan.gateway, configuration: &configuration)
+                        path: floorPlan.path, gateway: floorPlan.gateway, start: floorPlan.start,
+                        configuration: &configuration)
                 }
             }
         } catch {
