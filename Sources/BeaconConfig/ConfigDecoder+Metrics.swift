@@ -6,6 +6,13 @@ extension ConfigDecoder {
     func metrics(_ value: ConfigValue, into s: inout MetricsSettings) throws(ConfigError) {
         let m = try value.mapping()
         try m.readOptional("listen", into: &s.listen) { v throws(ConfigError) in try Self.endpoint(v) }
+        try m.readOptional("locator_listen", into: &s.locatorListen) { v throws(ConfigError) in try Self.endpoint(v) }
+        if let listen = s.listen, let v = m["locator_listen"], s.locatorListen == listen {
+            throw v.error("is metrics.listen's address and port; run and locate on one host cannot share one")
+        }
+        if let listen = s.listen, listen.port == 65535, s.locatorListen == nil, let v = m["listen"] {
+            throw v.error("port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen")
+        }
     }
 
     /// `address:port`: a dotted IPv4 address, or an IPv6 address in brackets (RFC 3986's

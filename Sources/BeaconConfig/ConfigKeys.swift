@@ -27,7 +27,7 @@ enum ConfigKeys {
         "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities", "via_device"],
         "telemetry": ["enabled", "interval", "low_battery_mv"],
         "remote_config": ["enabled"],
-        "metrics": ["listen"],
+        "metrics": ["listen", "locator_listen"],
         "locator": [
             "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",

@@ -2,6 +2,14 @@
 package struct MetricsSettings: Sendable, Equatable {
     /// `metrics.listen`: an address and port to serve `/metrics` and `/healthz` on; nil: off.
     package var listen: Endpoint? = nil
+    /// `metrics.locator_listen`: where `beacon2mqtt locate` serves them; nil: `locatorEndpoint`'s default.
+    package var locatorListen: Endpoint? = nil
+
+    /// Where `locate` serves: `locator_listen`, or `listen`'s address on the next port, so `run`
+    /// and `locate` with one configuration on one host never contend for a port.
+    package var locatorEndpoint: Endpoint? {
+        locatorListen ?? listen.flatMap { $0.port < 65535 ? Endpoint(address: $0.address, port: $0.port + 1) : nil }
+    }
 
     package struct Endpoint: Sendable, Equatable, CustomStringConvertible {
         /// Dotted IPv4 (`127.0.0.1`, `0.0.0.0` for every interface) or IPv6 without brackets
@@ -17,5 +25,8 @@ package struct MetricsSettings: Sendable, Equatable {
         package var description: String { isIPv6 ? "[\(address)]:\(port)" : "\(address):\(port)" }
     }
 
-    package init(listen: Endpoint? = nil) { self.listen = listen }
+    package init(listen: Endpoint? = nil, locatorListen: Endpoint? = nil) {
+        self.listen = listen
+        self.locatorListen = locatorListen
+    }
 }

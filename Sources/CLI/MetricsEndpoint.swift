@@ -12,15 +12,15 @@ struct MetricsEndpoint {
 
     /// The endpoint `settings` ask for (one serving nothing when metrics.listen is off); nil, after
     /// logging why, when the address cannot be listened on (the command exits 69).
-    static func start(_ settings: MetricsSettings, logger: Logger) -> MetricsEndpoint? {
-        guard let listen = settings.listen else { return MetricsEndpoint(board: nil, server: nil) }
+    static func start(for role: StartChecks.Role, _ settings: MetricsSettings, logger: Logger) -> MetricsEndpoint? {
+        guard let listen = role.metricsEndpoint(settings) else { return MetricsEndpoint(board: nil, server: nil) }
         let board = MetricsBoard(version: Version.string)
         do {
             let server = try MetricsServer(board: board, address: listen.address, port: listen.port)
             logger.info("serving metrics", ["listen": listen.description, "paths": "/metrics /healthz"])
             return MetricsEndpoint(board: board, server: server)
         } catch {
-            logger.error("metrics.listen: \(error)")
+            logger.error("\(role.metricsKey): \(error)")
             return nil
         }
     }

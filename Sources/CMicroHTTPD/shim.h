@@ -20,20 +20,20 @@ typedef __typeof__(&MHD_queue_response) b2m_mhd_queue_response_fn;
 // endpoint uses. One internal polling thread (poll, so no FD_SETSIZE limit), and the limits that
 // keep hostile clients cheap: at most `connection_limit` connections (more are accepted and
 // closed at once), `timeout_seconds` of inactivity, `memory_limit` bytes per connection (a
-// request whose headers do not fit is answered 431/413 and closed). `address` is a sockaddr_in or,
-// with `ipv6`, a sockaddr_in6; an IPv6 socket is dual-stack, so `::` takes IPv4 clients as well.
+// request whose headers do not fit is answered 431/413 and closed). `listen_fd` is a socket the
+// caller bound and listens on (so a failure is the caller's to report, with errno); the library
+// closes it when stopped. No MHD_USE_ERROR_LOG: the library never writes to stderr.
 static inline struct MHD_Daemon *b2m_mhd_start(
-    b2m_mhd_start_daemon_fn start_daemon, const struct sockaddr *address, uint16_t port, int ipv6,
+    b2m_mhd_start_daemon_fn start_daemon, int listen_fd,
     unsigned int connection_limit, unsigned int per_ip_limit, unsigned int timeout_seconds, size_t memory_limit,
     MHD_AccessHandlerCallback handler, void *context) {
-    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_DUAL_STACK : 0);
+    unsigned int flags = MHD_USE_POLL_INTERNAL_THREAD;
     return start_daemon(
-        flags, port, NULL, NULL, handler, context,
-        MHD_OPTION_SOCK_ADDR, address,
+        flags, 0, NULL, NULL, handler, context,
+        MHD_OPTION_LISTEN_SOCKET, listen_fd,
         MHD_OPTION_CONNECTION_LIMIT, connection_limit,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, per_ip_limit,
         MHD_OPTION_CONNECTION_TIMEOUT, timeout_seconds,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, memory_limit,
-        MHD_OPTION_LISTEN_BACKLOG_SIZE, 64u,
         MHD_OPTION_END);
 }

@@ -52,18 +52,40 @@ package final class MetricsServer: Sendable {
         }
         guard parsed else { throw StartError(description: "'\(address)' is not an IPv4 or IPv6 address") }
         let library = try MicroHTTPDLibrary.shared.get()
-        let box = Unmanaged.passRetained(RequestContext(board: board, library: library))
-        let daemon = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                b2m_mhd_start(
-                    library.startDaemon, $0, UInt16(clamping: port), ipv6 ? 1 : 0, limits.connections,
-                    limits.connections, limits.timeoutSeconds, limits.memoryBytes, metricsRequestHandler,
-                    box.toOpaque())
+        // Bound here rather than by the library, which would print its own line to stderr: a
+        // failure is ours to report, with the address and errno's reason.
+        func failure(_ code: Int32) -> StartError {
+            var reason = String(cString: strerror(code))
+            if code == EADDRINUSE {
+                reason += " (another process serves there; beacon2mqtt run and locate on one host need "
+                    + "different ports: metrics.listen and metrics.locator_listen)"
             }
+            return StartError(description: "cannot listen on \(endpoint): \(reason)")
         }
+        let fd = socket(ipv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw failure(errno) }
+        var on: Int32 = 1
+        var off: Int32 = 0
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        // An IPv6 socket is dual-stack, so `::` takes IPv4 clients as well.
+        if ipv6 { _ = setsockopt(fd, Int32(IPPROTO_IPV6), IPV6_V6ONLY, &off, socklen_t(MemoryLayout<Int32>.size)) }
+        let length = socklen_t(ipv6 ? MemoryLayout<sockaddr_in6>.size : MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        guard bound == 0, listen(fd, 64) == 0 else {
+            let code = errno
+            close(fd)
+            throw failure(code)
+        }
+        let box = Unmanaged.passRetained(RequestContext(board: board, library: library))
+        let daemon = b2m_mhd_start(
+            library.startDaemon, fd, limits.connections, limits.connections, limits.timeoutSeconds,
+            limits.memoryBytes, metricsRequestHandler, box.toOpaque())
         guard let daemon else {
             box.release()
-            throw StartError(description: "cannot listen on \(endpoint): \(String(cString: strerror(errno)))")
+            close(fd)
+            throw StartError(description: "cannot serve on \(endpoint): libmicrohttpd did not start")
         }
         handle = Handle(daemon: daemon, context: box, library: library)
     }

@@ -47,6 +47,6 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
     private static func failure(_ what: String) -> MetricsServer.StartError {
         let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
         return MetricsServer.StartError(
-            description: "metrics.listen needs libmicrohttpd: \(what) \(soname) (\(reason)); install libmicrohttpd12")
+            description: "needs libmicrohttpd: \(what) \(soname) (\(reason)); install libmicrohttpd12")
     }
 }

@@ -54,4 +54,22 @@ import Testing
         #expect(failure("metrics:\n  listen: 256.0.0.1:1\n")?.contains("'256.0.0.1' is not an IPv4 address") == true)
         #expect(failure("metrics:\n  listne: 1\n") == "test.yaml:2:3: metrics.listne: unknown key; did you mean 'listen'?")
     }
+
+    /// `locate` serves on `metrics.locator_listen`, by default `listen`'s address on the next port,
+    /// so `run` and `locate` with one file on one host never contend (issue 34).
+    @Test func theLocatorHasItsOwnEndpoint() throws {
+        #expect(try parse("").metrics.locatorEndpoint == nil)
+        #expect(try parse("metrics:\n  listen: 127.0.0.1:9851\n").metrics.locatorEndpoint?.description == "127.0.0.1:9852")
+        #expect(try parse("metrics:\n  listen: '[::1]:9851'\n").metrics.locatorEndpoint?.description == "[::1]:9852")
+        #expect(
+            try parse("metrics:\n  listen: 127.0.0.1:9851\n  locator_listen: 0.0.0.0:9900\n").metrics.locatorEndpoint?
+                .description == "0.0.0.0:9900")
+        #expect(try parse("metrics:\n  locator_listen: 127.0.0.1:9900\n").metrics.listen == nil)
+        #expect(
+            failure("metrics:\n  listen: 127.0.0.1:9851\n  locator_listen: 127.0.0.1:9851\n")
+                == "test.yaml:3:19: metrics.locator_listen: is metrics.listen's address and port; run and locate on one host cannot share one")
+        #expect(
+            failure("metrics:\n  listen: 127.0.0.1:65535\n")
+                == "test.yaml:2:11: metrics.listen: port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen")
+    }
 }

@@ -133,7 +133,7 @@ import Synchronization
         let broker = try MosquittoBroker()
         let port = try MosquittoBroker.freePort()
         let workspace = try RunCommandTests.Workspace(
-            port: broker.port, extra: "metrics:\n  listen: 127.0.0.1:\(port)\n")
+            port: broker.port, extra: "metrics:\n  listen: 127.0.0.1:1\n  locator_listen: 127.0.0.1:\(port)\n")
         let locator = try ChildProcess(
             RunCommandTests.binary, ["locate", "--config", workspace.config], output: workspace.log)
         #expect(
@@ -178,13 +178,42 @@ import Synchronization
         #expect(workspace.logText.contains("beacon2mqtt.yaml:9:11: metrics.listen: an IPv6 address needs its port after the bracket"), "\(workspace.logText)")
     }
 
+    /// README runs `run` and `locate` on one host with one file: locate serves on the next port
+    /// (issue 34: both bound metrics.listen, and locate died with libmicrohttpd's raw line).
+    @Test func runAndLocateWithOneConfigurationServeSidebySide() throws {
+        let broker = try MosquittoBroker()
+        var port = try MosquittoBroker.freePort()
+        while MosquittoBroker.accepts(port: port + 1) { port = try MosquittoBroker.freePort() }
+        let workspace = try RunCommandTests.Workspace(port: broker.port, extra: "metrics:\n  listen: 127.0.0.1:\(port)\n")
+        let agent = try workspace.start()
+        let locator = try ChildProcess(RunCommandTests.binary, ["locate", "--config", workspace.config], output: workspace.log)
+        #expect(
+            waitUntil(timeout: 10) {
+                HTTPProbe.sample(HTTPProbe.get(port: port + 1, "/metrics").body, "beacon2mqtt_locator_locations") != nil
+                    && HTTPProbe.get(port: port, "/metrics").body.contains("beacon2mqtt_reports_total")
+            }, "\(workspace.logText)")
+        #expect(locator.isRunning && agent.isRunning, "\(workspace.logText)")
+        locator.signal(SIGTERM)
+        agent.signal(SIGTERM)
+        #expect(locator.wait(timeout: 10) == 0 && agent.wait(timeout: 10) == 0)
+    }
+
     @Test func aTakenPortExits69AndABadAddressExits78() throws {
         let broker = try MosquittoBroker()
         let workspace = try RunCommandTests.Workspace(
             port: broker.port, extra: "metrics:\n  listen: 127.0.0.1:\(broker.port)\n")
         let taken = try workspace.start()
         #expect(taken.wait(timeout: 10) == 69)
-        #expect(workspace.logText.contains("metrics.listen: cannot listen on 127.0.0.1:\(broker.port)"))
+        #expect(
+            workspace.logText.contains(
+                "metrics.listen: cannot listen on 127.0.0.1:\(broker.port): Address already in use (another process serves there;"),
+            "\(workspace.logText)")
+        // Only our own lines: libmicrohttpd's ("Failed to bind to port …") never reaches the log.
+        #expect(!workspace.logText.contains("Failed to bind"), "\(workspace.logText)")
+        #expect(
+            workspace.logText.split(separator: "\n").allSatisfy {
+                $0.hasPrefix("error: ") || $0.hasPrefix("info: ") || $0.hasPrefix("notice: ") || $0.hasPrefix("warning: ")
+            }, "\(workspace.logText)")
         try workspace.write(port: broker.port, extra: "metrics:\n  listen: localhost:9851\n")
         let bad = try workspace.start()
         #expect(bad.wait(timeout: 10) == 78)

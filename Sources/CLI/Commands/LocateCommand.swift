@@ -23,7 +23,8 @@ struct LocateCommand: Command {
             "confidence",…}) and a <base>/<beacon>/event (location or not_home) on every change, with
             hysteresis against room flapping. Uses the configuration's mqtt section; its own status is
             <base>/locators/<gateway.id>/status. SIGTERM or SIGINT stops it (exit 0).
-            Exit codes: 0 clean stop, 64 usage, 69 metrics.listen not available, 78 configuration error.
+            Serves /metrics on metrics.locator_listen (default: metrics.listen's address, next port).
+            Exit codes: 0 clean stop, 64 usage, 69 metrics.locator_listen not available, 78 configuration error.
             """,
         options: [
             .init("--config <file>", "Configuration file (default: \(RunCommand.defaultConfigPath))."),
@@ -74,7 +75,7 @@ struct LocateCommand: Command {
         let connection = checked.connection
         var settings = Self.settings(configuration)
         if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
-        guard let metrics = MetricsEndpoint.start(configuration.metrics, logger: logger) else { return .unavailable }
+        guard let metrics = MetricsEndpoint.start(for: .locator, configuration.metrics, logger: logger) else { return .unavailable }
         defer { metrics.stop() }
         let service = LocateService(
             configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger,

@@ -201,7 +201,7 @@ struct RunCommand: Command {
                 return .config
             }
         }
-        guard let metrics = MetricsEndpoint.start(configuration.metrics, logger: logger) else { return .unavailable }
+        guard let metrics = MetricsEndpoint.start(for: .gateway, configuration.metrics, logger: logger) else { return .unavailable }
         defer { metrics.stop() }
         let agent = Agent(
             configuration: configuration, connection: connection,

@@ -24,7 +24,16 @@ struct StartChecks {
 
         func metricsEndpoint(_ settings: MetricsSettings) -> MetricsSettings.Endpoint? {
             switch self {
-            case .gateway, .locator: settings.listen
+            case .gateway: settings.listen
+            case .locator: settings.locatorEndpoint
+            }
+        }
+
+        /// The key that names the endpoint, for messages about it.
+        var metricsKey: String {
+            switch self {
+            case .gateway: "metrics.listen"
+            case .locator: "metrics.locator_listen"
             }
         }
     }
@@ -63,7 +72,7 @@ struct StartChecks {
             throw Failure(description: "\(error)", code: .config)
         }
         if role.metricsEndpoint(configuration.metrics) != nil, let problem = MetricsServer.unavailability {
-            throw Failure(description: "metrics.listen: \(problem)", code: .unavailable)
+            throw Failure(description: "\(role.metricsKey): \(problem)", code: .unavailable)
         }
         return StartChecks(
             configuration: configuration, connection: connection, warnings: warnings, builtInDefaults: builtInDefaults)
