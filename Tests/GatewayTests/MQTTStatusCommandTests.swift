@@ -39,7 +39,9 @@ import Testing
         let row = try #require(lines.first { $0.first == "gw1" })
         #expect(row[1] == "online")
         // The BEACONS column comes from the stats message: packets 1…4 are 4 scripted beacons (n % 5).
-        #expect(row[4] == "4")
+        #expect(row[5] == "4")
+        // AGE: the stats message is seconds old.
+        #expect(row[3].hasSuffix("s") && row[3].count <= 3, "\(row)")
         // The probe never announced itself, and the agent still runs (its client id was not taken).
         #expect(!lines.contains { $0.first == "probe" })
         harness.signal(SIGTERM)

@@ -18,7 +18,7 @@ struct StatusCommand: Command {
         discussion: """
             Reads the retained <base>/gateways/+/status and <base>/gateways/+/stats topics and prints one
             line per gateway. UPTIME and the counters are as of the gateway's last stats message; AGE is
-            how long ago that was. Exit codes: 0 gateways found, 1 none found, 69 broker unreachable, 78
+            how long ago that was (one word per column, for scripts). Exit codes: 0 gateways found, 1 none found, 69 broker unreachable, 78
             configuration error.
             """,
         options: [
@@ -146,7 +146,7 @@ struct StatusCommand: Command {
             }
             let age: String
             if case .string(let text)? = entry.stats?["timestamp"], let sent = RetainedAttributes.timestamp(rfc3339: text) {
-                age = duration(max(Int((now - sent).seconds.rounded(.down)), 0)) + " ago"
+                age = duration(max(Int((now - sent).seconds.rounded(.down)), 0))
             } else {
                 age = "-"
             }
