@@ -13,10 +13,10 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Every unit and integration test; failures and a summary (what ran, what was skipped and why) on
+# the terminal, the whole output in .build/test.log (scripts/test.sh).
 test: deps
-	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build 2>&1 | tee .build/test.log | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; \
-	  exit $${PIPESTATUS[0]}
+	@scripts/test.sh
 
 demo: deps
 	@scripts/demo.sh
@@ -44,6 +44,15 @@ fuzz: deps
 
 clean:
 	rm -rf .build
+
+# The release build's and the package's tests (PackagingTests with B2M_PACKAGE_TESTS=1): a release
+# build, and an install into a fresh Debian root (debootstrap: about 215 MB from the mirror, cached
+# under .build/debroot; as root). Not part of `make test`; .ci/run runs it after it.
+.PHONY: test-deb
+test-deb: deps
+	$(SWIFT) build --build-tests
+	B2M_PACKAGE_TESTS=1 $(SWIFT) test --skip-build --filter PackagingTests 2>&1 \
+	  | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; exit $${PIPESTATUS[0]}
 
 # Debian package: release build (static Swift runtime), lintian (errors fail), then the install test
 # in a fresh Debian root (cached under .build/debroot). Output: .build/deb/beacon2mqtt_<version>_<arch>.deb

@@ -6,7 +6,7 @@ import Testing
 /// `make test-chaos` (B2M_CHAOS=1): the agent, a real mosquitto with persistence, and faults at
 /// seeded random moments (B2M_CHAOS_SEED, default 17). Each test prints one `chaos …` line with what
 /// was lost, duplicated or reordered, and appends it to .build/chaos-results.txt (docs/reliability.md).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_CHAOS"] != nil))
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_CHAOS"] != nil, "faults through real processes: make test-chaos"))
 struct ChaosTests {
     static let seed = UInt64(ProcessInfo.processInfo.environment["B2M_CHAOS_SEED"] ?? "") ?? 17
     static let capture = ReplayCommandTests.fixtures.appendingPathComponent(

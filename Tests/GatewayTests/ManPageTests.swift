@@ -67,13 +67,13 @@ import Testing
             .trimmingCharacters(in: .whitespaces)
     }
 
-    @Test(.enabled(if: hasGroff)) func groffRendersThePageWithoutWarnings() throws {
+    @Test(.enabled(if: hasGroff, "needs groff")) func groffRendersThePageWithoutWarnings() throws {
         let result = try Self.groff(Self.page, ["-man", "-ww", "-z"])
         #expect(result.status == 0)
         #expect(result.errors.isEmpty, "\(result.errors)")
     }
 
-    @Test(.enabled(if: hasMan)) func manRendersThePage() throws {
+    @Test(.enabled(if: hasMan, "needs man")) func manRendersThePage() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("beacon2mqtt-\(getpid()).1")
         try Self.page.write(to: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: file) }
@@ -85,7 +85,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: hasGroff)) func everySubcommandAndOptionAppearsAsTheCLIPrintsIt() throws {
+    @Test(.enabled(if: hasGroff, "needs groff")) func everySubcommandAndOptionAppearsAsTheCLIPrintsIt() throws {
         // Render to plain text, then compare with the help the CLI itself prints.
         let text = try Self.groff(Self.page, ["-man", "-Tascii", "-P", "-cbou"]).output
         let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -132,7 +132,7 @@ import Testing
         #expect(Self.page.components(separatedBy: "\n.br\n").count == 2)
     }
 
-    @Test(.enabled(if: hasGroff)) func eachHelpParagraphRendersAsOneFilledLine() throws {
+    @Test(.enabled(if: hasGroff, "needs groff")) func eachHelpParagraphRendersAsOneFilledLine() throws {
         // At a very long line length every paragraph fits on one output line, unless the source breaks it.
         let text = try Self.groff(Self.page, ["-man", "-Tutf8", "-rLL=4000n", "-P", "-cbou"]).output
         func words(_ s: some StringProtocol) -> String {

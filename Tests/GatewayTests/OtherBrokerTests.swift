@@ -4,7 +4,7 @@ import Testing
 /// `make test-brokers` (B2M_BROKERS=1): the agent and the locator, unchanged, against amqtt, a second
 /// independent MQTT implementation (docs/reliability.md, "Other brokers"): retained state, the Last
 /// Will, a persistent session, and QoS 1 delivery across a broker restart.
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && AmqttBroker.isInstalled))
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && AmqttBroker.isInstalled, "amqtt: make test-brokers"))
 struct OtherBrokerTests {
     static let status = "beacons/gateways/amqtt/status"
 

@@ -61,12 +61,12 @@ import Testing
         return try run("/usr/bin/systemd-analyze", ["verify", "--man=no", copy.path])
     }
 
-    @Test(.enabled(if: hasSystemdAnalyze)) func systemdAnalyzeVerifyAcceptsTheUnit() throws {
+    @Test(.enabled(if: hasSystemdAnalyze, "needs systemd-analyze")) func systemdAnalyzeVerifyAcceptsTheUnit() throws {
         let result = try Self.verify(try String(contentsOfFile: Self.unitPath, encoding: .utf8))
         #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
     }
 
-    @Test(.enabled(if: hasSystemdAnalyze)) func theVerifyCheckCatchesATypoAndABadValue() throws {
+    @Test(.enabled(if: hasSystemdAnalyze, "needs systemd-analyze")) func theVerifyCheckCatchesATypoAndABadValue() throws {
         let unit = try String(contentsOfFile: Self.unitPath, encoding: .utf8)
         let typo = try Self.verify(unit.replacingOccurrences(of: "NoNewPrivileges=", with: "NoNewPrivilege="))
         #expect(!(typo.status == 0 && typo.output.isEmpty))
@@ -109,7 +109,7 @@ import Testing
 
     /// libmicrohttpd (and the GnuTLS it brings) is loaded only when `metrics.listen` starts an
     /// endpoint, so a gateway without metrics never pays its 2.4 MiB; the package still depends on it.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "needs readelf"))
     func theAgentLoadsLibmicrohttpdOnlyForMetrics() throws {
         let binary = Self.repo.appendingPathComponent(".build/debug/beacon2mqtt").path
         try #require(FileManager.default.isExecutableFile(atPath: binary), "build beacon2mqtt first")
@@ -135,7 +135,7 @@ import Testing
     /// name as `make deb` writes them, every library the package depends on by name (the ones
     /// dpkg-shlibdeps finds for the release binary, and those build-deb.sh adds), and every package
     /// scripts/install-deps.sh installs.
-    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "needs readelf"))
     func readmeNamesThePackagePathItsDependenciesAndWhatInstallDepsInstalls() throws {
         let readme = try String(contentsOf: Self.repo.appendingPathComponent("README.md"), encoding: .utf8)
         let changelog = try String(contentsOf: Self.repo.appendingPathComponent("packaging/debian/changelog"), encoding: .utf8)
@@ -179,6 +179,10 @@ import Testing
     }
 
     /// Root and debootstrap (or an already cached root) are needed to build and chroot into Debian.
+    /// The tests of the release build and the package (minutes of release build, and a Debian root
+    /// from the mirror) run in `make test-deb`, which sets this, not in `make test`.
+    static let packageTests = ProcessInfo.processInfo.environment["B2M_PACKAGE_TESTS"] == "1"
+
     static var canInstallIntoDebianRoot: Bool {
         getuid() == 0
             && (FileManager.default.isExecutableFile(atPath: "/usr/sbin/debootstrap")
@@ -207,7 +211,7 @@ import Testing
     /// section per function, lld's --symbol-ordering-file), so a gateway's resident code is those
     /// pages together; and the list still names the binary's functions (it goes stale as code changes:
     /// scripts/order-functions.sh writes it again).
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/nm")))
+    @Test(.enabled(if: packageTests && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/nm"), "the release build: make test-deb"))
     func theReleaseBinaryLaysOutItsHotFunctionsInTheListedOrder() throws {
         _ = try Self.builtDeb()
         let binary = Self.repo.appendingPathComponent(".build/deb-build/release/beacon2mqtt").path
@@ -235,7 +239,7 @@ import Testing
 
     /// The Swift runtime's C++ support comes from GCC's static archives (packaging/link): the shared
     /// libstdc++ cost a gateway 1 MiB resident in relocations and start-up for the little it uses.
-    @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf")))
+    @Test(.enabled(if: packageTests && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "the release build: make test-deb"))
     func theReleaseBinaryLinksNoSharedCxxRuntime() throws {
         _ = try Self.builtDeb()
         let binary = Self.repo.appendingPathComponent(".build/deb-build/release/beacon2mqtt").path
@@ -246,7 +250,7 @@ import Testing
         #expect(!needed.contains { $0.contains("libstdc++") || $0.contains("libgcc_s") }, "\(needed)")
     }
 
-    @Test(.enabled(if: canInstallIntoDebianRoot, "needs root and debootstrap"))
+    @Test(.enabled(if: packageTests && canInstallIntoDebianRoot, "a fresh Debian root (a 215 MB download, as root): make test-deb"))
     func theDebInstallsRunsAndPurgesInAFreshDebianRoot() throws {
         let deb = try #require(try Self.builtDeb())
         let result = try Self.run(Self.repo.appendingPathComponent("Tests/packaging/install-test.sh").path, [deb])

@@ -5,7 +5,7 @@ import Testing
 /// to a real mosquitto; its query API must see the agent's reports and broker connection, and
 /// `promtool check metrics` must accept the exposition. `make test-metrics` runs it (it sets
 /// BEACON2MQTT_TEST_METRICS=1 after installing the package); plain `swift test` skips it.
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["BEACON2MQTT_TEST_METRICS"] == "1"))
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["BEACON2MQTT_TEST_METRICS"] == "1", "a real Prometheus: make test-metrics"))
 struct PrometheusScrapeTests {
     static let prometheus = "/usr/bin/prometheus"
     static let promtool = "/usr/bin/promtool"

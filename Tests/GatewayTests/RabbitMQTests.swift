@@ -5,7 +5,7 @@ import Testing
 /// plugin (Debian's rabbitmq-server 3.10, a private node started here on loopback; see
 /// `RabbitBroker`): QoS 1 across broker restarts, a persistent session, retained state, the Last Will
 /// (docs/reliability.md, "Other brokers").
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && RabbitBroker.isInstalled))
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && RabbitBroker.isInstalled, "RabbitMQ: make test-brokers"))
 struct RabbitMQTests {
     static let uuid = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
     static func status(_ gateway: String) -> String { "beacons/gateways/\(gateway)/status" }

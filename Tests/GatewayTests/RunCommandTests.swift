@@ -153,7 +153,7 @@ import Testing
         return fd < 0 && errno == EAFNOSUPPORT
     }()
 
-    @Test(.enabled(if: kernelLacksBluetooth)) func withoutBluetoothTheLiveSourceExits69() throws {
+    @Test(.enabled(if: kernelLacksBluetooth, "needs a kernel without Bluetooth")) func withoutBluetoothTheLiveSourceExits69() throws {
         let workspace = try Workspace(port: try MosquittoBroker.freePort())
         let agent = try workspace.start([])
         #expect(agent.wait(timeout: 15) == 69)
