@@ -1,8 +1,8 @@
 // swift-tools-version:6.2
 // beacon2mqtt — BLE beacons to MQTT, for Linux gateways.
-// Pure modules (BeaconWire, BeaconCore, MessageContract, AgentCore) never touch a socket, file, clock or logger;
-// I/O lives in Platform, the transports, Runtime and CLI. C libraries come from Debian through
-// systemLibrary targets.
+// Pure modules (Vocabulary, BeaconWire, BeaconCore, MessageContract, MetricsContract, AgentCore) never touch a
+// socket, file, clock or logger; I/O lives in Platform, the transports, Runtime and CLI. C libraries come from
+// Debian through systemLibrary targets.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -30,59 +30,71 @@ let package = Package(
         // glibc's <malloc.h>: the executable sets M_ARENA_MAX (Sources/beacon2mqtt/main.swift).
         .systemLibrary(name: "CMalloc"),
 
+        // PURE, at the bottom: the vocabulary every module shares — the wall instant (`Timestamp`), the
+        // monotonic one (`MonotonicInstant`), the duration (`TimeSpan`), log records and levels, and
+        // the ASCII building blocks of payloads. It sees nothing else.
+        // Its time types stay `public` and `@inlinable` (as BeaconWire's API, below): they are on the
+        // per-report path.
+        .target(name: "Vocabulary", swiftSettings: strict),
         // PURE: HCI bytes → advertising reports → beacon frames; capture containers.
         // Its API stays `public` while everything else shared across modules is `package`: Swift 6.3
         // serialises no member of a `package` type (not even `@inlinable` ones), so BeaconCore could
         // not inline the per-report Timestamp, BeaconIdentity and frame accessors (bench pipeline
         // "events only" 15–25 % slower). There is no library product: nothing outside uses it.
-        .target(name: "BeaconWire", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        .target(
+            name: "BeaconWire", dependencies: ["Vocabulary"], swiftSettings: strict,
+            linkerSettings: [.linkedLibrary("m")]),
         // PURE: configuration model, regions, filters, distance, monitoring and ranging (domain
         // events), the locator's rule.
         .target(
-            name: "BeaconCore", dependencies: ["BeaconWire"], swiftSettings: strict,
+            name: "BeaconCore", dependencies: ["Vocabulary", "BeaconWire"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m")]
         ),
         // PURE: the message contract: the topic tree, events → MQTT messages, restore parsing, Home
         // Assistant, the locator's messages, and the pipeline (decode → monitor → contract).
-        .target(name: "MessageContract", dependencies: ["BeaconWire", "BeaconCore"], swiftSettings: strict),
+        .target(
+            name: "MessageContract", dependencies: ["Vocabulary", "BeaconWire", "BeaconCore"], swiftSettings: strict),
         // PURE: the agent's core — delivery policy (outbox lanes, held queue, windows), restore,
         // back-pressure, phases and timers on injected monotonic instants. Tested without a broker.
         .target(
-            name: "AgentCore", dependencies: ["BeaconCore", "BeaconWire", "MessageContract", "MetricsContract"],
+            name: "AgentCore",
+            dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "MessageContract", "MetricsContract"],
             swiftSettings: strict),
         // The IRK resolver (`ah`, Core Spec Vol 3, Part H, §2.2.2) over libcrypto's AES: computation
         // only, handed to the pure pipeline as an `IdentityResolver` so the pure modules carry no cipher.
-        .target(name: "IdentityCrypto", dependencies: ["BeaconCore", "BeaconWire", "CCrypto"], swiftSettings: strict),
+        .target(name: "IdentityCrypto", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "CCrypto"], swiftSettings: strict),
         // PURE: the Prometheus exposition of the gateway's figures (`/metrics`, `/healthz`'s verdict):
         // plain values in, text out. Sees nothing else, so the HTTP transport needs no pipeline module.
         .target(name: "MetricsContract", swiftSettings: strict),
         .target(name: "RoomScoring", swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
-        .target(name: "BeaconConfig", dependencies: ["BeaconCore", "CYAML"], swiftSettings: strict),
+        .target(name: "BeaconConfig", dependencies: ["Vocabulary", "BeaconCore", "CYAML"], swiftSettings: strict),
         // POSIX glue: threads, locks, clocks, the one syscall helper and sleep, files, environment,
-        // logging, exit codes. Sees Glibc and the pure modules only (MonotonicInstant, LogLevel).
-        .target(
-            name: "Platform", dependencies: ["AgentCore", "BeaconCore", "BeaconWire", "MetricsContract"],
-            swiftSettings: strict),
+        // logging, exit codes. Sees Glibc and the vocabulary only: no app module, so the transports
+        // above it need not sit above the agent's core.
+        .target(name: "Platform", dependencies: ["Vocabulary"], swiftSettings: strict),
         // Transports: thin adapters over one C library each (or none). They see Platform and the pure
         // modules, never each other, the runtime or the command line.
         .target(
-            name: "HCITransport", dependencies: ["Platform", "AgentCore", "BeaconCore", "BeaconWire", "CBlueZ"],
+            name: "HCITransport", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "CBlueZ"],
             swiftSettings: strict
         ),
         .target(
             name: "MQTTTransport",
-            dependencies: ["Platform", "BeaconCore", "BeaconWire", "MessageContract", "CMosquitto"],
+            dependencies: ["Vocabulary", "Platform", "BeaconCore", "BeaconWire", "MessageContract", "CMosquitto"],
             swiftSettings: strict
         ),
         .target(name: "SystemdTransport", dependencies: ["CSystemd"], swiftSettings: strict),
         // `/metrics` and `/healthz` over libmicrohttpd, on the library's own thread.
         .target(
-            name: "MetricsTransport", dependencies: ["Platform", "MetricsContract", "CMicroHTTPD"], swiftSettings: strict),
-        .target(name: "CaptureTransport", dependencies: ["Platform", "AgentCore", "BeaconWire"], swiftSettings: strict),
+            name: "MetricsTransport", dependencies: ["Platform", "MetricsContract", "CMicroHTTPD"], swiftSettings: strict
+        ),
+        .target(
+            name: "CaptureTransport", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconWire"],
+            swiftSettings: strict),
         // The simulator and floor plans, as a packet source (the file format lives with the commands).
         .target(
-            name: "Simulation", dependencies: ["Platform", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract"],
+            name: "Simulation", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract"],
             swiftSettings: strict
         ),
         // The thread shell that runs the agent core (run and locate): event queue, signals, the
@@ -90,7 +102,7 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "AgentCore", "BeaconCore", "BeaconWire", "MessageContract", "MetricsContract", "Platform",
+                "Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract", "MetricsContract", "Platform",
                 "MQTTTransport", "SystemdTransport", "MetricsTransport",
             ],
             swiftSettings: strict
@@ -99,7 +111,8 @@ let package = Package(
         .target(
             name: "CLI",
             dependencies: [
-                "BeaconWire", "BeaconCore", "MessageContract", "AgentCore", "BeaconConfig", "Platform", "Runtime",
+                "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "AgentCore", "BeaconConfig", "Platform",
+                "Runtime",
                 "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation", "IdentityCrypto", "MetricsTransport",
             ],
             swiftSettings: strict
@@ -131,8 +144,8 @@ let package = Package(
             name: "beacon2mqtt-bench",
             // The campus section hosts real gateways (Runtime's Agent) and reads floor plans as `run` does (CLI).
             dependencies: [
-                "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto", "IdentityCrypto", "AgentCore",
-                "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring",
+                "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto", "IdentityCrypto",
+                "AgentCore", "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring",
             ],
             swiftSettings: strict
         ),
@@ -140,30 +153,31 @@ let package = Package(
         // The test vocabulary (manual clock, beacons, sightings) and the harness that BeaconCoreTests and
         // MessageContractTests share; not a test target, so both can depend on it.
         .target(
-            name: "TestFixtures", dependencies: ["BeaconCore", "BeaconWire"], path: "Tests/TestFixtures",
+            name: "TestFixtures", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire"], path: "Tests/TestFixtures",
             swiftSettings: strict),
-        .testTarget(name: "BeaconWireTests", dependencies: ["BeaconWire"], swiftSettings: strict),
+        .testTarget(name: "BeaconWireTests", dependencies: ["Vocabulary", "BeaconWire"], swiftSettings: strict),
         .testTarget(
-            name: "BeaconCoreTests", dependencies: ["BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
+            name: "BeaconCoreTests", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MessageContractTests",
-            dependencies: ["MessageContract", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
+            dependencies: ["Vocabulary", "MessageContract", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
             swiftSettings: strict),
         .testTarget(
-            name: "AgentCoreTests", dependencies: ["AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],
+            name: "AgentCoreTests", dependencies: ["Vocabulary", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],
             swiftSettings: strict),
         .testTarget(
-            name: "IdentityCryptoTests", dependencies: ["IdentityCrypto", "BeaconCore", "BeaconWire"],
+            name: "IdentityCryptoTests", dependencies: ["Vocabulary", "IdentityCrypto", "BeaconCore", "BeaconWire"],
             swiftSettings: strict),
         .testTarget(name: "MetricsContractTests", dependencies: ["MetricsContract"], swiftSettings: strict),
         .testTarget(name: "RoomScoringTests", dependencies: ["RoomScoring"], swiftSettings: strict),
-        .testTarget(name: "BeaconConfigTests", dependencies: ["BeaconConfig", "BeaconCore"], swiftSettings: strict),
+        .testTarget(
+            name: "BeaconConfigTests", dependencies: ["Vocabulary", "BeaconConfig", "BeaconCore"], swiftSettings: strict),
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "CLI", "Runtime", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
+                "Vocabulary", "CLI", "Runtime", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
                 "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "IdentityCrypto",
                 "MetricsContract", "MetricsTransport",
             ],

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// Reloading in the agent core: SIGHUP's file (and, through `adopt`, a configuration layer set
 /// over MQTT) replaces the running configuration the same way.

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// Configuration over MQTT in the agent core: set messages go to `RemoteConfiguration` (rate limit,
 /// read-back), due layers become `applyConfigurationLayer` actions, and the shell's answer comes

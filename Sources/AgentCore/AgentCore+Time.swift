@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// The agent core's clocks. Deadlines, timers and — for a live source — the pipeline's time (exit
 /// timeouts, ranging) follow the monotonic clock, so a stepped wall clock (NTP at boot, `date -s`)

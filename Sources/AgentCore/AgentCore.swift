@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// The `run` daemon's state machine, without threads, sockets or clocks: the shell (Gateway's
 /// `Agent`) feeds it inputs (`handle`) and the time (`tick`) and carries out what it returns

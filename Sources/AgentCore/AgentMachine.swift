@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// What the thread shell's loop runs: `AgentCore` (the gateway) and `LocatorCore` (the locator).
 /// The shell reads both clocks, feeds inputs, carries out actions and waits until `nextWake`.

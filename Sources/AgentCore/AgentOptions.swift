@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// How the agent runs, beside the configuration: where time comes from and how long it waits.
 /// Durations are seconds of the monotonic clock.

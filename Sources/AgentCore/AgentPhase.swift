@@ -1,4 +1,6 @@
 /// Where the agent is in its life. Timers run while `running` and `draining`.
+import Vocabulary
+
 package enum AgentPhase: Sendable, Equatable {
     /// Reading our retained attributes back (`RestoreSession`); no packet is taken yet.
     case restoring

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// The retained stats document (README, "Stats"): uptime and rates on the monotonic clock, the
 /// timestamp on the wall clock.

@@ -1,5 +1,7 @@
 /// The agent's periodic deadlines on the monotonic clock: the pipeline's advance (ranging ticks,
 /// exit timeouts) and the stats message. A wall-clock step moves neither.
+import Vocabulary
+
 package struct AgentTimers: Sendable, Equatable {
     package private(set) var nextAdvance: MonotonicInstant
     /// nil while stats are off (`mqtt.stats_interval: 0`).

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// What the agent core gets from its shell when the configuration has layers set over MQTT
 /// (`remote_config.enabled`): the shell keeps the layers (BeaconConfig's `ConfigLayers`, which the

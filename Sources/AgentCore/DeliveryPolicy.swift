@@ -1,6 +1,7 @@
 import BeaconCore
 import MessageContract
 import MetricsContract
+import Vocabulary
 
 /// How messages travel from the pipeline to the broker: two outbox lanes, a held queue, and the
 /// windows that keep libmosquitto's own queue short.

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// What the agent's loop needs from the core: BeaconCore's `Pipeline` conforms (see
 /// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines. Its type

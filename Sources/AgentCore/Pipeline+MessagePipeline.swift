@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// BeaconCore's pipeline drives the agent: retained `attributes` read back from the broker are
 /// parsed here (`RetainedAttributes`), and the monitor drops those older than restore_max_age;

@@ -1,5 +1,6 @@
 import BeaconCore
 import MessageContract
+import Vocabulary
 
 /// The agent's side of configuration over MQTT (`remote_config.enabled`): which set topics it
 /// subscribes to, and a rate limit. A layer is applied at most once per `minimumInterval`; what

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// The read-back of our own retained `attributes` at start (README, "Restarts without event
 /// storms"): subscribe, collect what the broker sends, and call it complete a quiet period after

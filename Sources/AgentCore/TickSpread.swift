@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Paces a deferred ranging tick (MessageContract's Pipeline+DeferredRanging) over a quarter of the
 /// ranging interval, on the pipeline's clock, in slices of at most `slice` results.

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension ConfigDecoder {
     /// `advertise:`: what the gateway advertises while it scans (docs/advertising.md). Off unless

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension ConfigDecoder {
     /// Phones, watches and tags: a name (a topic level, unique) and exactly one of `irk`, `irk_file`

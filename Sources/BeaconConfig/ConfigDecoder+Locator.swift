@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension ConfigDecoder {
     /// `locator:`: the hand-over rule of `beacon2mqtt locate` (docs: "Where is it? Floors and rooms").

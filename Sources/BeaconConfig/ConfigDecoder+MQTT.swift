@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension ConfigDecoder {
     mutating func mqtt(_ value: ConfigValue, into s: inout MQTTSettings) throws(ConfigError) {

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension ConfigDecoder {
     mutating func ranging(_ value: ConfigValue, into s: inout RangingSettings) throws(ConfigError) {

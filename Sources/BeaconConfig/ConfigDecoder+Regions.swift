@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension ConfigDecoder {
     /// Regions, like CLBeaconRegion: a uuid with optional major/minor, or an Eddystone namespace with

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension ConfigDecoder {
     /// `telemetry:`: per-beacon telemetry (docs/configuration.md, docs/topics.md).

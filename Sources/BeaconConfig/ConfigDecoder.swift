@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Fills a `Configuration` from a YAML tree, section by section, validating as it goes. Every key
 /// is optional: what the file leaves out (or leaves empty) keeps its default.

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// The configuration as file < fleet < gateway (issue "manage a fleet of gateways"): each layer a
 /// YAML or JSON mapping of the file's own keys (JSON is YAML's flow style, so one parser takes both),

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// One value of the YAML tree with its key path: the typed readers the decoder uses. Each
 /// failure names the value's own position and path.

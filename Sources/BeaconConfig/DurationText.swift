@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Durations as the configuration writes them: a number with a unit, `10s`, `500ms`, `2m`, `1h`,
 /// `1.5s`, `250us`, or several run together (`1m30s`). `0` alone is allowed, since zero needs

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// What a gateway advertises (`beacon2mqtt advertise`, the configuration's `advertise:` section):
 /// the beacon frame and how it is sent. Built from named text values by `AdvertiseSettings.make`,

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Reconnect delays: exponential growth from `minimum` to a `maximum` cap, with jitter so that a
 /// fleet of gateways does not reconnect in lockstep after a broker restart. The jitter is added on

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 extension BeaconMonitor {
     // MARK: Restore at start

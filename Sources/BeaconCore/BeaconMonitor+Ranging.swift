@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 extension BeaconMonitor {
     /// The measured power distance estimation uses: the beacon override's, else the frame's, else

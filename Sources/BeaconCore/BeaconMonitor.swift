@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// The pure monitoring and ranging engine: sightings and time in, `MonitoringEvent`s out.
 ///

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// One decoded beacon frame as the scanner heard it: the input of `BeaconMonitor`.
 ///

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Everything `BeaconMonitor` keeps about one tracked beacon identity: a row of `BeaconTable`.
 struct BeaconSlot: Sendable {

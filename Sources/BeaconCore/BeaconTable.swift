@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// The bounded table of tracked beacons: a slot array with an intrusive least-recently-seen list,
 /// a hash index from identity to slot, and a flat ring of RSSI samples per slot (their times and

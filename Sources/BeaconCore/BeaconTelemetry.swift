@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// What one gateway knows about one beacon's health when its telemetry is due: the latest
 /// Eddystone-TLM and Eddystone-URL heard from the beacon's advertiser address, the TX power its

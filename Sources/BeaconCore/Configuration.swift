@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// The whole agent configuration, as `etc/beacon2mqtt.yaml` describes it. Every default here is
 /// the documented default; BeaconConfig fills it from YAML and validates it.

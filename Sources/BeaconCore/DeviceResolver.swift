@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Which configured device an advertiser is: a fixed address by lookup, a resolvable private address
 /// (RPA) by `ah` over the configured IRKs (the injected `IdentityResolver`).

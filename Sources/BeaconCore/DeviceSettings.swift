@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// A phone, watch or tag tracked like a beacon (`devices:`), known by its identity resolving key
 /// (its advertised address rotates) or by a fixed public or static random address.

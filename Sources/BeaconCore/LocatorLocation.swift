@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Where the locator places one beacon: the owning gateway with its floor and room, or `not_home`.
 /// Published retained on `<base>/<beacon>/location`; read back by a locator that starts late.

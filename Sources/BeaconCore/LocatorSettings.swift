@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// How the locator picks the gateway (room, floor) that owns each beacon.
 ///

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// What the locator knows about one beacon: recent readings per gateway and the current location.
 ///

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Runtime state of one configured region inside `BeaconMonitor`.
 struct MonitoredRegion: Sendable {

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// What monitoring and ranging found, named after CoreLocation's delegate callbacks
 /// (`didEnterRegion`, `didExitRegion`, `didDetermineState`, `didRange`) and, per beacon, after the

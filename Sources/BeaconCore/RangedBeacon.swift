@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// What ranging knows about one beacon at a tick (CoreLocation's `CLBeacon`).
 ///

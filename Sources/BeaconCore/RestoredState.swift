@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// A state read back at start from our own retained `attributes` message.
 package struct RestoredState: Sendable, Equatable {

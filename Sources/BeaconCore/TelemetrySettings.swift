@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// `telemetry:`: what the gateway publishes about each beacon's health (Eddystone-TLM battery,
 /// temperature, counters; Eddystone-URL; advertised TX power; measured advertising interval).

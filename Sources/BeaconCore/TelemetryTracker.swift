@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Beside `BeaconMonitor`: attaches the frames that carry no identity (Eddystone-TLM and -URL) to
 /// the beacon whose identity frames come from the same advertiser address, measures each beacon's

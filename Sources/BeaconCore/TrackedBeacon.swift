@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// One row of the `scan` table: what the monitor currently knows about a tracked beacon.
 /// Filtered RSSI, accuracy and proximity are as of the last ranging tick.

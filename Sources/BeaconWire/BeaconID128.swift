@@ -1,5 +1,7 @@
 /// A 128-bit beacon identifier, kept big-endian as it is transmitted: an iBeacon proximity UUID,
 /// an AltBeacon id1, or an Eddystone-UID namespace (10 bytes) followed by its instance (6 bytes).
+import Vocabulary
+
 public struct BeaconID128: Hashable, Sendable, Comparable {
     /// Bytes 0–7, first transmitted byte most significant.
     public var high: UInt64

@@ -2,6 +2,8 @@
 ///
 /// Core Spec Vol 2, Part B, §1.2. On the HCI wire the address is little-endian; it is printed
 /// most significant byte first, as `aa:bb:cc:dd:ee:ff`.
+import Vocabulary
+
 public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The address as a 48-bit integer; bits 40–47 are the first printed byte.
     public var rawValue: UInt64

@@ -1,5 +1,7 @@
 /// Builds btsnoop v1 bytes (datalink 1002, H4) for `beacon2mqtt record`: the file header once,
 /// then one record per packet. Pure: the caller writes the bytes. All fields are big-endian.
+import Vocabulary
+
 public enum BtsnoopWriter {
     public static let datalinkH4: UInt32 = 1002
 

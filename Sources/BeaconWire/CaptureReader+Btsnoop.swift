@@ -1,4 +1,6 @@
 /// btsnoop records (RFC 1761-style header, 24-byte big-endian record header), H4, H1 and Linux monitor datalinks.
+import Vocabulary
+
 extension CaptureReader {
     mutating func nextBtsnoop(datalink: UInt32) throws(CaptureError) -> Record? {
         while true {

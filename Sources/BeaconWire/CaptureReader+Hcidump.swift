@@ -1,4 +1,6 @@
 /// `hcidump --raw` text: `>`/`<` lines of hex bytes, continued by indented lines.
+import Vocabulary
+
 extension CaptureReader {
     /// hcidump text: a packet is whole once the line that ends it (or the end of input) is buffered.
     func hcidumpPacketIsBuffered() -> Bool {

@@ -1,4 +1,6 @@
 /// pcap records in the file's byte order, and the link-layer frames pcap and pcapng share.
+import Vocabulary
+
 extension CaptureReader {
     static func pcapMagic(_ bytes: [UInt8]) -> (order: ByteReader.ByteOrder, nanoseconds: Bool)? {
         guard bytes.count >= 4 else { return nil }

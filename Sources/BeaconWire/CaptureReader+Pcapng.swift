@@ -1,5 +1,7 @@
 /// pcapng blocks: Section Header (byte order), Interface Description (link type, `if_tsresol`),
 /// Enhanced and Simple Packet Blocks.
+import Vocabulary
+
 extension CaptureReader {
     mutating func nextPcapng() throws(CaptureError) -> Record? {
         while true {

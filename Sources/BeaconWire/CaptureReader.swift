@@ -8,6 +8,8 @@
 /// (`feed`), so a large capture or a pipe is read with a bounded buffer. `next()` hands out a record
 /// only once it is complete in the buffer, and returns nil with `needsInput` set when it needs more
 /// bytes; `endOfInput()` says there are none, after which a short record is damage as usual.
+import Vocabulary
+
 public struct CaptureReader: Sendable {
     public let format: CaptureFormat
     var bytes: [UInt8]

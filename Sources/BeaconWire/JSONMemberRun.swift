@@ -6,6 +6,8 @@
 ///
 /// Keys are the contract's ASCII names (`StaticString`), values numbers, `null`, times or text
 /// that needs no escaping. Formats are `JSONWriter`'s, byte for byte.
+import Vocabulary
+
 public struct JSONMemberRun: ~Copyable {
     @usableFromInline let base: UnsafeMutablePointer<UInt8>
     @usableFromInline let capacity: Int

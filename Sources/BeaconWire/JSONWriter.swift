@@ -2,6 +2,8 @@
 /// documented contract, so a reflective encoder would be both slower and less predictable.
 ///
 /// The text accumulates as UTF-8 bytes (see `ASCIIText`) and becomes a `String` once, in `text`.
+import Vocabulary
+
 public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
     /// Bit d set: the container at nesting depth d already holds a value, so the next one needs a

@@ -5,6 +5,8 @@
 /// Each packet is a record in the buffer (`PacketBatchStorage`): its timestamp (`Int64` microseconds, little-endian), its
 /// length (`UInt32`, little-endian), 1 if it came from the controller (0 otherwise), then its bytes
 /// (H4 indicator first, as in `CapturedPacket`).
+import Vocabulary
+
 public struct PacketBatch: Sendable, Equatable {
     @usableFromInline var storage: PacketBatchStorage
     /// The bytes the records take in `storage`.

@@ -1,6 +1,8 @@
 /// Writes many RFC 3339 times that mostly fall in the same minute — a ranging list's `last_seen`
 /// values — reusing the text up to the minute and writing only seconds and milliseconds each time.
 /// The output is byte for byte `Timestamp.rfc3339`.
+import Vocabulary
+
 public struct RFC3339Formatter: Sendable {
     private var minute: Int64 = .min
     /// `YYYY-MM-DDTHH:MM:` of `minute`.

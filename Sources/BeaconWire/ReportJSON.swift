@@ -2,6 +2,8 @@
 /// `timestamp` (when given), kind, event_type, event_type_name, legacy_pdu, data_status,
 /// primary_phy, secondary_phy, sid, tx_power, address_type, address, rssi, data, ad,
 /// ad_truncated_at (only when the AD data was truncated), beacons.
+import Vocabulary
+
 public enum ReportJSON {
     /// The report as one line of compact JSON (no trailing newline).
     public static func line(for report: AdvertisingReport, timestamp: Timestamp? = nil) -> String {

@@ -1,6 +1,7 @@
 import BeaconWire
 import Glibc
 import Platform
+import Vocabulary
 
 /// A capture file (or a pipe) read in bounded chunks through `CaptureReader`'s streaming mode, so
 /// `run --replay` holds a few chunks of the capture in memory rather than the whole file, and can

@@ -3,6 +3,7 @@ import BeaconWire
 import Glibc
 import Platform
 import Synchronization
+import Vocabulary
 
 /// Replays a capture file (btsnoop, pcap/pcapng, hcidump text) as a packet source: at capture speed,
 /// at a multiple of it (`--speed N`), or as fast as the agent takes packets (`--speed max`). The

@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// Asks one controller what it supports, for `beacon2mqtt adapters`.
 package enum HCIAdapterProbe {

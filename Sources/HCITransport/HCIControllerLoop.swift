@@ -4,6 +4,7 @@ import BeaconWire
 import Glibc
 import Platform
 import Synchronization
+import Vocabulary
 
 /// How an `HCIControllerLoop` waits, retries and reports.
 package struct HCILoopOptions: Sendable {
@@ -32,12 +33,12 @@ package struct HCILoopOptions: Sendable {
 /// deadlines follow, `SteadyWallClock`), the monotonic one drives timeouts.
 package struct HCIClock: Sendable {
     package var wall: @Sendable () -> Timestamp
-    package var monotonic: @Sendable () -> Timestamp
+    package var monotonic: @Sendable () -> MonotonicInstant
     /// CLOCK_REALTIME, the clock of the kernel's receive times (`HCITransport.receivedAt`): a packet
     /// held in the socket is stamped `wall()` less its age by this clock.
     package var realtime: @Sendable () -> Timestamp
     package init(
-        wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> Timestamp,
+        wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> MonotonicInstant,
         realtime: @escaping @Sendable () -> Timestamp = { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) }
     ) {
         self.wall = wall
@@ -47,7 +48,7 @@ package struct HCIClock: Sendable {
 
     package static let system = HCIClock(
         wall: { SteadyWallClock.now() },
-        monotonic: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_MONOTONIC)) })
+        monotonic: { MonotonicClock.now() })
 }
 
 /// Runs one `HCIProcedure` on a live adapter until stopped: opens it, drives the procedure, and
@@ -79,7 +80,7 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
     private let stopping = StopSignal()
     private let state: Mutex<(procedure: Procedure, counters: Counters)>
     /// Changes to the running procedure from other threads, applied by the loop's thread.
-    private let changes = Mutex<[@Sendable (inout Procedure, Timestamp) -> [Procedure.Action]]>([])
+    private let changes = Mutex<[@Sendable (inout Procedure, MonotonicInstant) -> [Procedure.Action]]>([])
 
     package init(
         _ procedure: Procedure, opener: @escaping Opener, options: HCILoopOptions, clock: HCIClock, log: @escaping Log
@@ -99,7 +100,7 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
 
     /// Runs `change` on the procedure on the loop's thread (within one poll interval) and performs
     /// the actions it returns; while no adapter is open it waits for the next session.
-    package func apply(_ change: @escaping @Sendable (inout Procedure, Timestamp) -> [Procedure.Action]) {
+    package func apply(_ change: @escaping @Sendable (inout Procedure, MonotonicInstant) -> [Procedure.Action]) {
         changes.withLock { $0.append(change) }
     }
 
@@ -184,7 +185,7 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
         let kernelTimes = holding && transport.holdPackets(for: options.readInterval)
         if holding && !kernelTimes { log(.warning, "the kernel attaches no receive times; held reports are stamped when read") }
         /// Until when (monotonic) the socket is left to queue: set when a read found it empty.
-        var holdUntil: Timestamp?
+        var holdUntil: MonotonicInstant?
         var actions = procedure.start(at: clock.monotonic())
         while true {
             if let end = try perform(actions, transport, &procedure, &health, &reachedRunning, deliver) {

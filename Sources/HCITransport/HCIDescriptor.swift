@@ -2,6 +2,7 @@ import BeaconWire
 import CBlueZ
 import Glibc
 import Platform
+import Vocabulary
 
 /// Packet I/O on a datagram-style file descriptor (a raw HCI socket, or a SOCK_SEQPACKET socketpair
 /// in tests): one `write` per packet, `poll` + one `read` per packet (`recvmsg` once receive times

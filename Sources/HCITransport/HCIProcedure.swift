@@ -1,16 +1,17 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// A controller state machine `HCIControllerLoop` drives over one transport: the scan
 /// (`ScanController`) or advertising (`AdvertiseController`). Each turns events and deadlines into
 /// actions; `effect(of:)` says what the loop does with one.
 package protocol HCIProcedure: Sendable {
     associatedtype Action: Sendable
-    mutating func start(at now: Timestamp) -> [Action]
-    mutating func stop(at now: Timestamp) -> [Action]
-    mutating func handle(_ event: ControllerEvent, at now: Timestamp) -> [Action]
-    mutating func tick(at now: Timestamp) -> [Action]
-    var nextDeadline: Timestamp? { get }
+    mutating func start(at now: MonotonicInstant) -> [Action]
+    mutating func stop(at now: MonotonicInstant) -> [Action]
+    mutating func handle(_ event: ControllerEvent, at now: MonotonicInstant) -> [Action]
+    mutating func tick(at now: MonotonicInstant) -> [Action]
+    var nextDeadline: MonotonicInstant? { get }
     static func effect(of action: Action) -> HCIProcedureEffect
 }
 

@@ -2,6 +2,7 @@ import BeaconWire
 import CBlueZ
 import Glibc
 import Platform
+import Vocabulary
 
 /// A raw HCI socket bound to one controller, with the scanner's event filter set.
 ///

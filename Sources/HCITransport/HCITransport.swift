@@ -1,5 +1,6 @@
 import BeaconWire
 import Platform
+import Vocabulary
 
 /// The byte pipe under the scanner: whole HCI packets with their H4 indicator, in and out.
 ///

@@ -3,6 +3,7 @@ import BeaconWire
 import Glibc
 import MessageContract
 import Platform
+import Vocabulary
 
 /// Everything a `MosquittoClient` needs to open a session, resolved from the `mqtt` configuration:
 /// the client id defaults to the gateway id, the password is read from `password_file`, and the

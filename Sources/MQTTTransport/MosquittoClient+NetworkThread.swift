@@ -3,6 +3,7 @@ import BeaconWire
 import CMosquitto
 import Platform
 import Synchronization
+import Vocabulary
 
 /// The network thread: connect, `mosquitto_loop`, back off and retry; each attempt's handle and the
 /// libmosquitto callbacks that post its events.

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// The retained `<base>/gateways/<gw>/advertising` message: what the gateway advertises (the
 /// `advertise:` section) and what its radio is doing with it, so a phone app's back end or another

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// The gateway's answers to configuration over MQTT: the effective configuration, retained on
 /// `<base>/gateways/<gw>/config`, and why a layer was refused, on `<base>/gateways/<gw>/config/error`.

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension HomeAssistantDiscovery {
     /// Per configured beacon, on its own device, when `telemetry.enabled`: the battery voltage and

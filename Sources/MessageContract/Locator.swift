@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Places every beacon at one gateway (floor, room) from all gateways' `proximity` messages, with
 /// hysteresis against room flapping (peers.md pain point 1), and publishes where it is.

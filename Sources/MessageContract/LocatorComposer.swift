@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Topics and payloads the locator publishes (README, “Locating beacons floor by floor”).
 struct LocatorComposer {

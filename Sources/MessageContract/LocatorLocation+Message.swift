@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// A location as the locator publishes it and reads it back.
 extension LocatorLocation {

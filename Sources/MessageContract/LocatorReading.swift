@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// One gateway's distance estimate for one beacon: a `proximity` message as the locator reads it.
 package struct LocatorReading: Sendable, Equatable {

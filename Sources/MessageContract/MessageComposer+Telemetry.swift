@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 extension MessageComposer {
     /// `<base>/<beacon>/<gw>/telemetry`, retained, QoS `mqtt.qos`: `{<identity>,"name","gateway",

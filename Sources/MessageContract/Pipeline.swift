@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// The whole pure path: HCI packet bytes → advertising reports → beacon frames → monitoring and
 /// ranging (`MonitoringEvent`s) → MQTT messages (`MessageComposer`). Every source (live HCI,

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Reads back our own retained `attributes` messages at start, for `BeaconMonitor.restore`.
 ///

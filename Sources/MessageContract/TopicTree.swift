@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// The one place topic strings are built and parsed (README, “Messages, monitoring and ranging”,
 /// “Locating beacons floor by floor”, “Home Assistant”). Every topic the gateway, the locator, the

@@ -1,5 +1,5 @@
-import AgentCore
 import Glibc
+import Vocabulary
 
 /// A mutex with condition variables (pthread), in place of Foundation's `NSCondition` and with the
 /// same calls: lock, wait, signal or broadcast, unlock. More than one condition can share the

@@ -1,4 +1,3 @@
-import AgentCore
 
 /// Process exit codes, from sysexits(3).
 package enum ExitCode: Int32, Sendable {
@@ -22,14 +21,4 @@ package enum ExitCode: Int32, Sendable {
     case noPermission = 77
     /// EX_CONFIG: the configuration is invalid.
     case config = 78
-}
-
-extension ExitCode {
-    /// The exit code of the agent's end: 0, or the one its source's error carries.
-    package init(_ termination: AgentTermination) {
-        switch termination {
-        case .clean: self = .success
-        case .sourceFailed(let failure): self = ExitCode(rawValue: failure.exitStatus) ?? .software
-        }
-    }
 }

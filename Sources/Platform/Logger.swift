@@ -1,6 +1,5 @@
-import AgentCore
-import BeaconCore
 import Glibc
+import Vocabulary
 
 /// The agent's logger: one line per lifecycle event on stderr, `key=value` metadata, levels from
 /// `log_level`. Under systemd (stderr is the `JOURNAL_STREAM`) each line starts with the syslog priority in

@@ -1,7 +1,7 @@
-import AgentCore
 import Glibc
+import Vocabulary
 
-/// CLOCK_MONOTONIC as the agent core's `MonotonicInstant`: deadlines and timers (an NTP step does
+/// CLOCK_MONOTONIC as a `MonotonicInstant`: deadlines and timers (an NTP step does
 /// not move it), and condition waits on that clock (`ConditionLock`).
 package enum MonotonicClock {
     package static func now() -> MonotonicInstant {

@@ -1,6 +1,5 @@
-import AgentCore
-import BeaconWire
 import Glibc
+import Vocabulary
 
 /// The clock a live source's packets and the pipeline's deadlines share: the wall clock read once,
 /// at the first use, then moved on by CLOCK_MONOTONIC. A step of the wall clock (NTP at boot, an

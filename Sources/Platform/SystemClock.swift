@@ -1,4 +1,5 @@
 import Glibc
+import Vocabulary
 
 /// The one place that reads clock_gettime(2) and touches `struct timespec`'s members. Platform
 /// imports no C shim but Glibc, so Swift cannot attribute the struct to another module's copy of
@@ -13,7 +14,7 @@ package enum SystemClock {
         return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     }
 
-    /// `clock` in whole microseconds, as BeaconWire's `Timestamp` counts.
+    /// `clock` in whole microseconds, as `Timestamp` counts.
     @inline(__always)
     package static func microseconds(_ clock: clockid_t) -> Int64 { nanoseconds(clock) / 1000 }
 

@@ -1,4 +1,4 @@
-import AgentCore
+import Vocabulary
 
 /// A value threads wait on until it reaches a state (connected, acknowledged, quiet): every
 /// `withLock` wakes the waiters to check again, and each wait ends at a deadline on the monotonic

@@ -1,4 +1,4 @@
-import BeaconWire
+import Vocabulary
 
 extension WallTime {
     /// This moment as a payload timestamp (microseconds since the epoch).

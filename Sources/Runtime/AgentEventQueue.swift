@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Glibc
 import Platform
+import Vocabulary
 
 /// The pipeline thread's inbox, with two lanes. Packets are bounded: a fast source (a replay at
 /// `--speed max`) waits for the pipeline instead of growing memory. Control events (signals, MQTT,

@@ -7,6 +7,7 @@ import MetricsTransport
 import MessageContract
 import Platform
 import Synchronization
+import Vocabulary
 
 /// Runs a `Locator` against a broker on the agent's thread shell: `LocatorCore` on a loop thread
 /// of its own, fed by an `AgentEventQueue` that libmosquitto's network thread only posts to. It

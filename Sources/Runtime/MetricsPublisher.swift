@@ -2,6 +2,7 @@ import AgentCore
 import MetricsContract
 import MetricsTransport
 import Platform
+import Vocabulary
 
 /// The pipeline thread's side of `/metrics`: after each turn it observes the report-to-publish
 /// latency (from when the turn's packets were posted to when their messages went to the MQTT

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconWire
 import Platform
+import Vocabulary
 
 /// What a turn of the thread shell's loop needs: the core, its broker session, what carries out
 /// its actions and what runs after each turn. The loop's thread holds it; while that thread waits

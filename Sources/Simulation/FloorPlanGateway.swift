@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// One gateway of a floor plan, end to end in virtual time: the simulator's sightings go through
 /// the real monitoring and ranging engine, configured as that gateway (id, floor, room), and come

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Glibc
+import Vocabulary
 
 /// What one gateway of a floor plan receives: every `advert_interval` each beacon advertises, and
 /// the gateway hears it with RSSI = measured power − 10·n·log10(d) − floors crossed · attenuation +

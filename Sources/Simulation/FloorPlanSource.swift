@@ -4,6 +4,7 @@ import BeaconWire
 import Glibc
 import Platform
 import Synchronization
+import Vocabulary
 
 /// One gateway's view of a floor plan, in real time, as HCI LE Advertising Report bytes (the same
 /// builder as `SimulatedSource`), so `run` exercises the real decoder. The scenario is a function of

@@ -3,6 +3,7 @@ import BeaconWire
 import Glibc
 import Platform
 import Synchronization
+import Vocabulary
 
 /// A few iBeacons that walk in and out of range, as real HCI bytes: each advertisement is an LE
 /// Advertising Report event (Core Spec Vol 4, Part E, §7.7.65.2; subevent 0x02, ADV_NONCONN_IND)

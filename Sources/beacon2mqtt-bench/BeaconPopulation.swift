@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// A deterministic set of beacons spread over regions: region `r` is (AirLocate UUID, major `r`);
 /// beacon `i` has major `i % regions`, minor `i / regions` and its own static random address, so

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconWire
 import Platform
 import Synchronization
+import Vocabulary
 
 /// One simulated gateway's packet source in the campus host: the host's one simulator thread
 /// (`FloorPlanCampus`) hands each gateway its share of a step through `send`, so the gateway's

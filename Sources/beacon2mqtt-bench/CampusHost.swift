@@ -9,6 +9,7 @@ import MessageContract
 import Platform
 import Runtime
 import Simulation
+import Vocabulary
 
 /// `beacon2mqtt-bench campus-gateways --plan FILE --broker FLOOR=PORT … [--first I --count N]`: the
 /// gateways of a floor plan (all, or N from the I-th) in this one process, each the real gateway (`Runtime.Agent`, the class `run` builds, with

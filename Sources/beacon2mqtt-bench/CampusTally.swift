@@ -2,6 +2,7 @@ import BeaconWire
 import Foundation
 import MessageContract
 import Synchronization
+import Vocabulary
 
 /// What one broker of the campus tree shows the section: the gateways' enter/exit events (each
 /// keyed by topic, kind and timestamp, so the centre's set can be checked against the floors'),

@@ -1,5 +1,6 @@
 import BeaconWire
 import Foundation
+import Vocabulary
 
 /// Streams a generated capture to disk as btsnoop (datalink 1002, H4), using BeaconWire's
 /// `BtsnoopWriter` for the bytes, in 1 MiB writes so a million-packet flood never sits in memory.

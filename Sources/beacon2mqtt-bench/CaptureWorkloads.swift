@@ -1,5 +1,6 @@
 import BeaconWire
 import Simulation
+import Vocabulary
 
 /// Generated btsnoop captures for the sections that run the real agent.
 enum CaptureWorkloads {

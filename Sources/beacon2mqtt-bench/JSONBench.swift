@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// Section `json`: reading the locator's input, the gateways' `proximity` payloads as the real
 /// pipeline writes them (MessageComposer.proximity). Issue #12 asked to measure before choosing the

@@ -3,6 +3,7 @@ import BeaconWire
 import Foundation
 import Glibc
 import Platform
+import Vocabulary
 
 /// Report → enter latency of the daemon itself: `beacon2mqtt run --replay FIFO --speed max` reads a
 /// btsnoop stream this probe writes into a FIFO in real time at a realistic 3,000 reports/s (500

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Platform
 import Synchronization
+import Vocabulary
 
 /// Feeds `beacon2mqtt run --replay FIFO --speed max` the footprint's steady load the way a live
 /// adapter delivers it: one report per write, each when it is due (3,000 a second from 500 beacons),

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// Section `locator`: the locator's own cost, in process, for a site of N gateways × M beacons
 /// (issue #18). Every beacon is heard by its home gateway and the two next to it, once a second

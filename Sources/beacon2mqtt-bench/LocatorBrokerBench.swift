@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import MessageContract
+import Vocabulary
 
 /// Section `locator-broker`: the real `beacon2mqtt locate` process (release build, wall clock,
 /// default rule) fed through a private mosquitto on loopback with the proximity messages N

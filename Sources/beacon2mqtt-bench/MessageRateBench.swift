@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// Section `messages`: what one gateway sends the broker for beacons that stay put, with the
 /// default publish policy (issue #18: ≤ 0.2 messages/s per beacon per gateway). 500 beacons in 10

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// The one place the benchmark drives the core: `Pipeline` (decode → region match → filter →
 /// monitoring → ranging ticks → message formatting), one packet at a time, output discarded after

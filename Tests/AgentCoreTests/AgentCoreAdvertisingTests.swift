@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Testing
+import Vocabulary
 
 /// The retained `<base>/gateways/<gw>/advertising` announcement: on every connect, on a reload or a
 /// configuration layer that changes what is advertised (which also goes to the source as an

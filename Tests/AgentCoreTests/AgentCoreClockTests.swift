@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Testing
+import Vocabulary
 
 /// Deadlines and timers follow the monotonic clock; the wall clock only stamps payloads.
 @Suite struct AgentCoreClockTests {

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Testing
+import Vocabulary
 
 /// Configuration over MQTT in the core: subscriptions, the rate limit, the read-back after a
 /// connection, and what the broker is told about each layer.

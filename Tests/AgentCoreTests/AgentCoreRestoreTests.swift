@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Testing
+import Vocabulary
 
 @Suite struct AgentCoreRestoreTests {
     let subscriptions = [

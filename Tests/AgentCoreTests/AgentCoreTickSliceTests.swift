@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Testing
+import Vocabulary
 
 /// A ranging tick's burst in slices (`AgentCore.composeDeferred`, `TickSpread`), over the real
 /// pipeline on a manual clock: the first slice at the tick, the rest spread over a quarter of the

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 /// A scripted core: packet n yields `b/n/event` (QoS 1), `b/n/proximity` (QoS 0) and sets the
 /// retained `b/n/state`; it records what the agent told it.

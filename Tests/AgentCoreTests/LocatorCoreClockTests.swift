@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Testing
+import Vocabulary
 
 /// The locator's decisions against a stepped wall clock, on a manual clock: a gateway on the same
 /// host stamps its readings by the wall clock, so they step with it; the locator's timeouts must

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Testing
+import Vocabulary
 
 /// `locate` on the agent's shape: its output goes through the acknowledged, bounded outbox.
 @Suite struct LocatorCoreTests {

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// `TickSpread`'s schedule: the first slice at once, all by a quarter of the interval, and
 /// `nextDue` exactly when the next whole slice (or the rest) is allowed, so a loop that sleeps

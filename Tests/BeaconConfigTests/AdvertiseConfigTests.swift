@@ -2,6 +2,7 @@
 import BeaconCore
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// `advertise:`: the same fields and checks as `beacon2mqtt advertise`, errors at file:line:column.
 @Suite struct AdvertiseConfigTests {

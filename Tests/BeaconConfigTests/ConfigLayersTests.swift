@@ -2,6 +2,7 @@
 import BeaconCore
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// file < fleet < gateway over the parsed trees, with the file's own validation.
 @Suite struct ConfigLayersTests {

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Glibc
 import Testing
+import Vocabulary
 
 /// Happy paths: each key, written differently from its default, lands in the right field.
 @Suite struct ConfigLoaderTests {

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import Testing
+import Vocabulary
 
 /// `devices:`: a name that is a topic level, and one of irk, irk_file or address; mistakes are
 /// named file:line:column and never quote a key back.

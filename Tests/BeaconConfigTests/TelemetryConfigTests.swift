@@ -2,6 +2,7 @@
 import BeaconCore
 import BeaconWire
 import Testing
+import Vocabulary
 
 @Suite struct TelemetryConfigTests {
     @Test func defaultsAndValues() throws {

@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import TestFixtures
 import Testing
+import Vocabulary
 
 @Suite struct BackoffTests {
     @Test func stepsDoubleFromTheMinimumUpToTheCap() {

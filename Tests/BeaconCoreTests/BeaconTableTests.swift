@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 import TestFixtures
 import Testing

@@ -3,6 +3,7 @@ import BeaconWire
 import IdentityCrypto
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// Devices are monitored like beacons, one by one, whatever address they advertise from.
 @Suite struct DeviceMonitoringTests {

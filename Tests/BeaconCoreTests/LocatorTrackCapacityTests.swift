@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// What a track keeps of one gateway: the newest `history_window` readings at or before the last
 /// decided tick and at most `aheadCapacity` after it, so a flood of readings cannot grow it.

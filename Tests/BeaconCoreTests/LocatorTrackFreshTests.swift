@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// `LocatorTrack.fresh`: the readings that count at a tick, taken as one slice of the time-ordered
 /// list. Checked against the rule written as a filter, over random lists, ticks and exit events.

@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import TestFixtures
 import Testing
+import Vocabulary
 
 @Suite struct PerBeaconMonitoringTests {
     let a1 = Fixtures.beacon(1)

@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// `TelemetryTracker` on a manual clock: TLM/URL association by advertiser address, the interval
 /// measurement, the rate limit, the battery threshold, and memory under floods.

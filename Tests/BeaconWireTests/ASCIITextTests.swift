@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 @Suite struct ASCIITextTests {
     static func text(_ write: (inout [UInt8]) -> Void) -> String {

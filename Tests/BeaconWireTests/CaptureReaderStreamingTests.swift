@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// The streaming reader (bounded buffer, fed chunk by chunk) must read exactly what the whole-file
 /// reader reads, whatever the chunk boundaries.

@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// Container vectors built from the format descriptions: btsnoop (big-endian header "btsnoop\0",
 /// version 1, datalink; records orig/incl length, flags, drops, µs since 0000-01-01), pcap

@@ -1,9 +1,10 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// The advertising state machine and its command bytes, driven by hand.
 @Suite struct ControllerAdvertiseTests {
-    static let t0 = Timestamp(microseconds: 1_000_000_000)
+    static let t0 = MonotonicInstant(nanoseconds: 1_000_000_000_000)
     static let data = BeaconVectors.iBeacon
     static let random = BluetoothAddress("c1:22:33:44:55:66")!
 

@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// The controller layer against real HCI traffic: two Android btsnoop logs (Tests/Fixtures/captures,
 /// see PROVENANCE.md) whose hosts scanned with the extended commands.
@@ -61,10 +62,10 @@ import Testing
         #expect(supported.octets.count == 64)
         #expect(supported.supportsExtendedScanning)
         var scan = ScanController(configuration: ScanConfiguration())
-        _ = scan.start(at: Timestamp(microseconds: 0))
+        _ = scan.start(at: MonotonicInstant(nanoseconds: 0))
         let reply = ControllerEvent.commandComplete(
             .init(opcode: .readLocalSupportedCommands, returnParameters: [0x00] + supported.octets))
-        #expect(scan.handle(reply, at: Timestamp(microseconds: 0)).last == .send(.leSetExtendedScanEnable(false)))
+        #expect(scan.handle(reply, at: MonotonicInstant(nanoseconds: 0)).last == .send(.leSetExtendedScanEnable(false)))
     }
 
     /// This controller accepted the extended commands although its mask lists neither them nor the

@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// Command packets against bytes written by hand from Core Spec Vol 4, Part E, §5.4.1 and §7:
 /// indicator 0x01, opcode little-endian (OGF << 10 | OCF), length, parameters little-endian.

@@ -1,9 +1,10 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// The scan state machine, driven by hand: each test plays the controller's answers.
 @Suite struct ControllerScanTests {
-    static let t0 = Timestamp(microseconds: 1_000_000_000)
+    static let t0 = MonotonicInstant(nanoseconds: 1_000_000_000_000)
 
     /// Supported_Commands with (or without) octet 37 bits 5 and 6.
     static func supportedCommands(extended: Bool) -> ControllerEvent {
@@ -225,7 +226,7 @@ import Testing
     }
 
     /// Answers HCI Reset and checks the event masks are restored before set-up starts again.
-    static func answerReset(_ scan: inout ScanController, at now: Timestamp) {
+    static func answerReset(_ scan: inout ScanController, at now: MonotonicInstant) {
         #expect(sent(scan.handle(complete(.reset), at: now)) == [.setEventMask(0x2000_1FFF_FFFF_FFFF)])
         // Default LE mask 0x1F plus Directed (0x0B → bit 10) and Extended (0x0D → bit 12) Advertising Reports.
         #expect(sent(scan.handle(complete(.setEventMask), at: now)) == [.leSetEventMask(0x141F)])
@@ -233,7 +234,7 @@ import Testing
     }
 
     /// Answers Read Local Supported Commands (legacy only) and the three scan commands with success.
-    static func answerSetUp(_ scan: inout ScanController, at now: Timestamp) {
+    static func answerSetUp(_ scan: inout ScanController, at now: MonotonicInstant) {
         _ = scan.handle(supportedCommands(extended: false), at: now)
         _ = scan.handle(complete(.leSetScanEnable), at: now)
         _ = scan.handle(complete(.leSetScanParameters), at: now)

@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// The daemon's scan + advertising on one controller, driven by hand.
 @Suite struct ControllerScanWithAdvertisingTests {

@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 @Suite struct JSONWriterTests {
     @Test func writesNestedObjectsAndArraysWithCommas() {

@@ -1,5 +1,6 @@
 import BeaconWire
 import Testing
+import Vocabulary
 
 /// `PacketBatch` keeps every packet's bytes, time and direction in one buffer and gives back
 /// exactly what went in, in order; `CaptureReader.next(into:)` appends what `next()` returns.

@@ -1,6 +1,7 @@
 import BeaconWire
 import Foundation
 import Testing
+import Vocabulary
 
 @Suite struct ReportJSONTests {
     @Test func realIBeaconReportLine() throws {

@@ -2,6 +2,7 @@ import BeaconWire
 import Foundation
 import MessageContract
 import Testing
+import Vocabulary
 
 @testable import CLI
 @testable import Simulation

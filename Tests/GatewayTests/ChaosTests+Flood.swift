@@ -1,6 +1,7 @@
 import BeaconWire
 import Foundation
 import Testing
+import Vocabulary
 
 /// Memory under a flood: a million distinct identities over ten minutes of capture time (simulated
 /// time: `run --replay --speed max` runs it as fast as the agent goes), RSS sampled from procfs.

@@ -2,6 +2,7 @@ import BeaconWire
 import Foundation
 import MQTTTransport
 import Testing
+import Vocabulary
 
 /// `make test-chaos` (B2M_CHAOS=1): the agent, a real mosquitto with persistence, and faults at
 /// seeded random moments (B2M_CHAOS_SEED, default 17). Each test prints one `chaos …` line with what

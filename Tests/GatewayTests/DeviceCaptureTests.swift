@@ -4,6 +4,7 @@ import Foundation
 import IdentityCrypto
 import Platform
 import Testing
+import Vocabulary
 
 /// A synthetic capture (Tests/Fixtures/synthetic, PROVENANCE.md there): a phone with a known IRK
 /// rotates its resolvable private address three times among strangers' RPAs; `replay` must see one

@@ -1,6 +1,7 @@
 import BeaconWire
 import Foundation
 import Testing
+import Vocabulary
 
 @testable import CLI
 @testable import HCITransport

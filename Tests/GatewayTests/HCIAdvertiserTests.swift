@@ -4,6 +4,7 @@ import BeaconWire
 import Foundation
 import Synchronization
 import Testing
+import Vocabulary
 
 @testable import CLI
 @testable import HCITransport
@@ -27,7 +28,7 @@ final class AdvertiserHarness: Sendable {
         let recorder = self.recorder
         loop = HCIControllerLoop(
             AdvertiseController(configuration: configuration), opener: fake.opener, options: options,
-            clock: HCIClock(wall: { clock.now() }, monotonic: { clock.now() }), log: { recorder.log($0, $1) })
+            clock: HCIClock(wall: { clock.now() }, monotonic: { clock.monotonic() }), log: { recorder.log($0, $1) })
         Thread.detachNewThread { [self] in
             do throws(HCIError) {
                 try loop.run { recorder.record($0) }

@@ -3,6 +3,7 @@ import BeaconWire
 import Foundation
 import Synchronization
 import Testing
+import Vocabulary
 
 @testable import CLI
 @testable import HCITransport

@@ -4,6 +4,7 @@ import BeaconWire
 import Foundation
 import MessageContract
 import Testing
+import Vocabulary
 
 @testable import CaptureTransport
 @testable import CLI

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Testing
+import Vocabulary
 
 @testable import CLI
 @testable import HCITransport

@@ -4,6 +4,7 @@ import BeaconWire
 import Foundation
 import Synchronization
 import Testing
+import Vocabulary
 
 @testable import CLI
 @testable import HCITransport
@@ -13,6 +14,8 @@ import Platform
 final class ManualClock: Sendable {
     private let time = Mutex(Timestamp(microseconds: 1_700_000_000_000_000))
     func now() -> Timestamp { time.withLock { $0 } }
+    /// The same reading on the monotonic timeline (both move together here).
+    func monotonic() -> MonotonicInstant { MonotonicInstant(nanoseconds: now().microseconds * 1000) }
     func advance(_ span: TimeSpan) { time.withLock { $0 = $0 + span } }
 }
 
@@ -72,7 +75,7 @@ final class SourceHarness: Sendable {
         source = HCISource(
             opener: opener ?? fake.opener, configuration: configuration, advertising: advertising, options: options,
             clock: HCISource.Clock(
-                wall: { clock.now() }, monotonic: { clock.now() },
+                wall: { clock.now() }, monotonic: { clock.monotonic() },
                 realtime: { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) + realtimeStep }),
             log: { recorder.log($0, $1) })
         Thread.detachNewThread { [self] in

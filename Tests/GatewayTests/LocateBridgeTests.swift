@@ -6,6 +6,7 @@ import Foundation
 import MessageContract
 import Synchronization
 import Testing
+import Vocabulary
 
 @testable import MQTTTransport
 @testable import Platform

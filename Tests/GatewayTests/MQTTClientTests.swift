@@ -3,6 +3,7 @@ import BeaconWire
 import Foundation
 import CLI
 import Testing
+import Vocabulary
 
 @testable import MQTTTransport
 

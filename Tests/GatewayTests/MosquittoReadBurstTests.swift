@@ -6,6 +6,7 @@ import Foundation
 import Platform
 import Synchronization
 import Testing
+import Vocabulary
 
 @testable import MQTTTransport
 @testable import Runtime

@@ -5,6 +5,7 @@ import CLI
 import Glibc
 import Synchronization
 import Testing
+import Vocabulary
 
 @testable import CaptureTransport
 

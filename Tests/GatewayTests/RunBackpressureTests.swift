@@ -2,6 +2,7 @@ import BeaconWire
 import Foundation
 import CLI
 import Testing
+import Vocabulary
 
 /// A replay at `--speed max` outruns any broker; the agent must slow the replay down rather than
 /// let its bounded outbox drop an enter or exit.

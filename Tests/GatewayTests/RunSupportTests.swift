@@ -4,6 +4,7 @@ import BeaconWire
 import CLI
 import Foundation
 import Testing
+import Vocabulary
 
 @testable import Platform
 @testable import Runtime

@@ -1,6 +1,7 @@
 import BeaconWire
 import Foundation
 import Testing
+import Vocabulary
 
 /// Beacon telemetry through a real mosquitto: `run --replay` of a capture written here (btsnoop),
 /// with an Eddystone beacon sending UID and TLM frames from one address, an iBeacon without TLM,

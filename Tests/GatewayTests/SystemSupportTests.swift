@@ -4,6 +4,7 @@ import Glibc
 import MessageContract
 import Synchronization
 import Testing
+import Vocabulary
 
 @testable import CLI
 @testable import MQTTTransport

@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Testing
+import Vocabulary
 
 /// One of each monitoring event through the contract, every message compared whole: topic,
 /// payload text, QoS, retain and kind (README, “Messages, monitoring and ranging”).

@@ -3,6 +3,7 @@ import BeaconWire
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// A ranging tick composed in slices (`Pipeline.defersRanging`, what the agent turns on) prints
 /// what composing it at once prints: the same messages, in the same order per topic; only ranging

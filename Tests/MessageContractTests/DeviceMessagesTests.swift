@@ -4,6 +4,7 @@ import IdentityCrypto
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// A device's messages: its own topic tree under `<base>/devices/<name>/<gw>/`, payloads with the
 /// current address and `"identity"`, and nothing at all for devices that are not configured.

@@ -4,6 +4,7 @@ import Foundation
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// The locator's discovery: per configured beacon a room tracker, room and floor sensors and a
 /// location-change event on the beacon's device, all reading what the locator publishes.

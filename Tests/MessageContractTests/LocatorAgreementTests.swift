@@ -3,6 +3,7 @@ import BeaconWire
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// Several locators, one answer: decisions depend only on the readings and their timestamps.
 @Suite struct LocatorAgreementTests {

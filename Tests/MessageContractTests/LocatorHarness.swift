@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import TestFixtures
+import Vocabulary
 
 /// Drives a `Locator` with readings at seconds after `Fixtures.t0` and collects its output.
 /// Gateways: A (floor 1, hall), B (floor 2, office), C (floor 2, lab).

@@ -3,6 +3,7 @@ import BeaconWire
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// The locator decides at a tick only the beacons whose decision can change then (a message since
 /// their last decision, or a due `LocatorTrack.nextDecision`). Proved against the rule as written,

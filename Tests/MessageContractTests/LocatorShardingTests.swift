@@ -3,6 +3,7 @@ import BeaconWire
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// `locator.shard`: n locators, each fed every message, together publish what one locator does,
 /// each beacon by exactly one of them.

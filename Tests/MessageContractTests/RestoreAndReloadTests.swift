@@ -3,6 +3,7 @@ import BeaconWire
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 @Suite struct RestoreAndReloadTests {
     let a1 = Fixtures.beacon(1)

@@ -3,6 +3,7 @@ import BeaconWire
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 @Suite struct RetainedAttributesTests {
     @Test func parsesRFC3339AndRoundTripsOurOwnFormat() {

@@ -3,6 +3,7 @@ import BeaconWire
 import MessageContract
 import TestFixtures
 import Testing
+import Vocabulary
 
 /// The telemetry message through the whole pure pipeline (packets in, messages out): topic,
 /// retain, QoS and the payload byte for byte (docs/topics.md, “Telemetry”).

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Shared test vocabulary for BeaconCoreTests and MessageContractTests: a manual clock is just
 /// `Timestamp` values passed in.

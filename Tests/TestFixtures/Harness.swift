@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// What a `Harness` drives: sightings in, and the clock moved on, each collecting what it emits —
 /// the monitor's events (BeaconCoreTests) or the pipeline's messages (MessageContractTests).

@@ -18,6 +18,8 @@
 /// else sent (its Command Complete arrives here too) wipes the advertising state: set-up again at
 /// once. Every `refresh` while advertising the set-up is repeated, for resets this host never saw.
 /// Stop and failure leave the controller as found: advertising disabled, the extended set removed.
+import Vocabulary
+
 public struct AdvertiseController: Sendable {
     public typealias CommandSet = LECommandSet
 
@@ -105,8 +107,8 @@ public struct AdvertiseController: Sendable {
 
     private enum Phase: Sendable, Equatable {
         case idle
-        case awaiting(Step, deadline: Timestamp)
-        case advertising(since: Timestamp)
+        case awaiting(Step, deadline: MonotonicInstant)
+        case advertising(since: MonotonicInstant)
         case refused, stopped, failed
     }
 
@@ -147,7 +149,7 @@ public struct AdvertiseController: Sendable {
         return nil
     }
 
-    public var nextDeadline: Timestamp? {
+    public var nextDeadline: MonotonicInstant? {
         switch phase {
         case .awaiting(_, let deadline): return deadline
         case .advertising(let since): return configuration.refresh.microseconds > 0 ? since + configuration.refresh : nil
@@ -155,7 +157,7 @@ public struct AdvertiseController: Sendable {
         }
     }
 
-    public mutating func start(at now: Timestamp) -> [Action] {
+    public mutating func start(at now: MonotonicInstant) -> [Action] {
         commandSet = nil
         ending = nil
         resetSinceAdvertising = false
@@ -165,7 +167,7 @@ public struct AdvertiseController: Sendable {
     }
 
     /// Disables advertising (and removes the extended set). Keep feeding events until `.stopped`.
-    public mutating func stop(at now: Timestamp) -> [Action] {
+    public mutating func stop(at now: MonotonicInstant) -> [Action] {
         switch phase {
         case .awaiting, .advertising: return end(with: .stopped, at: now)
         default:
@@ -174,7 +176,7 @@ public struct AdvertiseController: Sendable {
         }
     }
 
-    public mutating func handle(_ event: ControllerEvent, at now: Timestamp) -> [Action] {
+    public mutating func handle(_ event: ControllerEvent, at now: MonotonicInstant) -> [Action] {
         switch event {
         case .commandComplete(let complete):
             if complete.opcode == .reset, !awaitingOwnReset {
@@ -194,7 +196,7 @@ public struct AdvertiseController: Sendable {
         }
     }
 
-    public mutating func tick(at now: Timestamp) -> [Action] {
+    public mutating func tick(at now: MonotonicInstant) -> [Action] {
         switch phase {
         case .awaiting(let step, let deadline) where now >= deadline:
             statistics.commandTimeouts += 1
@@ -234,7 +236,7 @@ public struct AdvertiseController: Sendable {
         }
     }
 
-    private mutating func resetSeen(at now: Timestamp) -> [Action] {
+    private mutating func resetSeen(at now: MonotonicInstant) -> [Action] {
         switch phase {
         case .advertising, .awaiting:
             guard ending == nil, commandSet != nil else { return [] }
@@ -246,7 +248,7 @@ public struct AdvertiseController: Sendable {
         }
     }
 
-    private mutating func resetAndSetUp(at now: Timestamp) -> [Action] {
+    private mutating func resetAndSetUp(at now: MonotonicInstant) -> [Action] {
         resetSinceAdvertising = true
         commandSet = nil
         statistics.setups += 1
@@ -258,7 +260,7 @@ public struct AdvertiseController: Sendable {
         return send(Step(command: .reset, purpose: .reset), at: now)
     }
 
-    private mutating func advance(at now: Timestamp) -> [Action] {
+    private mutating func advance(at now: MonotonicInstant) -> [Action] {
         guard !remaining.isEmpty else {
             if let ending {
                 phase = ending == .stopped ? .stopped : .failed
@@ -271,13 +273,13 @@ public struct AdvertiseController: Sendable {
         return send(remaining.removeFirst(), at: now)
     }
 
-    private mutating func send(_ step: Step, at now: Timestamp) -> [Action] {
+    private mutating func send(_ step: Step, at now: MonotonicInstant) -> [Action] {
         phase = .awaiting(step, deadline: now + configuration.commandTimeout)
         return [.send(step.command)]
     }
 
     private mutating func finish(
-        _ opcode: HCIOpcode, _ status: HCIStatus, _ returnParameters: [UInt8], at now: Timestamp
+        _ opcode: HCIOpcode, _ status: HCIStatus, _ returnParameters: [UInt8], at now: MonotonicInstant
     ) -> [Action] {
         guard case .awaiting(let step, _) = phase, step.command.opcode == opcode else { return [] }
         switch step.purpose {
@@ -343,7 +345,7 @@ public struct AdvertiseController: Sendable {
         }
     }
 
-    private mutating func fail(_ failure: ControllerFailure, at now: Timestamp) -> [Action] {
+    private mutating func fail(_ failure: ControllerFailure, at now: MonotonicInstant) -> [Action] {
         guard commandSet != nil, opcodeNeedsCleanUp else {
             phase = .failed
             remaining = []
@@ -358,7 +360,7 @@ public struct AdvertiseController: Sendable {
         return true
     }
 
-    private mutating func end(with action: Action, at now: Timestamp) -> [Action] {
+    private mutating func end(with action: Action, at now: MonotonicInstant) -> [Action] {
         guard let set = commandSet else {
             phase = action == .stopped ? .stopped : .failed
             return [action]

@@ -1,5 +1,7 @@
 /// What the advertiser sends and how: the advertising data, interval, address, connectability,
 /// TX power, and the fault timers.
+import Vocabulary
+
 public struct AdvertisingConfiguration: Sendable, Equatable {
     /// The address the PDUs carry (Core Spec Vol 6, Part B, §1.3).
     public enum OwnAddress: String, Sendable, Equatable, CaseIterable {

@@ -1,6 +1,8 @@
 /// What the radio is doing with the advertisement the daemon was asked for (`advertise:`), as
 /// `ScanWithAdvertising` reports it; the agent publishes it on the retained `advertising` topic.
 /// Waiting for an absent adapter is the source's health, not a state of the controller.
+import Vocabulary
+
 public enum AdvertisingState: Sendable, Equatable {
     /// Set-up under way (or waiting for the scan to run first).
     case starting

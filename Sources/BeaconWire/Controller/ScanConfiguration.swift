@@ -1,4 +1,6 @@
 /// How the scanner drives the controller: the mode, LE scan timing and the fault timers.
+import Vocabulary
+
 public struct ScanConfiguration: Sendable, Equatable {
     public enum Mode: String, Sendable, Equatable, CaseIterable {
         /// Sends SCAN_REQ, so scan responses (which some beacons put their frames in) arrive too.

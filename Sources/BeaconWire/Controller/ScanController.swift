@@ -18,6 +18,8 @@
 /// No advertising report for `watchdog` while scanning → disable+enable; still nothing → HCI Reset;
 /// still nothing → the period doubles (up to 8×) so a quiet site is not reset every minute.
 /// `listen` mode sends nothing at all, ever.
+import Vocabulary
+
 public struct ScanController: Sendable {
     public typealias CommandSet = LECommandSet
 
@@ -86,7 +88,7 @@ public struct ScanController: Sendable {
 
     private enum Phase: Sendable, Equatable {
         case idle
-        case awaiting(Step, HCIOpcode, deadline: Timestamp)
+        case awaiting(Step, HCIOpcode, deadline: MonotonicInstant)
         case scanning
         case stopped
         case failed
@@ -101,7 +103,7 @@ public struct ScanController: Sendable {
     /// Sticky after one fallback: the extended commands are not tried again on this controller.
     private var legacyOnly = false
     private var resetSinceScanning = false
-    private var lastReport = Timestamp(microseconds: 0)
+    private var lastReport = MonotonicInstant(nanoseconds: 0)
     /// 0 = quiet so far, 1 = re-enabled, 2 = reset; beyond, the period doubles per silent cycle.
     private var escalation = 0
 
@@ -120,7 +122,7 @@ public struct ScanController: Sendable {
     }
 
     /// When `tick` must be called next: the pending command's timeout or the watchdog.
-    public var nextDeadline: Timestamp? {
+    public var nextDeadline: MonotonicInstant? {
         switch phase {
         case .awaiting(_, _, let deadline): return deadline
         case .scanning: return configuration.watchdog.microseconds > 0 ? lastReport + watchdogPeriod : nil
@@ -133,7 +135,7 @@ public struct ScanController: Sendable {
     }
 
     /// Begins (or, after the adapter was reopened, restarts) the set-up.
-    public mutating func start(at now: Timestamp) -> [Action] {
+    public mutating func start(at now: MonotonicInstant) -> [Action] {
         lastReport = now
         escalation = 0
         resetSinceScanning = false
@@ -149,7 +151,7 @@ public struct ScanController: Sendable {
     }
 
     /// Disables the scan. The caller keeps feeding events until `.stopped`.
-    public mutating func stop(at now: Timestamp) -> [Action] {
+    public mutating func stop(at now: MonotonicInstant) -> [Action] {
         guard configuration.mode != .listen, let set = commandSet else {
             phase = .stopped
             return [.stopped]
@@ -165,7 +167,7 @@ public struct ScanController: Sendable {
     }
 
     /// Feeds one event from the controller.
-    public mutating func handle(_ event: ControllerEvent, at now: Timestamp) -> [Action] {
+    public mutating func handle(_ event: ControllerEvent, at now: MonotonicInstant) -> [Action] {
         switch event {
         case .leMeta where event.isAdvertisingReport:
             lastReport = now
@@ -188,7 +190,7 @@ public struct ScanController: Sendable {
     }
 
     /// Handles expired deadlines; call it when `nextDeadline` has passed (calling it early is harmless).
-    public mutating func tick(at now: Timestamp) -> [Action] {
+    public mutating func tick(at now: MonotonicInstant) -> [Action] {
         switch phase {
         case .awaiting(let step, let opcode, let deadline) where now >= deadline:
             statistics.commandTimeouts += 1
@@ -222,7 +224,7 @@ public struct ScanController: Sendable {
 
     // MARK: - Sequencing
 
-    private mutating func resetAndSetUp(at now: Timestamp) -> [Action] {
+    private mutating func resetAndSetUp(at now: MonotonicInstant) -> [Action] {
         resetSinceScanning = true
         commandSet = nil
         statistics.setups += 1
@@ -230,7 +232,7 @@ public struct ScanController: Sendable {
         return send(.reset, .reset, at: now)
     }
 
-    private mutating func advance(at now: Timestamp) -> [Action] {
+    private mutating func advance(at now: MonotonicInstant) -> [Action] {
         guard !remaining.isEmpty else {
             phase = .scanning
             lastReport = now
@@ -251,13 +253,13 @@ public struct ScanController: Sendable {
         }
     }
 
-    private mutating func send(_ step: Step, _ command: HCICommand, at now: Timestamp) -> [Action] {
+    private mutating func send(_ step: Step, _ command: HCICommand, at now: MonotonicInstant) -> [Action] {
         phase = .awaiting(step, command.opcode, deadline: now + configuration.commandTimeout)
         return [.send(command)]
     }
 
     private mutating func finish(
-        _ opcode: HCIOpcode, status: HCIStatus, returnParameters: [UInt8], at now: Timestamp
+        _ opcode: HCIOpcode, status: HCIStatus, returnParameters: [UInt8], at now: MonotonicInstant
     ) -> [Action] {
         guard case .awaiting(let step, let pending, _) = phase, pending == opcode else { return [] }
         switch step {
@@ -296,7 +298,7 @@ public struct ScanController: Sendable {
         return .note(.commandDisallowedTolerated(opcode))
     }
 
-    private mutating func fallBackOrFail(_ opcode: HCIOpcode, _ status: HCIStatus, at now: Timestamp) -> [Action] {
+    private mutating func fallBackOrFail(_ opcode: HCIOpcode, _ status: HCIStatus, at now: MonotonicInstant) -> [Action] {
         guard commandSet == .extended else { return fail(.rejected(opcode, status)) }
         statistics.fallbacks += 1
         legacyOnly = true

@@ -9,6 +9,8 @@
 /// set up again afterwards. An advertising failure or refusal never stops the scan. On stop, advertising is disabled (and
 /// the extended set removed) first, then the scan. `listen` mode never advertises. Each change of
 /// the advertiser's state is reported (`.state`), for the retained `advertising` topic.
+import Vocabulary
+
 public struct ScanWithAdvertising: Sendable {
     public enum Action: Sendable, Equatable {
         case scan(ScanController.Action)
@@ -33,17 +35,17 @@ public struct ScanWithAdvertising: Sendable {
         self.advertising = scan.mode == .listen ? nil : advertising
     }
 
-    public var nextDeadline: Timestamp? {
+    public var nextDeadline: MonotonicInstant? {
         [scan.nextDeadline, advertiser?.nextDeadline].compactMap { $0 }.min()
     }
 
-    public mutating func start(at now: Timestamp) -> [Action] {
+    public mutating func start(at now: MonotonicInstant) -> [Action] {
         stopping = false
         advertiser = nil
         return scanActions(scan.start(at: now), at: now)
     }
 
-    public mutating func stop(at now: Timestamp) -> [Action] {
+    public mutating func stop(at now: MonotonicInstant) -> [Action] {
         stopping = true
         if var advertiser, advertiser.isActive {
             let actions = advertiser.stop(at: now)
@@ -53,7 +55,7 @@ public struct ScanWithAdvertising: Sendable {
         return scanActions(scan.stop(at: now), at: now)
     }
 
-    public mutating func handle(_ event: ControllerEvent, at now: Timestamp) -> [Action] {
+    public mutating func handle(_ event: ControllerEvent, at now: MonotonicInstant) -> [Action] {
         let opcode: HCIOpcode?
         switch event {
         case .commandComplete(let complete): opcode = complete.opcode
@@ -71,7 +73,7 @@ public struct ScanWithAdvertising: Sendable {
         return scanActions(scan.handle(event, at: now), at: now)
     }
 
-    public mutating func tick(at now: Timestamp) -> [Action] {
+    public mutating func tick(at now: MonotonicInstant) -> [Action] {
         var out = scanActions(scan.tick(at: now), at: now)
         if var advertiser, scan.isScanning {
             let actions = advertiser.tick(at: now)
@@ -82,7 +84,7 @@ public struct ScanWithAdvertising: Sendable {
     }
 
     /// Replaces what is advertised (SIGHUP): the current advertising is stopped, the new one starts.
-    public mutating func readvertise(_ configuration: AdvertisingConfiguration?, at now: Timestamp) -> [Action] {
+    public mutating func readvertise(_ configuration: AdvertisingConfiguration?, at now: MonotonicInstant) -> [Action] {
         var configuration = configuration
         configuration?.alongsideScan = scan.configuration.mode
         guard scan.configuration.mode != .listen, configuration != advertising else { return [] }
@@ -99,7 +101,7 @@ public struct ScanWithAdvertising: Sendable {
 
     // MARK: - Sequencing
 
-    private mutating func scanActions(_ actions: [ScanController.Action], at now: Timestamp) -> [Action] {
+    private mutating func scanActions(_ actions: [ScanController.Action], at now: MonotonicInstant) -> [Action] {
         var out: [Action] = []
         for action in actions {
             out.append(.scan(action))
@@ -108,7 +110,7 @@ public struct ScanWithAdvertising: Sendable {
         return out
     }
 
-    private mutating func startAdvertiser(at now: Timestamp) -> [Action] {
+    private mutating func startAdvertiser(at now: MonotonicInstant) -> [Action] {
         guard let advertising, scan.configuration.mode != .listen else { return [] }
         var advertiser = AdvertiseController(configuration: advertising, forcedCommandSet: scan.commandSet)
         let actions = advertiser.start(at: now)
@@ -116,7 +118,7 @@ public struct ScanWithAdvertising: Sendable {
         return [.state(.starting)] + advertiserActions(actions, at: now)
     }
 
-    private mutating func advertiserActions(_ actions: [AdvertiseController.Action], at now: Timestamp) -> [Action] {
+    private mutating func advertiserActions(_ actions: [AdvertiseController.Action], at now: MonotonicInstant) -> [Action] {
         var out: [Action] = []
         for action in actions {
             out.append(.advertise(action))

@@ -4,6 +4,7 @@ import MQTTTransport
 import MessageContract
 import Platform
 import Synchronization
+import Vocabulary
 
 /// A short MQTT session for `beacon2mqtt config`: subscribes to `patterns` on connect, collects the
 /// retained messages the broker sends and every live one after them, and publishes retained

@@ -9,6 +9,7 @@ import MetricsTransport
 import Platform
 import Runtime
 import Synchronization
+import Vocabulary
 
 /// `beacon2mqtt locate`: the locator as its own process. Subscribes to every gateway's proximity,
 /// exit events and status under `mqtt.base_topic` and publishes where each beacon is

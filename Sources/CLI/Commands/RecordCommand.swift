@@ -4,6 +4,7 @@ import BeaconWire
 import CaptureTransport
 import Platform
 import Synchronization
+import Vocabulary
 
 /// `beacon2mqtt record FILE`: the live HCI traffic into a btsnoop file (Wireshark, `btmon -r`,
 /// and `beacon2mqtt replay` read it), for bug reports.

@@ -3,6 +3,7 @@ import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Platform
+import Vocabulary
 
 /// `run`'s configuration layers (`remote_config.enabled`): the file and the layers set over MQTT
 /// (`ConfigLayers`), and the last applied layers kept in the state directory, so a gateway that

@@ -12,6 +12,7 @@ import MQTTTransport
 import Platform
 import Runtime
 import Simulation
+import Vocabulary
 
 /// `beacon2mqtt run`: the daemon. Reads beacons from a source and publishes the message contract
 /// to the broker until SIGTERM/SIGINT (or the end of a replay or simulation).

@@ -6,6 +6,7 @@ import MQTTTransport
 import MessageContract
 import Platform
 import Synchronization
+import Vocabulary
 
 /// `beacon2mqtt status`: asks the broker what every gateway last announced: the retained `status`
 /// and `stats` topics under `<base>/gateways/`. Uses the configuration's broker, TLS and

@@ -5,6 +5,7 @@ import CLI
 import Foundation
 import MessageContract
 import Synchronization
+import Vocabulary
 
 @testable import MQTTTransport
 @testable import Platform

@@ -3,6 +3,7 @@ import BeaconWire
 import Foundation
 import CLI
 import Synchronization
+import Vocabulary
 
 @testable import MQTTTransport
 @testable import Platform

@@ -5,6 +5,7 @@ import CLI
 import Foundation
 import MessageContract
 import Synchronization
+import Vocabulary
 
 /// A stand-in core for runtime tests: every packet whose first payload byte after the H4 event
 /// header is `n` yields an `event` message numbered n (QoS 1) and a proximity message (QoS 0), and

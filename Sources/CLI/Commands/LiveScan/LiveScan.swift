@@ -6,6 +6,7 @@ import Glibc
 import HCITransport
 import Platform
 import Synchronization
+import Vocabulary
 
 /// Runs a live HCI source on its own thread for an interactive command (`scan`, `record`,
 /// `advertise`) until Ctrl-C / SIGTERM, an optional duration, or a fatal error, calling `refresh`

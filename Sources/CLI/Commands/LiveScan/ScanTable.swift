@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Renders the `scan` view: a refreshing text table, or one JSON object per beacon per refresh.
 package enum ScanTable {

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// One beacon in range, as `beacon2mqtt scan` shows it. Built from the monitoring engine's tracked
 /// beacon (see `ScanView`).

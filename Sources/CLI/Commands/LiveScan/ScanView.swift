@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Turns the monitoring engine's tracked beacons into `scan` rows, once per refresh. The engine
 /// supplies name, RSSI, filtered RSSI, accuracy and proximity; the view adds sightings per second,

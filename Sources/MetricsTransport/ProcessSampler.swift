@@ -1,5 +1,6 @@
 import Glibc
 import MetricsContract
+import Platform
 
 /// The standard `process_*` figures of this process, read from procfs (proc(5)) at scrape time:
 /// /proc/self/stat (CPU ticks, start tick, virtual size, resident pages), /proc/stat (boot time)

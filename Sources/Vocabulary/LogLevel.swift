@@ -1,5 +1,4 @@
-/// A log line's severity (syslog's names), and the threshold `log_level` sets. It lives in BeaconCore
-/// because the configuration model holds it; BeaconCore sees only BeaconWire, which is the wire format.
+/// A log line's severity (syslog's names), and the threshold `log_level` sets.
 package enum LogLevel: String, Sendable, Equatable, CaseIterable, Comparable {
     case trace, debug, info, notice, warning, error, critical
 

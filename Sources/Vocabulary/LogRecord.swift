@@ -1,5 +1,3 @@
-import BeaconCore
-
 /// A log line as a value: the core returns these, the shell's `Logger` writes them, tests compare them.
 package struct LogRecord: Sendable, Equatable, CustomStringConvertible {
     package struct Field: Sendable, Equatable {

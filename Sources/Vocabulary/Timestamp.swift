@@ -1,17 +1,24 @@
-/// A point in time, in microseconds since the Unix epoch (UTC).
+/// A point in time, in microseconds since the Unix epoch (UTC): the one wall-clock instant, which
+/// payloads carry. Deadlines and timers use `MonotonicInstant` instead.
 ///
 /// The core never reads a clock: live sources stamp packets on arrival, captures carry their own
 /// timestamps, and tests advance a manual clock. So replay is deterministic and as fast as the CPU.
 public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible {
     public var microseconds: Int64
 
+    @inlinable
     public init(microseconds: Int64) { self.microseconds = microseconds }
 
+    @inlinable
     public static func seconds(_ s: Double) -> Self { Self(microseconds: Int64((s * 1_000_000).rounded())) }
 
+    @inlinable
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.microseconds < rhs.microseconds }
+    @inlinable
     public static func + (lhs: Self, rhs: TimeSpan) -> Self { Self(microseconds: lhs.microseconds &+ rhs.microseconds) }
+    @inlinable
     public static func - (lhs: Self, rhs: TimeSpan) -> Self { Self(microseconds: lhs.microseconds &- rhs.microseconds) }
+    @inlinable
     public static func - (lhs: Self, rhs: Self) -> TimeSpan { TimeSpan(microseconds: lhs.microseconds &- rhs.microseconds) }
 
     /// RFC 3339 UTC with milliseconds: `2024-05-01T12:00:00.123Z`.
@@ -53,32 +60,5 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
         field((msOfDay / 60_000) % 60, 2, then: 0x3A)
         field((msOfDay / 1000) % 60, 2, then: 0x2E)
         field(msOfDay % 1000, 3, then: 0x5A)
-    }
-}
-
-/// A length of time in microseconds.
-public struct TimeSpan: Hashable, Sendable, Comparable, CustomStringConvertible {
-    public var microseconds: Int64
-
-    public init(microseconds: Int64) { self.microseconds = microseconds }
-
-    public static func seconds(_ s: Int64) -> Self { Self(microseconds: s * 1_000_000) }
-    public static func milliseconds(_ ms: Int64) -> Self { Self(microseconds: ms * 1000) }
-    public static let zero = Self(microseconds: 0)
-
-    public var seconds: Double { Double(microseconds) / 1_000_000 }
-
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.microseconds < rhs.microseconds }
-    public static func + (lhs: Self, rhs: Self) -> Self { Self(microseconds: lhs.microseconds + rhs.microseconds) }
-    public static func * (lhs: Self, rhs: Int64) -> Self { Self(microseconds: lhs.microseconds * rhs) }
-
-    /// `10s`, `500ms`, `2m`, `1h`, or `1500us`: the shortest exact form, as the config accepts it.
-    public var description: String {
-        let us = microseconds
-        if us != 0, us % 3_600_000_000 == 0 { return "\(us / 3_600_000_000)h" }
-        if us != 0, us % 60_000_000 == 0 { return "\(us / 60_000_000)m" }
-        if us % 1_000_000 == 0 { return "\(us / 1_000_000)s" }
-        if us % 1000 == 0 { return "\(us / 1000)ms" }
-        return "\(us)us"
     }
 }
