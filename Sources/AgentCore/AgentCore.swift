@@ -78,7 +78,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         delivery = DeliveryPolicy(outboxLimit: configuration.mqtt.outboxLimit, inFlightWindow: options.inFlightWindow)
         restore = RestoreSession(
             subscriptions: RestoreSession.subscriptions(for: configuration),
-            deadline: now.adding(seconds: options.restoreTimeout), quiet: options.restoreQuiet)
+            deadline: now + options.restoreTimeout, quiet: options.restoreQuiet)
         timers = AgentTimers(now: now, statsInterval: configuration.mqtt.statsInterval.seconds)
         statistics = AgentStatistics(started: now)
         // A capture has a clock of its own: states saved by a live run (or a previous replay) say
@@ -102,11 +102,11 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// When the shell should call `tick` at the latest if no input arrives (at most a second away).
     package var nextWake: MonotonicInstant {
-        var wake = now.adding(seconds: 1)
+        var wake = now + .seconds(1)
         if let due = remote?.nextDue(after: now) { wake = min(wake, due) }
         switch phase {
         case .restoring: return min(wake, restore.completion)
-        case .finishing(let deadline): return min(wake, deadline, now.adding(seconds: 0.05))
+        case .finishing(let deadline): return min(wake, deadline, now + .milliseconds(50))
         case .running, .draining:
             if connectedGeneration != nil, let slice = nextSlice { wake = min(wake, slice) }
             return min(wake, timers.nextStats ?? wake, advancesOnTimer ? timers.nextAdvance : wake)
@@ -188,7 +188,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             pipeline.composeDeferred(upTo: .max, into: &out)
             enqueueOutput()
             advertisingChanged(.stopped)
-            phase = .finishing(deadline: now.adding(seconds: options.shutdownFlush))
+            phase = .finishing(deadline: now + options.shutdownFlush)
         case .mqtt(let event): handleBroker(event, &session)
         case .configuration: break  // the core's own comes through `reloaded` and `layerApplied`
         }
@@ -217,7 +217,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         if let failure {
             log(.error, "source failed; stopping", ["reason": failure.description])
             self.failure = failure
-            phase = .finishing(deadline: now.adding(seconds: options.shutdownFlush))
+            phase = .finishing(deadline: now + options.shutdownFlush)
         } else {
             log(.info, "end of input; letting pending exits fire and publishing what is queued")
             phase = .draining
@@ -302,7 +302,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         if case .capture = options.timing { step = .milliseconds(100) } else { step = .seconds(1 << 30) }
         let done = pipeline.finish(by: step, into: &out)
         enqueueOutput()
-        if done { phase = .finishing(deadline: now.adding(seconds: options.endOfInputFlush)) }
+        if done { phase = .finishing(deadline: now + options.endOfInputFlush) }
     }
 
     private var acceptsSourceEvents: Bool {

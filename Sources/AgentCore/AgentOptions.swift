@@ -2,7 +2,7 @@ import BeaconWire
 import Vocabulary
 
 /// How the agent runs, beside the configuration: where time comes from and how long it waits.
-/// Durations are seconds of the monotonic clock.
+/// Durations are spans of the monotonic clock.
 package struct AgentOptions: Sendable {
     package enum Timing: Sendable, Equatable {
         /// Live and simulated sources: packets carry wall-clock time; timers follow the wall clock.
@@ -22,18 +22,18 @@ package struct AgentOptions: Sendable {
     /// Run a sigwait thread for SIGINT/SIGTERM/SIGHUP (the caller must have blocked them first).
     package var handleSignals = true
     /// SIGTERM/SIGINT: how long to keep publishing what is queued before disconnecting.
-    package var shutdownFlush: Double = 5
+    package var shutdownFlush: TimeSpan = .seconds(5)
     /// End of a capture or simulation: how long to wait for the outbox to drain (and the broker to
     /// come back) before exiting.
-    package var endOfInputFlush: Double = 30
+    package var endOfInputFlush: TimeSpan = .seconds(30)
     /// At start, how long to wait for the broker and our retained `attributes` topics.
-    package var restoreTimeout: Double = 3
+    package var restoreTimeout: TimeSpan = .seconds(3)
     /// … and how long after the last retained message the read-back counts as complete.
-    package var restoreQuiet: Double = 0.3
+    package var restoreQuiet: TimeSpan = .milliseconds(300)
     /// At most this many QoS ≥ 1 messages unacknowledged at once.
     package var inFlightWindow = 64
     /// With `mqtt.require_broker_at_start`, how long the first connection may take.
-    package var brokerStartTimeout: Double = 10
+    package var brokerStartTimeout: TimeSpan = .seconds(10)
     /// The source advertises what `advertise:` says (the live adapter): announce it, retained.
     package var announcesAdvertising = false
 

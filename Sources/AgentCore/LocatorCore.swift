@@ -14,7 +14,7 @@ package struct LocatorCore: AgentMachine {
     package private(set) var termination: AgentTermination?
     private let clock: LocatorClock
     private let tick: Double
-    private let flush: Double
+    private let flush: TimeSpan
     private var delivery: DeliveryPolicy
     private var nextTick: MonotonicInstant
     private var finishing: MonotonicInstant?
@@ -34,7 +34,7 @@ package struct LocatorCore: AgentMachine {
     private let softwareVersion: String
 
     package init(
-        locator: Locator, clock: LocatorClock, tick: Double, outboxLimit: Int, flush: Double = 2, now: MonotonicInstant,
+        locator: Locator, clock: LocatorClock, tick: Double, outboxLimit: Int, flush: TimeSpan = .seconds(2), now: MonotonicInstant,
         wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil
     ) {
         self.locator = locator
@@ -74,7 +74,7 @@ package struct LocatorCore: AgentMachine {
 
     package var nextWake: MonotonicInstant {
         guard let finishing else { return nextTick }
-        return min(finishing, now.adding(seconds: 0.05))
+        return min(finishing, now + .milliseconds(50))
     }
 
     package mutating func takeActions() -> [AgentAction] {
@@ -141,7 +141,7 @@ package struct LocatorCore: AgentMachine {
         case .signal(.stop):
             guard finishing == nil else { break }
             decide()
-            finishing = now.adding(seconds: flush)
+            finishing = now + flush
         case .configuration(let c):
             reconfigure(c, &session)
         case .mqtt(.connectFailed), .mqtt(.subscribed), .signal(.reload), .source, .sourceFinished:

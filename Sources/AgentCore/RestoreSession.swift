@@ -9,13 +9,13 @@ import Vocabulary
 package struct RestoreSession: Sendable {
     package let subscriptions: [String]
     package let deadline: MonotonicInstant
-    private let quiet: Double
+    private let quiet: TimeSpan
     private var quietUntil: MonotonicInstant?
     private var generation: UInt64?
     private var pendingAcknowledgements: Set<Int32> = []
     private var retained: [String: String] = [:]
 
-    package init(subscriptions: [String], deadline: MonotonicInstant, quiet: Double) {
+    package init(subscriptions: [String], deadline: MonotonicInstant, quiet: TimeSpan) {
         self.subscriptions = subscriptions
         self.deadline = deadline
         self.quiet = quiet
@@ -41,14 +41,14 @@ package struct RestoreSession: Sendable {
     package mutating func subscribed(generation: UInt64, mid: Int32, at now: MonotonicInstant) {
         guard generation == self.generation else { return }
         pendingAcknowledgements.remove(mid)
-        if pendingAcknowledgements.isEmpty { quietUntil = now.adding(seconds: quiet) }
+        if pendingAcknowledgements.isEmpty { quietUntil = now + quiet }
     }
 
     /// A retained message arrived; each one restarts the quiet period once the SUBACKs are in.
     package mutating func received(topic: String, payload: [UInt8], retained isRetained: Bool, at now: MonotonicInstant) {
         guard isRetained, !payload.isEmpty else { return }
         retained[topic] = String(decoding: payload, as: UTF8.self)
-        if quietUntil != nil { quietUntil = now.adding(seconds: quiet) }
+        if quietUntil != nil { quietUntil = now + quiet }
     }
 
     /// What was read back, by topic.

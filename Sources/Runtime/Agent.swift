@@ -7,6 +7,7 @@ import MessageContract
 import MetricsTransport
 import Platform
 import SystemdTransport
+import Vocabulary
 
 /// The `run` daemon's thread shell around `AgentCore`: the calling thread (the pipeline thread)
 /// owns the core and feeds it from one `AgentEventQueue`, which the source thread, the MQTT network
@@ -88,7 +89,7 @@ package final class Agent<Pipeline: MessagePipeline> {
             ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])
         client.start()
         if configuration.mqtt.requireBrokerAtStart,
-            !client.waitForFirstAttempt(timeout: .milliseconds(Int64(options.brokerStartTimeout * 1000)))
+            !client.waitForFirstAttempt(timeout: .microseconds(options.brokerStartTimeout.microseconds))
         {
             logger.error(
                 "broker unavailable at start (mqtt.require_broker_at_start)",

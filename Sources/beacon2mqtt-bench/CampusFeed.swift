@@ -15,7 +15,7 @@ final class CampusFeed: PacketSource {
 
     func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         self.deliver.withLock { $0 = deliver }
-        while !stopped.wait(until: MonotonicClock.now().adding(seconds: 3600), for: { $0 }) {}
+        while !stopped.wait(until: MonotonicClock.now() + .seconds(3600), for: { $0 }) {}
         self.deliver.withLock { $0 = nil }
         deliver(.end)
     }

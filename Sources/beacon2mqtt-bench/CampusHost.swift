@@ -103,7 +103,7 @@ enum CampusHost {
         }
         let lag = simulate(FloorPlanCampus(plan: plan, only: slice), feeds: feeds, step: arguments.step, until: stop)
         for feed in feeds { feed.stop() }
-        let drained = running.wait(until: MonotonicClock.now().adding(seconds: 40)) { $0 == 0 }
+        let drained = running.wait(until: MonotonicClock.now() + .seconds(40)) { $0 == 0 }
         print("campus-gateways gateways=\(feeds.count) lag_max_ms=\(Int(lag.max * 1000)) lag_mean_ms=\(Int(lag.mean * 1000)) drained=\(drained)")
         return drained ? 0 : 1
     }

@@ -183,8 +183,8 @@ import Vocabulary
         var configuration = AgentHarness.configuration(port: try MosquittoBroker.freePort())
         configuration.mqtt.outboxLimit = 100
         var options = AgentOptions(timing: .capture(speed: nil))
-        options.endOfInputFlush = 0.2
-        options.restoreTimeout = 0.2
+        options.endOfInputFlush = .milliseconds(200)
+        options.restoreTimeout = .milliseconds(200)
         let harness = try AgentHarness(
             configuration: configuration, source: ScriptedSource(count: 5000, interval: 0), options: options)
         let (code, counters) = try #require(harness.wait(timeout: 30))
