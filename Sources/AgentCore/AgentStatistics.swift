@@ -2,7 +2,7 @@ import BeaconCore
 import BeaconWire
 import Vocabulary
 
-/// The retained stats document (README, "Stats"): uptime and rates on the monotonic clock, the
+/// The retained stats document (docs/topics.md, "Stats"): uptime and rates on the monotonic clock, the
 /// timestamp on the wall clock.
 package struct AgentStatistics: Sendable {
     private let started: MonotonicInstant

@@ -3,8 +3,8 @@ import BeaconWire
 import MessageContract
 import Vocabulary
 
-/// The read-back of our own retained `attributes` at start (README, "Restarts without event
-/// storms"): subscribe, collect what the broker sends, and call it complete a quiet period after
+/// The read-back of our own retained `attributes` at start (docs/topics.md, "Restarts without
+/// event storms"): subscribe, collect what the broker sends, and call it complete a quiet period after
 /// the SUBACKs and the last message, or at the deadline, whichever comes first.
 package struct RestoreSession: Sendable {
     package let subscriptions: [String]

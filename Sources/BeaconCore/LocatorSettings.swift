@@ -3,7 +3,7 @@ import Vocabulary
 
 /// How the locator picks the gateway (room, floor) that owns each beacon.
 ///
-/// Defaults and where they come from (README, “Locating beacons floor by floor”, peers.md §3):
+/// Defaults and where they come from (docs/locator.md, "Defaults and where they come from"; peers.md §3):
 /// - hand-over at once when a challenger is ≥ 30 % closer, or when it is ≥ 15 % closer in every one of
 ///   its last 5 readings with at least 3 of them (Bermuda `pdiff_outright` 0.30, `pdiff_historical` 0.15,
 ///   `history_window` 5, `min_history` 3);

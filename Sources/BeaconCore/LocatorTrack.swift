@@ -247,7 +247,7 @@ package struct LocatorTrack: Sendable {
         (a.latest.distance, a.gateway) < (b.latest.distance, b.gateway)
     }
 
-    /// The hand-over rule (README, “Locating beacons floor by floor”): outright (≥ 30 % closer now) or sustained (≥ 15 %
+    /// The hand-over rule (docs/locator.md, "The rule"): outright (≥ 30 % closer now) or sustained (≥ 15 %
     /// closer in every reading of a history of ≥ 3); across floors, outright must hold on the last
     /// `floor_confirmations` readings, and a sustained-only win is refused when the owner's floor has
     /// more gateways seeing the beacon.

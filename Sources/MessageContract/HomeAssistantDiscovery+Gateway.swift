@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
 
-/// The gateway's own device: diagnostic entities from its retained status and stats (README, "Stats").
+/// The gateway's own device: diagnostic entities from its retained status and stats (docs/topics.md, "Stats").
 extension HomeAssistantDiscovery {
     func gatewayDiagnostics() -> [HomeAssistantEntity] {
         let device = gatewayDevice

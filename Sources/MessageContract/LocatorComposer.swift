@@ -2,7 +2,7 @@ import BeaconCore
 import BeaconWire
 import Vocabulary
 
-/// Topics and payloads the locator publishes (README, “Locating beacons floor by floor”).
+/// Topics and payloads the locator publishes (docs/locator.md, "What it reads and writes").
 struct LocatorComposer {
     var topics: TopicTree
     var qos: Int

@@ -33,7 +33,7 @@ package struct LocatorReading: Sendable, Equatable {
     }
 
     /// Parses `<base>/<uuid>/<major>/<minor>/<gw>/proximity` (or `<base>/eddystone/<ns>/<inst>/<gw>/proximity`)
-    /// with the payload of README, “Messages, monitoring and ranging”; nil for anything else.
+    /// with the payload of docs/topics.md, "Payloads"; nil for anything else.
     package init?(topic: String, payload: String, baseTopic: String) {
         guard case .beacon(let beacon, let gateway, .proximity)? = TopicTree(base: baseTopic).parse(topic) else {
             return nil

@@ -2,8 +2,8 @@ import BeaconCore
 import BeaconWire
 import Vocabulary
 
-/// Turns monitoring events into the topics and payloads of the message contract (README,
-/// “Messages, monitoring and ranging”).
+/// Turns monitoring events into the topics and payloads of the message contract (docs/topics.md,
+/// "Payloads").
 ///
 /// Key order is part of the contract and fixed here. Accuracy prints with 2 decimals, RSSI values
 /// with 1; an RSSI of 127 ("not available") prints as null. Times are RFC 3339 UTC with milliseconds.

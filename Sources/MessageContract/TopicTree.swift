@@ -2,8 +2,8 @@ import BeaconCore
 import BeaconWire
 import Vocabulary
 
-/// The one place topic strings are built and parsed (README, “Messages, monitoring and ranging”,
-/// “Locating beacons floor by floor”, “Home Assistant”). Every topic the gateway, the locator, the
+/// The one place topic strings are built and parsed (docs/topics.md, docs/locator.md,
+/// docs/home-assistant.md). Every topic the gateway, the locator, the
 /// restore at start, `status` and Home Assistant use is spelled here and nowhere else.
 ///
 /// Under `<base>`:

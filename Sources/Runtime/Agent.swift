@@ -13,7 +13,7 @@ import Vocabulary
 /// owns the core and feeds it from one `AgentEventQueue`, which the source thread, the MQTT network
 /// thread and the signal thread post to; it carries out the core's actions (logs, systemd, stopping
 /// the source, reading the configuration) and adapts `MosquittoClient` as its `BrokerSession`.
-/// Timers are deadlines of the queue wait on the monotonic clock. See README, "Threading model".
+/// Timers are deadlines of the queue wait on the monotonic clock. See docs/internals.md, "Threading model".
 package final class Agent<Pipeline: MessagePipeline> {
     package let queue = AgentEventQueue()
     private var core: AgentCore<Pipeline>

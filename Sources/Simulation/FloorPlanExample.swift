@@ -1,5 +1,5 @@
 /// The floor plan of the issue's walk, used by the demo and the tests, and shown in
-/// README, “Locating beacons floor by floor”: gateway A on floor 1, B and C on floor 2 above it; beacon 1 rests at A,
+/// docs/locator.md, "Simulating a building": gateway A on floor 1, B and C on floor 2 above it; beacon 1 rests at A,
 /// walks up the stairs to B, on to C, and back the same way (40 s stops, 20 s walks).
 package enum FloorPlanExample {
     package static let threeGateways = """

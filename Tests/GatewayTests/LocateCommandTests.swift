@@ -11,7 +11,7 @@ import Vocabulary
 @Suite(.serialized) struct LocateCommandTests {
     static let uuid = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
 
-    /// A proximity payload as a gateway publishes it (README, “Messages, monitoring and ranging”).
+    /// A proximity payload as a gateway publishes it (docs/topics.md, "Payloads").
     static func proximity(_ gw: String, floor: String, room: String, accuracy: Double, at t: Timestamp) -> String {
         #"{"uuid":"\#(uuid)","major":1,"minor":1,"name":"keys","gateway":"\#(gw)","floor":"\#(floor)","room":"\#(room)","address":"c0:ff:ee:00:00:01","rssi":-65,"rssi_filtered":-65,"measured_power":-59,"accuracy":\#(accuracy),"proximity":"near","timestamp":"\#(t.rfc3339)"}"#
     }

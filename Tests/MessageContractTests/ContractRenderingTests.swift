@@ -5,7 +5,7 @@ import Testing
 import Vocabulary
 
 /// One of each monitoring event through the contract, every message compared whole: topic,
-/// payload text, QoS, retain and kind (README, “Messages, monitoring and ranging”).
+/// payload text, QoS, retain and kind (docs/topics.md, "Payloads").
 @Suite struct ContractRenderingTests {
     /// 2024-05-01T12:00:00.000Z.
     static let t0 = Timestamp(microseconds: 1_714_564_800_000_000)

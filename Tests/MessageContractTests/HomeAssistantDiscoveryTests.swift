@@ -195,7 +195,7 @@ import Testing
             #expect((p["value_template"] as? String)?.contains("* 2) | round / 2") == true, "0.5 m deadband: \(topic)")
         }
         for (_, p) in payloads where p["device_class"] as? String == "enum" {
-            // README, “Messages, monitoring and ranging”: proximity is one of unknown, immediate, near, far.
+            // docs/topics.md, "Payloads": proximity is one of unknown, immediate, near, far.
             #expect(p["options"] as? [String] == ["unknown", "immediate", "near", "far"])
         }
         let diagnostics = payloads.filter { $0.value["entity_category"] as? String == "diagnostic" }

@@ -161,7 +161,7 @@ import Vocabulary
     }
 
     @Test func proximityMessagesOfTheContractParseIntoReadings() {
-        // The proximity example of README, “Messages, monitoring and ranging”, published by gateway gw1.
+        // The proximity example of docs/topics.md, "Payloads", published by gateway gw1.
         let payload =
             #"{"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":1,"name":"keys","gateway":"gw1","floor":"1","room":"kitchen","address":"c0:ff:ee:00:00:01","rssi":-59,"rssi_filtered":-59.5,"measured_power":-59,"accuracy":1.01,"proximity":"near","timestamp":"2024-05-01T12:00:01.000Z"}"#
         let r = LocatorReading(

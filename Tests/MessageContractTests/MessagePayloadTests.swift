@@ -4,7 +4,7 @@ import MessageContract
 import TestFixtures
 import Testing
 
-/// Golden payloads, written by hand from the contract in README, “Messages, monitoring and ranging”.
+/// Golden payloads, written by hand from the contract in docs/topics.md, "Payloads".
 @Suite struct MessagePayloadTests {
     let a1 = Fixtures.beacon(1)
 

@@ -13,7 +13,7 @@ import Vocabulary
 
 /// `beacon2mqtt locate`: the locator as its own process. Subscribes to every gateway's proximity,
 /// exit events and status under `mqtt.base_topic` and publishes where each beacon is
-/// (README, “Locating beacons floor by floor”). Any number may run, one per gateway host for instance: they agree.
+/// (docs/locator.md). Any number may run, one per gateway host for instance: they agree.
 struct LocateCommand: Command {
     static let help = CommandHelp(
         name: "locate",
