@@ -29,6 +29,11 @@ struct BenchOptions {
     var campusBeacons = 4
     var campusSeconds = 20
     var campusWarmup = 15
+    /// Location section: the site description, the gateways' replay speed (`max` or a multiple of
+    /// capture speed) and where each run's messages and ticks go (nil: the results directory).
+    var site = "bench/realdata/kolakowski_flat/site.json"
+    var locationSpeed = "max"
+    var locationLog: String? = nil
     /// Shorter everything (smoke runs while developing).
     var quick = false
     /// Only the measurements whose name contains this (for profiling one case).
@@ -36,10 +41,10 @@ struct BenchOptions {
 
     func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
-    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "locator-broker", "messages", "irk", "e2e", "footprint", "instructions", "metrics", "campus"]
+    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "locator-broker", "messages", "irk", "e2e", "footprint", "instructions", "metrics", "campus", "location"]
 
     static let usage = """
-        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|locator-broker|irk|messages|e2e|footprint|instructions|metrics|campus|peer|all ...] [options]
+        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|locator-broker|irk|messages|e2e|footprint|instructions|metrics|campus|location|peer|all ...] [options]
 
         OPTIONS:
           --reps N                 repetitions per measurement, median reported (default 7)
@@ -59,6 +64,9 @@ struct BenchOptions {
           --campus-beacons N       campus: beacons per gateway (default 4)
           --campus-seconds N       campus: seconds measured per load point, after --campus-warmup (default 20, 15)
           --campus-warmup N
+          --site PATH              location: the recorded site (default bench/realdata/kolakowski_flat/site.json)
+          --location-speed S       location: the gateways' replay speed, max or a multiple of capture speed (default max)
+          --location-log DIR       location: where each run's messages and ticks go as JSON lines (default --results)
           --only TEXT              only the measurements whose name contains TEXT (profiling)
           --quick                  short runs for development (3 reps, 10 s footprint, smaller floods)
         """
@@ -101,6 +109,14 @@ struct BenchOptions {
                 case "--e2e-reports": options.e2eReports = try number(arg)
                 case "--metrics-reports": options.metricsReports = try number(arg)
                 case "--only": options.only = try value(arg)
+                case "--site": options.site = try value(arg)
+                case "--location-log": options.locationLog = try value(arg)
+                case "--location-speed":
+                    let text = try value(arg)
+                    guard text == "max" || (Double(text) ?? 0) > 0 else {
+                        throw BenchUsageError(message: "--location-speed takes max or a positive number, not '\(text)'")
+                    }
+                    options.locationSpeed = text
                 case "--campus-gateways":
                     let text = try value(arg)
                     let list = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }

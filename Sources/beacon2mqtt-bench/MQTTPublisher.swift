@@ -23,10 +23,10 @@ final class MQTTPublisher: @unchecked Sendable {
         }
     }
 
-    /// QoS 0, not retained, as gateways publish proximity.
-    func publish(_ topic: String, _ payload: [UInt8]) {
+    /// Not retained; QoS 0 by default, as gateways publish proximity.
+    func publish(_ topic: String, _ payload: [UInt8], qos: Int32 = 0) {
         let rc = payload.withUnsafeBytes { raw in
-            mosquitto_publish(handle, nil, topic, Int32(raw.count), raw.baseAddress, 0, false)
+            mosquitto_publish(handle, nil, topic, Int32(raw.count), raw.baseAddress, qos, false)
         }
         if rc == MOSQ_ERR_SUCCESS.rawValue { published += 1 } else { refused += 1 }
     }

@@ -66,6 +66,8 @@ for section in options.sections {
             try InstructionsBench(options: options, scratch: scratch).run(into: &report)
         case "campus":
             try CampusBench(options: options, scratch: scratch).run(into: &report)
+        case "location":
+            try LocationBench(options: options, scratch: scratch).run(into: &report)
         case "footprint":
             try FootprintBench(options: options, scratch: scratch).run(into: &report)
         default:

@@ -1,0 +1,304 @@
+import BeaconWire
+import Foundation
+import MessageContract
+import RoomScoring
+import Vocabulary
+
+/// Section `location`: how often the locator names the right room on real radio.
+///
+/// For each run of a recorded site (`SiteDescription`, `--site`): a capture per receiver
+/// (`ReceiverCaptures`); one real `beacon2mqtt run --replay` gateway per receiver (its gateway id,
+/// floor and room) into a private mosquitto, a subscriber recording every proximity and event
+/// message; then the real `beacon2mqtt locate --clock messages` (defaults) on a second private
+/// mosquitto, fed those messages in the order of their timestamps. Ordered so, every gateway's
+/// readings for a tick are in before any reading a second later decides it, whatever the speed
+/// and start of each gateway: the result is the same on every run of the bench. A sentinel beacon's
+/// readings after the run's end make the locator decide every tick of it.
+///
+/// Every whole second of a run is scored (`RoomScore`) against the truth (the row nearest that
+/// second): the locator's retained location then, and three baselines on the captures' readings
+/// (`StrongestReceiver`). Also the proximity messages the gateways published per gateway-beacon
+/// pair and second, overall and at rest (`MessageRate`). Each run's relayed messages and per-tick
+/// truth and answers go to `location-<site>-<run>.jsonl` (`--location-log`).
+struct LocationBench {
+    var options: BenchOptions
+    var scratch: ScratchDirectory
+
+    static let methods = ["locate", "latest", "median 4 s", "median + 3 dB / 2 s"]
+    static let sentinelMinor: UInt16 = 2
+
+    /// One run's scores per method, its message rate, and the locator's location count.
+    struct RunOutcome {
+        var name: String
+        var use: String
+        var scores: [String: RoomScoreSummary]
+        var rate: MessageRate
+        var relayed: Int
+    }
+
+    func run(into report: inout BenchReport) throws(BenchFailure) {
+        guard FileManager.default.isExecutableFile(atPath: options.agent) else {
+            throw BenchFailure("no agent at \(options.agent) (swift build -c release --product beacon2mqtt)")
+        }
+        let started = BenchClock.now()
+        let site = try SiteDescription(path: options.site)
+        let runs = try SiteRecording.load(site)
+        var outcomes: [RunOutcome] = []
+        for (i, run) in runs.enumerated() {
+            Console.line("  location: \(site.name) \(run.name) (\(Int(run.end - run.start)) s)")
+            outcomes.append(try replay(run, index: i, site: site))
+        }
+        let wall = BenchClock.seconds(since: started)
+        var scopes: [(String, [RunOutcome])] = outcomes.map { ($0.name, [$0]) }
+        scopes.append(("all runs", outcomes))
+        let echo = report.echo
+        report.echo = false
+        var table: [String] = [
+            "| run | method | rooms right | ≥ 1 m from a wall | changes (true) | delay mean / p90 | missed | none/unknown | proximity msg/pair-s (at rest) |",
+            "| --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+        ]
+        for (scope, members) in scopes {
+            var rate = MessageRate(pairs: 0)
+            for m in members { rate.merge(m.rate) }
+            for method in Self.methods {
+                var s = RoomScoreSummary()
+                for m in members { s.merge(m.scores[method]!) }
+                var r = BenchResult(section: "location", name: "\(site.name) \(scope): \(method)")
+                r.add("rooms_right_pct", s.rightPercent, "% right", decimals: 1)
+                r.add("clear_right_pct", s.clearRightPercent, "% right ≥ 1 m from a wall", decimals: 1)
+                r.add("changes", Double(s.changesMade), "changes")
+                r.add("true_changes", Double(s.trueChanges), "true changes")
+                r.add("delay_mean_s", s.meanDelay, "s mean delay", decimals: 1)
+                r.add("delay_p90_s", s.p90Delay, "s p90 delay", decimals: 0)
+                r.add("missed", Double(s.missed), "missed")
+                r.add("unanswered", Double(s.unanswered), "ticks none/unknown")
+                r.add("ticks", Double(s.ticks), "ticks")
+                var messages = "—"
+                if method == "locate" {
+                    r.add("proximity_per_pair_s", rate.perPairSecond, "proximity msg/pair-s", decimals: 3)
+                    r.add("proximity_at_rest_per_pair_s", rate.perPairSecondAtRest, "at rest (budget 0.2)", decimals: 3)
+                    messages = "\(fmt(rate.perPairSecond, 3)) (\(fmt(rate.perPairSecondAtRest, 3)))"
+                    if scope == "all runs" { r.add("wall_s", wall, "s section wall time", decimals: 1) }
+                }
+                report.add(r)
+                table.append(
+                    "| \(scope) | \(method) | \(fmt(s.rightPercent, 1)) % | \(fmt(s.clearRightPercent, 1)) % | "
+                        + "\(s.changesMade) (\(s.trueChanges)) | \(fmt(s.meanDelay, 1)) / \(fmt(s.p90Delay, 0)) s | "
+                        + "\(s.missed) | \(s.unanswered) | \(messages) |")
+            }
+        }
+        report.echo = echo
+        Console.line("location on real radio: \(site.name), \(runs.count) runs, section wall time \(fmt(wall, 1)) s")
+        for line in table { Console.line(line) }
+    }
+
+    private func fmt(_ v: Double, _ decimals: Int) -> String { BenchReport.formatted(v, decimals: decimals) }
+
+    // MARK: - One run
+
+    private func replay(_ run: SiteRecording, index: Int, site: SiteDescription) throws(BenchFailure) -> RunOutcome {
+        let prefix = "location-\(index + 1)"
+        let captures = try ReceiverCaptures.write(run, site: site, scratch: scratch, prefix: prefix)
+        let gatewayMessages = try runGateways(captures, site: site, prefix: prefix)
+        let relayed = Self.timeOrdered(gatewayMessages, site: site)
+        let locations = try runLocator(relayed, after: max(run.end, relayed.last?.time ?? run.end), prefix: prefix)
+
+        // The locator's answer at a tick: its newest location decided at or before it.
+        let decided = locations.sorted { $0.since < $1.since }
+        var next = 0
+        var answer = RoomAnswer.none
+        var baselines = [StrongestReceiver.Rule.latest, .median, .medianHysteresis].map {
+            StrongestReceiver(rule: $0, readings: Self.readings(run))
+        }
+        var scores = Self.methods.map { _ in RoomScore() }
+        let truth = run.truth
+        let floor = site.rooms.rooms[0].floor
+        let heard = site.receivers.indices.filter { k in run.rows.contains { $0.rssi[k] != nil } }.count
+        var rate = MessageRate(pairs: heard)
+        var log = LocationRunLog()
+        for (n, m) in relayed.enumerated() { log.message(n, m) }
+        var tick = run.start.rounded(.up)
+        while tick <= run.end {
+            while next < decided.count, decided[next].since <= tick {
+                answer = decided[next].answer
+                next += 1
+            }
+            let here = truth.nearest(to: tick)
+            let atRest = truth.isAtRest(at: tick)
+            rate.addSecond(endingAt: Int64(tick), atRest: atRest)
+            if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor) {
+                let distance = site.rooms.boundaryDistance(x: here.x, y: here.y, floor: floor)
+                var answers = [answer]
+                for b in baselines.indices {
+                    answers.append(baselines[b].owner(at: tick).map { .room(site.receivers[$0].room) } ?? .none)
+                }
+                for (m, a) in answers.enumerated() {
+                    scores[m].add(.init(time: tick, truth: room.name, boundaryDistance: distance, answer: a))
+                }
+                log.tick(tick, here, room: room.name, boundary: distance, atRest: atRest, answers: zip(Self.methods, answers))
+            } else {
+                for b in baselines.indices { _ = baselines[b].owner(at: tick) }
+            }
+            tick += 1
+        }
+        for m in relayed where m.topic.hasSuffix("/proximity") { rate.addMessage(at: m.time) }
+        let slug = run.name.replacingOccurrences(of: " ", with: "-")
+        try log.write(to: "\(options.locationLog ?? options.resultsDirectory)/location-\(site.name)-\(slug).jsonl")
+        return RunOutcome(
+            name: run.name, use: run.use,
+            scores: Dictionary(uniqueKeysWithValues: zip(Self.methods, scores.map(\.summary))), rate: rate,
+            relayed: relayed.count)
+    }
+
+    /// Per receiver, its readings (rounded to whole dBm, as in the captures).
+    static func readings(_ run: SiteRecording) -> [[StrongestReceiver.Reading]] {
+        guard let width = run.rows.first?.rssi.count else { return [] }
+        return (0..<width).map { k in
+            run.rows.compactMap { row in row.rssi[k].map { .init(time: row.time, rssi: $0.rounded()) } }
+        }
+    }
+
+    /// A gateway's message as recorded: topic, payload, its `timestamp` (s), and its place in the
+    /// order the subscriber received all gateways' messages.
+    struct GatewayMessage {
+        var topic: String
+        var payload: String
+        var time: Double
+        var gateway: String
+        var received: Int
+    }
+
+    /// Runs one gateway per capture to its end; returns their proximity and event messages.
+    private func runGateways(_ captures: [String], site: SiteDescription, prefix: String) throws(BenchFailure)
+        -> [GatewayMessage]
+    {
+        let broker = try PrivateBroker(scratch: scratch)
+        defer { broker.stop() }
+        let tally = try MQTTTally(port: broker.port, topic: "beacons/#", keeping: ["/proximity", "/event"])
+        defer { tally.stop() }
+        var gateways: [Process] = []
+        defer { for g in gateways { Subprocess.stop(g) } }
+        for (receiver, capture) in zip(site.receivers, captures) {
+            let config = try scratch.write(
+                """
+                gateway:
+                  id: \(Self.quoted(receiver.gateway))
+                  floor: \(Self.quoted(receiver.floor))
+                  room: \(Self.quoted(receiver.room))
+                mqtt:
+                  host: 127.0.0.1
+                  port: \(broker.port)
+                  base_topic: beacons
+                  client_id: \(Self.quoted("bench-\(receiver.gateway)"))
+
+                """, to: "\(prefix)-\(receiver.gateway).yaml")
+            gateways.append(
+                try Subprocess.spawn(
+                    options.agent, ["run", "--config", config, "--replay", capture, "--speed", options.locationSpeed],
+                    stderr: scratch.path("\(prefix)-\(receiver.gateway).err")))
+        }
+        let deadline = BenchClock.now() + 600_000_000_000
+        while gateways.contains(where: \.isRunning), BenchClock.now() < deadline { BenchClock.sleep(0.05) }
+        for (g, receiver) in zip(gateways, site.receivers) where g.isRunning || g.terminationStatus != 0 {
+            throw BenchFailure(
+                "gateway \(receiver.gateway) " + (g.isRunning ? "did not finish" : "exited \(g.terminationStatus)")
+                    + "; see BENCH_KEEP_SCRATCH=1 \(prefix)-\(receiver.gateway).err")
+        }
+        let kept = tally.wait(idle: 1) { _ in false }.kept
+        var messages: [GatewayMessage] = []
+        for (n, m) in kept.enumerated() {
+            let levels = m.topic.split(separator: "/")
+            guard levels.count >= 3, let object = try? JSONObject(m.payload), let text = object.string("timestamp"),
+                let time = RetainedAttributes.timestamp(rfc3339: text)
+            else { continue }
+            messages.append(
+                GatewayMessage(
+                    topic: m.topic, payload: m.payload, time: Double(time.microseconds) / 1e6,
+                    gateway: String(levels[levels.count - 2]), received: n))
+        }
+        guard messages.contains(where: { $0.topic.hasSuffix("/proximity") }) else {
+            throw BenchFailure("the gateways published no proximity message")
+        }
+        return messages
+    }
+
+    /// The messages by timestamp; at one timestamp by gateway in the site's order, then as received
+    /// (each gateway's own messages arrive in the order it published them).
+    static func timeOrdered(_ messages: [GatewayMessage], site: SiteDescription) -> [GatewayMessage] {
+        let rank = Dictionary(uniqueKeysWithValues: site.receivers.enumerated().map { ($1.gateway, $0) })
+        return messages.sorted {
+            ($0.time, rank[$0.gateway] ?? .max, $0.received) < ($1.time, rank[$1.gateway] ?? .max, $1.received)
+        }
+    }
+
+    struct Location {
+        var since: Double
+        var answer: RoomAnswer
+    }
+
+    /// Feeds `messages` to a fresh `locate --clock messages` in order, then two sentinel readings
+    /// after `end`; returns the tag's locations once the sentinel is placed.
+    private func runLocator(_ messages: [GatewayMessage], after end: Double, prefix: String) throws(BenchFailure)
+        -> [Location]
+    {
+        let broker = try PrivateBroker(scratch: scratch)
+        defer { broker.stop() }
+        let tally = try MQTTTally(
+            port: broker.port, topic: "beacons/+/+/+/location", also: ["beacons/locators/+/status"], keeping: ["/location"])
+        defer { tally.stop() }
+        let config = try scratch.write(
+            """
+            gateway:
+              id: bench-locator
+            mqtt:
+              host: 127.0.0.1
+              port: \(broker.port)
+              base_topic: beacons
+              client_id: bench-locator
+
+            """, to: "\(prefix)-locate.yaml")
+        let locate = try Subprocess.spawn(
+            options.agent, ["locate", "--config", config, "--clock", "messages"], stderr: scratch.path("\(prefix)-locate.err"))
+        defer { Subprocess.stop(locate) }
+        guard tally.wait(idle: 10, until: { $0.messages >= 1 }).messages >= 1 else {
+            throw BenchFailure("locate did not come online; see BENCH_KEEP_SCRATCH=1 \(prefix)-locate.err")
+        }
+        BenchClock.sleep(0.3)  // its subscriptions, after the online status
+        let publisher = try MQTTPublisher(port: broker.port, clientID: "bench-relay")
+        defer { publisher.stop() }
+        for m in messages { publisher.publish(m.topic, Array(m.payload.utf8), qos: 1) }
+        let sentinel = "\(ReceiverCaptures.uuid.uuidString.lowercased())/\(ReceiverCaptures.major)/\(Self.sentinelMinor)"
+        let first = (end + 2).rounded(.up)
+        for t in [first, first + 3] {
+            let stamp = ReceiverCaptures.timestamp(t).rfc3339
+            publisher.publish(
+                "beacons/\(sentinel)/bench-sentinel/proximity",
+                Array(
+                    """
+                    {"uuid":"\(ReceiverCaptures.uuid.uuidString.lowercased())","major":\(ReceiverCaptures.major),\
+                    "minor":\(Self.sentinelMinor),"name":null,"gateway":"bench-sentinel","floor":null,"room":null,\
+                    "address":"c0:ff:ee:00:00:02","rssi":-60,"rssi_filtered":-60,"measured_power":-59,"accuracy":1.12,\
+                    "proximity":"near","timestamp":"\(stamp)"}
+                    """.utf8), qos: 1)
+        }
+        let done = tally.wait(idle: 30) { c in c.kept.contains { $0.topic == "beacons/\(sentinel)/location" } }
+        guard done.kept.contains(where: { $0.topic == "beacons/\(sentinel)/location" }) else {
+            throw BenchFailure("locate placed no sentinel after the run; see BENCH_KEEP_SCRATCH=1 \(prefix)-locate.err")
+        }
+        let tag = "beacons/\(ReceiverCaptures.beaconTopic)/location"
+        return done.kept.filter { $0.topic == tag }.compactMap { m in
+            guard let object = try? JSONObject(m.payload), let text = object.string("since"),
+                let since = RetainedAttributes.timestamp(rfc3339: text)
+            else { return nil }
+            let answer: RoomAnswer =
+                object.string("state") == "not_home"
+                ? .none : object.string("room").map { .room($0) } ?? .unknown
+            return Location(since: Double(since.microseconds) / 1e6, answer: answer)
+        }
+    }
+
+    /// A YAML double-quoted scalar.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}

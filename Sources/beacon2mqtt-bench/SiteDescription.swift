@@ -1,0 +1,89 @@
+import Foundation
+import RoomScoring
+
+/// A recorded site for the `location` section, read from its `site.json` (see
+/// bench/realdata/kolakowski_flat/ for one): where the recording's files are and how they split into
+/// runs, which column is which receiver and the gateway id, floor and room it stands for, the rooms
+/// as rectangles, and the tag's measured power. Nothing about a site lives in the bench's code.
+struct SiteDescription {
+    struct RunFile {
+        var name: String
+        var path: String
+        /// Split the file where consecutive rows are further apart than this (nil: one run).
+        var splitGap: Double?
+        /// `calibration` or `test`: what a site may fit on, and what it is scored on.
+        var use: String
+    }
+
+    struct Receiver {
+        var column: String
+        var gateway: String
+        var floor: String
+        var room: String
+    }
+
+    var name: String
+    var directory: String
+    var timeColumn: String
+    var timeUnit: Double
+    var xColumn: String
+    var yColumn: String
+    var runs: [RunFile]
+    var receivers: [Receiver]
+    var rooms: RoomMap
+    var measuredPower: Int8
+
+    init(path: String) throws(BenchFailure) {
+        guard let data = FileManager.default.contents(atPath: path),
+            let root = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+        else { throw BenchFailure("cannot read the site description \(path)") }
+        func text(_ o: [String: Any], _ key: String) throws(BenchFailure) -> String {
+            guard let v = o[key] as? String else { throw BenchFailure("\(path): '\(key)' must be text") }
+            return v
+        }
+        func number(_ o: [String: Any], _ key: String) -> Double? { (o[key] as? NSNumber)?.doubleValue }
+        func list(_ key: String, in o: [String: Any] = root) throws(BenchFailure) -> [[String: Any]] {
+            guard let v = o[key] as? [[String: Any]], !v.isEmpty else {
+                throw BenchFailure("\(path): '\(key)' must be a non-empty list of objects")
+            }
+            return v
+        }
+        directory = (path as NSString).deletingLastPathComponent
+        name = try text(root, "name")
+        let recording = root["recording"] as? [String: Any] ?? [:]
+        timeColumn = try text(recording, "time_column")
+        timeUnit = number(recording, "time_unit_seconds") ?? 1
+        xColumn = try text(recording, "x_column")
+        yColumn = try text(recording, "y_column")
+        runs = []
+        for r in try list("runs") {
+            let file = try text(r, "file")
+            runs.append(
+                RunFile(
+                    name: try text(r, "name"), path: "\(directory)/\(file)", splitGap: number(r, "split_gap_seconds"),
+                    use: (r["use"] as? String) ?? "test"))
+        }
+        receivers = []
+        for r in try list("receivers") {
+            receivers.append(
+                Receiver(
+                    column: try text(r, "column"), gateway: try text(r, "gateway"), floor: try text(r, "floor"),
+                    room: try text(r, "room")))
+        }
+        var rooms: [RoomMap.Room] = []
+        for r in try list("rooms") {
+            let areas = try list("areas", in: r).map {
+                RoomMap.Area(
+                    xMin: number($0, "x_min"), xMax: number($0, "x_max"), yMin: number($0, "y_min"),
+                    yMax: number($0, "y_max"))
+            }
+            rooms.append(RoomMap.Room(name: try text(r, "name"), floor: try text(r, "floor"), areas: areas))
+        }
+        self.rooms = RoomMap(rooms: rooms)
+        let tag = root["tag"] as? [String: Any] ?? [:]
+        measuredPower = Int8(clamping: Int(number(tag, "measured_power") ?? -59))
+        for receiver in receivers where self.rooms.rooms.first(where: { $0.name == receiver.room }) == nil {
+            throw BenchFailure("\(path): receiver \(receiver.gateway)'s room '\(receiver.room)' is not among the rooms")
+        }
+    }
+}
