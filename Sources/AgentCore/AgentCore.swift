@@ -3,7 +3,7 @@ import BeaconWire
 import MessageContract
 import Vocabulary
 
-/// The `run` daemon's state machine, without threads, sockets or clocks: the shell (Gateway's
+/// The `run` daemon's state machine, without threads, sockets or clocks: the shell (Runtime's
 /// `Agent`) feeds it inputs (`handle`) and the time (`tick`) and carries out what it returns
 /// (`takeActions`), and answers its publishes through a `BrokerSession`. Pieces:
 /// `DeliveryPolicy` (outbox lanes, held queue, windows), `RestoreSession`, `AgentTimers`,

@@ -3,7 +3,7 @@ import BeaconWire
 import MessageContract
 import Vocabulary
 
-/// What the agent's loop needs from the core: BeaconCore's `Pipeline` conforms (see
+/// What the agent's loop needs from the core: MessageContract's `Pipeline` conforms (see
 /// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines. Its type
 /// reaches the source thread, which may run a turn of the loop (Runtime's `PipelineTurns`).
 package protocol MessagePipeline: SendableMetatype {

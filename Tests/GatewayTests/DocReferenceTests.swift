@@ -98,4 +98,35 @@ import Testing
             }
         }
     }
+
+    /// A type named with its module (the possessive form, or "in" the module, in code and docs) is
+    /// declared in that module, and a name that reads as a module is one: modules get renamed and
+    /// types move, and the prose must follow.
+    @Test func everyTypeNamedWithAModuleIsDeclaredThere() throws {
+        let sources = Self.repo.appendingPathComponent("Sources")
+        let modules = Set(try FileManager.default.contentsOfDirectory(atPath: sources.path))
+        var declarations: [String: String] = [:]
+        func declared(_ type: String, in module: String) throws -> Bool {
+            if declarations[module] == nil {
+                var text = ""
+                let walk = FileManager.default.enumerator(atPath: sources.appendingPathComponent(module).path)
+                while let path = walk?.nextObject() as? String {
+                    if path.hasSuffix(".swift") { text += try Self.text("Sources/\(module)/\(path)") }
+                }
+                declarations[module] = text
+            }
+            let pattern = #"(struct|class|enum|protocol|typealias|actor|extension) "# + type + #"\b"#
+            return declarations[module]!.range(of: pattern, options: .regularExpression) != nil
+        }
+        // Names the project once had for its modules, which a stale comment may still use.
+        let formerModules: Set = ["Gateway", "GatewayCore", "Beacon2MQTT"]
+        for path in try Self.files() {
+            for match in try Self.matches(#"\b([A-Z]\w+)'s `([A-Z]\w+)`"#, in: Self.joined(try Self.text(path))) {
+                let (module, type) = (match[1], match[2])
+                #expect(!formerModules.contains(module), "\(path): \(module)'s `\(type)`: no such module")
+                guard modules.contains(module) else { continue }
+                #expect(try declared(type, in: module), "\(path): \(module)'s `\(type)` is not declared in \(module)")
+            }
+        }
+    }
 }
