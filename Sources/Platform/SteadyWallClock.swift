@@ -7,7 +7,7 @@ import Vocabulary
 /// wall clock, which the agent core adds back as an offset when it stamps them.
 package enum SteadyWallClock {
     /// Read together, once: the first caller (the shell, before the source thread starts) fixes it.
-    private static let origin = (wall: WallTime().timestamp, monotonic: MonotonicClock.now())
+    private static let origin = (wall: WallClock.now(), monotonic: MonotonicClock.now())
 
     package static var originWall: Timestamp { origin.wall }
     package static var originMonotonic: MonotonicInstant { origin.monotonic }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Test-only: `BEACON2MQTT_TEST_WALL_STEPS="5=3600,12=-3600"` steps the wall clock the daemon reads
-/// (`WallTime`) by +1 h 5 s after the process first read it and back 12 s after, as NTP or
+/// (`WallClock`) by +1 h 5 s after the process first read it and back 12 s after, as NTP or
 /// `date -s` would, without touching the host's clock (`make test-chaos`; libfaketime loses the
 /// Swift runtime's arguments). Unset, it costs one load per read.
 enum WallClockSteps {

@@ -58,7 +58,7 @@ package final class Agent<Pipeline: MessagePipeline> {
         core = AgentCore(
             configuration: configuration, pipeline: pipeline, options: options, statusTopic: connection.statusTopic,
             statusQoS: connection.statusQoS, softwareVersion: Version.string, now: MonotonicClock.now(),
-            wall: WallTime().timestamp, remote: remote,
+            wall: WallClock.now(), remote: remote,
             // The live source stamps packets on this same steady timeline.
             steadyOrigin: (SteadyWallClock.originMonotonic, SteadyWallClock.originWall))
         self.layering = layering?.layers
@@ -136,7 +136,7 @@ package final class Agent<Pipeline: MessagePipeline> {
             case .applyConfigurationLayer(let layer, let payload, let source):
                 guard let layering else { break }
                 core.layerApplied(
-                    layer, source: source, layering.apply(layer, payload: payload, source: source, at: WallTime().timestamp))
+                    layer, source: source, layering.apply(layer, payload: payload, source: source, at: WallClock.now()))
                 perform(core.takeActions(), on: &core)
             case .advertise(let settings):
                 source.advertise(settings)

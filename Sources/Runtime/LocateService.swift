@@ -50,7 +50,7 @@ package final class LocateService: Sendable {
         waiting = Mutex(
             LocatorCore(
                 locator: locator, clock: clock, tick: Double(tick / .microseconds(1)) / 1e6,
-                outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallTime().timestamp,
+                outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallClock.now(),
                 discovery: discovery))
         let queue = self.queue
         var connection = connection

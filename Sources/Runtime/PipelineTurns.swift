@@ -36,13 +36,13 @@ final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
 
     /// Deadlines and timers due now, and their actions.
     func tick() {
-        core.tick(at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
+        core.tick(at: MonotonicClock.now(), wall: WallClock.now(), &session)
         perform(&core, core.takeActions())
     }
 
     /// One input and its actions.
     func handle(_ input: AgentInput) {
-        core.handle(input, at: MonotonicClock.now(), wall: WallTime().timestamp, &session)
+        core.handle(input, at: MonotonicClock.now(), wall: WallClock.now(), &session)
         perform(&core, core.takeActions())
     }
 

@@ -1,5 +1,6 @@
 import Glibc
 import Platform
+import Vocabulary
 
 /// `beacon2mqtt manpage`: prints beacon2mqtt(1) in roff, built from the CLI's own help text.
 /// scripts/build-deb.sh installs its output as /usr/share/man/man1/beacon2mqtt.1.gz.
@@ -32,7 +33,7 @@ struct ManPageCommand: Command {
 
     /// SOURCE_DATE_EPOCH (reproducible-builds.org) when set, else now; as a UTC date.
     static func defaultDate(_ environment: [String: String]) -> String {
-        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) ?? WallTime().timeIntervalSince1970
+        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) ?? Double(WallClock.now().microseconds) / 1e6
         var time = time_t(seconds.rounded(.down))
         var utc = tm()
         gmtime_r(&time, &utc)

@@ -181,7 +181,7 @@ struct RunCommand: Command {
                 let store = try RemoteConfigStore.open(
                     path: path, stateDirectory: RemoteConfigStore.stateDirectory(context.environment)
                 ) { c in if fromFloorPlan { c.gateway = identity } }
-                for problem in store.restoreKeptLayers(at: WallTime().timestamp) {
+                for problem in store.restoreKeptLayers(at: WallClock.now()) {
                     logger.warning("kept configuration layer not applied", ["error": problem])
                 }
                 if let problem = FileSystem.writabilityProblem(ofDirectory: store.stateDirectory) {

@@ -103,7 +103,7 @@ struct StatusCommand: Command {
             guard collected.heard.wait(for: quietEnd - .now, for: { heard = $0; return $0.changes != seen }) else { break }
         }
         let retained = collected.heard.withLock { $0.retained }
-        let rows = Self.rows(retained, base: base, now: WallTime().timestamp)
+        let rows = Self.rows(retained, base: base, now: WallClock.now())
         guard !rows.isEmpty else {
             context.err("no gateway has announced itself under \(topics.gateways) on \(options.endpoint)\n")
             return .failure
