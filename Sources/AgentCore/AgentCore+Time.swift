@@ -18,7 +18,8 @@ extension AgentCore {
             guard let anchor else { return nil }
             guard let speed else { return anchor.packet }
             let elapsed = now.seconds(since: anchor.at) * speed
-            return anchor.packet + TimeSpan(microseconds: Int64(elapsed * 1_000_000))
+            let time = anchor.packet + TimeSpan(microseconds: Int64(elapsed * 1_000_000))
+            return captureHorizon.map { min(time, $0) } ?? time
         }
     }
 

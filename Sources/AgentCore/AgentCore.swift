@@ -35,6 +35,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     /// The rest of a batch of packets (from the record at `offset`), waiting while
     /// `acceptsSourceEvents` is false.
     private var deferred: (batch: PacketBatch, offset: Int)?
+    /// What a capture's source said it has handed over all packets before (`SourceEvent.caughtUp`).
+    private var caughtUp: Timestamp?
     /// How the pipeline's deferred ranging tick is paced (see `composeDeferred`).
     private var spread: TickSpread?
     private(set) var connectedGeneration: UInt64?
@@ -152,6 +154,16 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         pipeline.setPayloadClockOffset(payloadClockOffset)
     }
 
+    /// How far a capture's clock may run between packets: up to what its source has handed over
+    /// entirely, and while packets wait in `deferred`, not past the last one ingested. Beyond that
+    /// a tick would fire before a packet stamped ahead of it (as `replay` never does); nil: no
+    /// limit (a source that says nothing, such as a pipe, is live).
+    var captureHorizon: Timestamp? {
+        guard let caughtUp else { return nil }
+        guard let anchor else { return caughtUp }
+        return deferred == nil ? max(caughtUp, anchor.packet) : anchor.packet
+    }
+
     private var advancesOnTimer: Bool {
         options.timing != .capture(speed: nil) && (phase == .running || phase == .draining)
     }
@@ -177,6 +189,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         case .source(.packets(let batch)): ingest(batch, from: 0, &session)
         case .source(.health(let health)): healthChanged(health)
         case .source(.advertising(let state)): advertisingChanged(state)
+        case .source(.caughtUp(let time)): caughtUp = max(caughtUp ?? time, time)
         case .source(.end): break
         case .sourceFinished(let failure): sourceFinished(failure)
         case .signal(.reload): actions += [.notify(.reloading), .readConfiguration]

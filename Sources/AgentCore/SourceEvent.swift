@@ -1,4 +1,5 @@
 import BeaconWire
+import Vocabulary
 
 /// What a packet source reports to the agent's loop.
 package enum SourceEvent: Sendable {
@@ -10,6 +11,10 @@ package enum SourceEvent: Sendable {
     case health(SourceHealth)
     /// What the radio does with `advertise:` changed (the live adapter only).
     case advertising(AdvertisingState)
+    /// Every packet stamped before this time has been handed over (a capture replayed at a speed,
+    /// before it waits for a packet stamped then): the capture's clock may run up to it between
+    /// packets, and no further.
+    case caughtUp(through: Timestamp)
     /// The source has no more packets (end of a capture or simulation).
     case end
 
@@ -21,7 +26,7 @@ package enum SourceEvent: Sendable {
         switch self {
         case .packet(let packet): [packet]
         case .packets(let batch): batch.packets
-        case .health, .advertising, .end: []
+        case .health, .advertising, .caughtUp, .end: []
         }
     }
 }

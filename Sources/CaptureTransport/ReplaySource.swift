@@ -14,6 +14,9 @@ import Vocabulary
 /// dense capture costs a wake-up per batch rather than per packet. The timestamps, and so the
 /// messages the pipeline makes, do not depend on the batching; publishing is at most
 /// `batchInterval` later. Before a read that may block (a FIFO) the batch so far is handed over.
+/// Before it waits for a packet, a file's source says it has handed over all before it
+/// (`SourceEvent.caughtUp`), so the agent's timers never move the capture's clock past a packet
+/// still held here: a replay at any speed publishes what `replay` computes.
 package final class ReplaySource: PacketSource {
     package let path: String
     /// nil: as fast as possible.
@@ -112,6 +115,7 @@ package final class ReplaySource: PacketSource {
                         var held = PacketBatch(reservingBytes: Self.batchBytes)
                         batch.moveLast(to: &held)
                         if !batch.isEmpty { deliver(.packets(batch)) }
+                        if !stream.isPipe { deliver(.caughtUp(through: timestamp)) }
                         batch = held
                         stopped.sleep(for: .nanoseconds(max(due, lastHandOver &+ batchInterval) &- now))
                         now = MonotonicClock.now().nanoseconds
@@ -120,6 +124,8 @@ package final class ReplaySource: PacketSource {
                 } else {
                     now = MonotonicClock.now().nanoseconds
                     first = (timestamp, now)
+                    // From here on the agent's clock waits for this source between packets.
+                    if !stream.isPipe { deliver(.caughtUp(through: timestamp)) }
                 }
             }
             if batch.count >= Self.batchLimit { handOver() }

@@ -3,6 +3,7 @@ import BeaconWire
 import Foundation
 import CLI
 import Testing
+import Vocabulary
 
 /// `run --replay FILE --speed max` publishes, through a real broker, exactly the messages that
 /// `replay FILE --output jsonl` prints; and a restarted agent emits no spurious events.
@@ -57,8 +58,35 @@ import Testing
         try checkReplay("csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", speed: "60")
     }
 
+    /// Real radio replayed faster than capture speed: the first 200 s of one receiver of the
+    /// recorded flat (bench/realdata/kolakowski_flat, receiver 2, a reading every third of a second,
+    /// many of them a few ms of replay time before a ranging tick) at 20×. Every message, each
+    /// proximity message among them, must be what `replay` computes: a reading stamped before a tick
+    /// counts before it, however the replay's hand-overs and the agent's timers fall.
+    @Test func realRadioAtTwentyTimesCaptureSpeedPublishesWhatReplayComputes() throws {
+        let csv = try String(
+            contentsOf: RunCommandTests.packageRoot.appendingPathComponent("bench/realdata/kolakowski_flat/calibration_df.csv"),
+            encoding: .utf8)
+        var packets: [CapturedPacket] = []
+        for line in csv.split(separator: "\n").dropFirst().prefix(600) {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            guard let ns = Double(fields[1]), let rssi = Double(fields[6]) else { continue }  // ts, rssi_2
+            let event = AdvertisingReportEvent.bytes(
+                address: BluetoothAddress(rawValue: 0xC0FF_EE00_0002), addressType: 1, eventType: 3,
+                data: RunTelemetryTests.iBeaconAD, rssi: Int8(rssi.rounded()))
+            packets.append(CapturedPacket(timestamp: Timestamp(microseconds: Int64((ns / 1000).rounded())), bytes: event))
+        }
+        #expect(packets.count > 500)
+        let path = try RunTelemetryTests.write(packets)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try checkReplay(path: path, speed: "20")
+    }
+
     func checkReplay(_ capture: String, speed: String) throws {
-        let path = Self.captures.appendingPathComponent(capture).path
+        try checkReplay(path: Self.captures.appendingPathComponent(capture).path, speed: speed)
+    }
+
+    func checkReplay(path: String, speed: String) throws {
         let broker = try MosquittoBroker()
         let subscriber = try TestSubscriber(port: broker.port, pattern: "beacons/#", retainAsPublished: true)
         defer { subscriber.stop() }
