@@ -7,9 +7,10 @@ package struct AgentOptions: Sendable {
     package enum Timing: Sendable, Equatable {
         /// Live and simulated sources: packets carry wall-clock time; timers follow the wall clock.
         case wallClock
-        /// A capture: time is the capture's. With a speed, timers run at that multiple of the
-        /// wall clock between packets; with nil (`--speed max`) only packets move time, so the
-        /// output equals `replay --output jsonl`.
+        /// A capture: time is the capture's, and the output equals `replay --output jsonl`. With a
+        /// speed, timers run at that multiple of the wall clock between packets, never past what
+        /// the source has handed over (`SourceEvent.caughtUp`); with nil (`--speed max`) only
+        /// packets move time.
         case capture(speed: Double?)
     }
 
