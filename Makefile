@@ -94,8 +94,9 @@ test-metrics:
 	BEACON2MQTT_TEST_METRICS=1 $(SWIFT) test --skip-build --filter 'PrometheusScrapeTests|RunMetricsTests' 2>&1 \
 	  | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; exit $${PIPESTATUS[0]}
 
-# beacon2mqtt against a real Home Assistant from PyPI (installed once under ~/.cache/beacon2mqtt-ha;
-# see docs/testing.md, "Home Assistant"): discovery, states, availability, restarts, removal, recorder rows.
+# beacon2mqtt against a real Home Assistant from PyPI, run as root in a Debian testing root with its
+# Python 3.14, made once under .build/ha-root (docs/testing.md, "Home Assistant"): discovery against the
+# release's MQTT schemas, states, availability, restarts, removal, recorder rows, README's configuration.
 .PHONY: test-ha
 test-ha: deps
 	@scripts/test-ha.sh

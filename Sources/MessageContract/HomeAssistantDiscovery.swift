@@ -159,13 +159,14 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
         return e
     }
 
-    /// Fires `enter` or `exit`; only the event type is kept (the payload has the rest).
+    /// Fires `enter` or `exit`, with the gateway, its room and floor as attributes: the same on every
+    /// event of this entity, so they add no recorder rows (the rest of the payload, RSSI, address and
+    /// times, would make every event's attributes new).
     private func event(_ device: HomeAssistantDevice, key: String, name: String, topic: String) -> HomeAssistantEntity {
         var e = HomeAssistantEntity(.event, device: device, node: node, key: key, name: name, stateTopic: topic)
         e.availability = [gatewayOnline]
         e.icon = "mdi:map-marker-radius"
-        // HA's event entity wants {"event_type": …}; our payload says "event" (MQTT Event docs, value_template).
-        e.valueTemplate = "{\"event_type\":\"{{ value_json.event }}\"}"
+        e.valueTemplate = HomeAssistantEntity.eventTemplate(attributes: ["room", "floor", "gateway"])
         e.fields = { w in
             w.key("event_types")
             w.beginArray()

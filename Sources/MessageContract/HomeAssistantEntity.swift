@@ -66,6 +66,16 @@ package struct HomeAssistantEntity {
         self.stateTopic = stateTopic
     }
 
+    /// An event entity's `value_template` (HA's MQTT event takes a JSON object with `event_type`;
+    /// our event payloads name it `event`): the payload's `attributes` go along as the event's
+    /// attributes, so an automation triggered by it reads them without a second lookup. Only fields
+    /// that stay the same between events of one kind on one entity, or take few values, belong here:
+    /// HA stores each distinct set of attributes once.
+    package static func eventTemplate(attributes: [String]) -> String {
+        let pairs = ["'event_type': value_json.event"] + attributes.map { "'\($0)': value_json.\($0)" }
+        return "{{ {" + pairs.joined(separator: ", ") + "} | tojson }}"
+    }
+
     /// `unique_id`: stable across renames, so HA keeps the entity's settings and history.
     package var uniqueID: String { "\(node)_\(key)" }
 

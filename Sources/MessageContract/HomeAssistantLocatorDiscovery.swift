@@ -5,7 +5,7 @@ import BeaconWire
 /// `locator.enabled`): for each configured beacon, on the beacon's device,
 /// - the beacon's main entity, a `device_tracker` whose state is the room (`device_tracker.keys`),
 /// - `Room` and `Floor` sensors (`sensor.keys_room`, `sensor.keys_floor`),
-/// - a `Location change` event (`location` or `not_home`, with the rooms and floors).
+/// - a `Location change` event (`location` or `not_home`, with the rooms, floors and gateways).
 ///
 /// All read the locator's retained `<base>/<beacon>/room` and `location` and its `<base>/<beacon>/event`, which
 /// change only when the locator's hysteresis moves the beacon, so each move is one recorder row per
@@ -67,9 +67,9 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
             floor.icon = "mdi:stairs"
             var change = entity(.event, "_location_change", "Location change", topics.locatorEvent(id))
             change.icon = "mdi:map-marker-path"
-            change.valueTemplate =
-                "{{ {'event_type': value_json.event, 'room': value_json.room, 'floor': value_json.floor, "
-                + "'previous_room': value_json.previous_room, 'previous_floor': value_json.previous_floor} | tojson }}"
+            // Where the beacon is now and was before: a site's few rooms make few distinct sets.
+            change.valueTemplate = HomeAssistantEntity.eventTemplate(
+                attributes: ["room", "floor", "gateway", "previous_room", "previous_floor", "previous_gateway"])
             change.fields = { w in
                 w.key("event_types")
                 w.beginArray()

@@ -205,13 +205,24 @@ import Testing
         #expect(others.allSatisfy { p in p["icon"] != nil || p["device_class"] != nil }, "an icon or a device class each")
     }
 
-    @Test func eventEntitiesOfferEnterAndExitAndKeepOnlyTheEventType() throws {
-        let events = try Self.discovery().messages().filter { Self.component($0) == "event" }.map(Self.json)
+    @Test func eventEntitiesOfferEnterAndExitWithTheGatewaysPlace() throws {
+        let c = Self.configuration()
+        let events = try Self.discovery(c).messages().filter { Self.component($0) == "event" }.map(Self.json)
         #expect(events.count == 2)
+        // The fields the template reads are in the event payload the gateway really sends.
+        var monitor = Pipeline(configuration: c, start: Fixtures.t0)
+        var published: [OutboundMessage] = []
+        monitor.observe(Fixtures.sighting(Fixtures.beacon(1), at: 0.2), into: &published)
+        let sent = try #require(published.first { $0.kind == .event && $0.topic.hasSuffix("/1/1/\(c.gateway.id)/event") })
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(sent.payload.text.utf8)) as? [String: Any])
         for e in events {
             #expect(e["event_types"] as? [String] == ["enter", "exit"])
-            // HA's MQTT event wants {"event_type": …}; our event payload names it "event".
-            #expect(e["value_template"] as? String == "{\"event_type\":\"{{ value_json.event }}\"}")
+            // HA's MQTT event wants {"event_type": …}; our payload names it "event". The gateway's
+            // place goes along, the same on every event (no RSSI or times: a row each).
+            #expect(e["value_template"] as? String
+                == "{{ {'event_type': value_json.event, 'room': value_json.room, 'floor': value_json.floor, "
+                + "'gateway': value_json.gateway} | tojson }}")
+            for field in ["event", "room", "floor", "gateway"] { #expect(payload.keys.contains(field), "\(field)") }
             #expect(e["json_attributes_topic"] == nil, "the 350-byte payload is not repeated as attributes")
         }
     }

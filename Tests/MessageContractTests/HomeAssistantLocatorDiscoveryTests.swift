@@ -79,6 +79,14 @@ import Vocabulary
         let event = try #require(try Self.payloads().first { $0.topic.hasPrefix("homeassistant/event/") }?.json)
         #expect(event["event_types"] as? [String] == ["location", "not_home"])
         #expect(out.contains { $0.topic.hasSuffix("/event") && $0.payload.text.contains(#""event":"location""#) })
+        // The event's attributes: where the beacon is and was, read from fields the event really has.
+        let template = try #require(event["value_template"] as? String)
+        let sent = try #require(out.first { $0.topic.hasSuffix("/event") })
+        let payload = try #require(try JSONSerialization.jsonObject(with: Data(sent.payload.text.utf8)) as? [String: Any])
+        for field in ["room", "floor", "gateway", "previous_room", "previous_floor", "previous_gateway"] {
+            #expect(template.contains("'\(field)': value_json.\(field)"), "\(field)")
+            #expect(payload.keys.contains(field), "\(field)")
+        }
     }
 
     /// Each shard's locator announces the beacons it decides, and together they announce them all.

@@ -1,5 +1,6 @@
-"""The capture gateway C replays in `make test-ha` (`run --replay`, at capture speed), written at the
-start of each run so its clock is the wall clock:
+"""The captures `make test-ha` replays (`run --replay`, at capture speed), written when they are
+replayed so their clock is the wall clock. README's gateway replays write_ibeacon's; gateway C
+replays write's:
 
 - a phone whose IRK and resolvable private addresses come from `beacon2mqtt irk generate`: one
   report a second, from a new address every ROTATE seconds (three rotations);
@@ -55,6 +56,14 @@ def record(unix_us, packet):
     return struct.pack(">IIIIq", len(packet), len(packet), flags, 0, unix_us + BTSNOOP_EPOCH_US) + packet
 
 
+def save(path, packets):
+    """(unix µs, packet) pairs as a btsnoop file, in time order."""
+    with open(path, "wb") as f:
+        f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
+        for t, p in sorted(packets, key=lambda p: p[0]):
+            f.write(record(t, p))
+
+
 def write(path, binary, estimote_fixture, start_unix):
     """Writes the capture; returns the phone's IRK, its addresses and the number of strangers' reports."""
     irk, phone = irk_generate(binary, count=SECONDS // ROTATE)
@@ -71,9 +80,27 @@ def write(path, binary, estimote_fixture, start_unix):
         packets.append((t + 500_000, uid))
         if s % 5 == 1:
             packets.append((t + 700_000, tlm))
-    packets.sort(key=lambda p: p[0])
-    with open(path, "wb") as f:
-        f.write(b"btsnoop\0" + struct.pack(">II", 1, 1002))
-        for t, p in packets:
-            f.write(record(t, p))
+    save(path, packets)
     return irk, phone, SECONDS * len(strangers)
+
+
+def write_ibeacon(path, binary, irk, identity, estimote_fixture, start_unix, seconds=60):
+    """README's beacon and phone: the iBeacon `identity` (uuid, major, minor) every second from one
+    static address, with the Estimote capture's real TLM event moved to that address every 5 s
+    (so its battery and temperature are this beacon's), and the phone of `irk` from one RPA."""
+    _, phone = irk_generate(binary, irk=irk)
+    uuid, major, minor = identity
+    address = "c0:ff:ee:00:01:01"
+    ad = (bytes.fromhex("020106" "1aff4c000215") + bytes.fromhex(uuid.replace("-", ""))
+          + struct.pack(">HHb", major, minor, -59))
+    _, _, tlm = hcidump_events(estimote_fixture)[:3]
+    tlm = tlm[:7] + bytes(reversed(bytes.fromhex(address.replace(":", "")))) + tlm[13:]
+    phone_ad = bytes.fromhex("02011a07ff4c0010020b00")  # as in write()
+    packets = []
+    for s in range(seconds):
+        t = int((start_unix + s) * 1_000_000)
+        packets.append((t, report(phone[0], phone_ad, -60)))
+        packets.append((t + 300_000, report(address, ad, -58)))
+        if s % 5 == 1:
+            packets.append((t + 600_000, tlm))
+    save(path, packets)

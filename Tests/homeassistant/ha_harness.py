@@ -6,20 +6,12 @@ import json
 import os
 import socket
 import subprocess
-import sys
+import tempfile
 import time
 import uuid
 
 import aiohttp
 import paho.mqtt.client as mqtt
-
-# Home Assistant refuses to start on a Python older than its REQUIRED_PYTHON_VER. pyenv's newest
-# here is 3.13.0, below what releases from 2025.5 on ask for (3.13.2); HA_IGNORE_PYTHON_VERSION=1
-# lowers that one check (HA's own code, unchanged otherwise) to run a newer release on it.
-LAUNCHER = (
-    "import sys, homeassistant.__main__ as m; m.REQUIRED_PYTHON_VER = sys.version_info[:3]; sys.exit(m.main())"
-)
-
 
 class Results:
     def __init__(self):
@@ -118,14 +110,22 @@ class Broker:
 
 
 class HomeAssistant:
-    def __init__(self, work, python, mqtt_port, processes):
-        self.dir = os.path.join(work, "ha")
+    """Home Assistant in the Debian root of ha-root.sh: started with chroot, in a mount namespace of
+    its own that has the root's /proc (psutil, the hardware and system_health integrations read it),
+    so nothing stays mounted when it ends. Its configuration directory is inside the root: `dir` is
+    the host's path, `inner` the same directory as HA sees it."""
+
+    def __init__(self, root, venv, mqtt_port, processes):
+        self.root = os.path.abspath(root)
+        self.venv = venv
+        self.dir = tempfile.mkdtemp(prefix="test-ha.", dir=os.path.join(self.root, "tmp"))
+        self.inner = self.dir[len(self.root):]
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.python = python
         self.processes = processes
         self.token = None
         self.frontend_tokens = None
+        os.chmod(self.dir, 0o755)
         os.makedirs(os.path.join(self.dir, ".storage"))
         with open(os.path.join(self.dir, "configuration.yaml"), "w") as f:
             f.write(
@@ -139,16 +139,13 @@ class HomeAssistant:
   country: NL
   currency: EUR
   internal_url: {self.url}
-http:
-  server_host: 127.0.0.1
-  server_port: {self.port}
 api:
 websocket_api:
 config:
 onboarding:
 history:
 recorder:
-  db_url: sqlite:///{self.dir}/home-assistant_v2.db
+  db_url: sqlite:///{self.inner}/home-assistant_v2.db
   commit_interval: 1
 logger:
   default: info
@@ -166,15 +163,41 @@ logger:
         }
         with open(os.path.join(self.dir, ".storage", "core.config_entries"), "w") as f:
             json.dump({"version": 1, "minor_version": 5, "key": "core.config_entries", "data": {"entries": [entry]}}, f)
+        # The HTTP server's settings live in .storage since 2026 (YAML is migrated once, then staged as
+        # a trial the frontend asks to confirm and HA reverts after 5 minutes): stored as confirmed,
+        # in the release's own form (its HTTP_STORAGE_SCHEMA with its defaults).
+        http = subprocess.run(self.in_root([
+            f"{self.venv}/bin/python", "-c",
+            "import json, sys; from homeassistant.components.http.config import HTTP_STORAGE_SCHEMA as s; "
+            "print(json.dumps(s({'server_host': '127.0.0.1', 'server_port': int(sys.argv[1])})))", str(self.port)]),
+            check=True, capture_output=True, text=True).stdout
+        stable = {**json.loads(http), "created_at": now, "error": None, "error_message": None}
+        with open(os.path.join(self.dir, ".storage", "http"), "w") as f:
+            json.dump({"version": 3, "minor_version": 1, "key": "http",
+                       "data": {"stable": stable, "pending": None, "yaml_migration_done": True}}, f)
+        # Onboarding's core_config step is marked done: configuration.yaml says where the home is, and
+        # that step would set up integrations that reach out to the internet (weather, radio, TTS).
+        with open(os.path.join(self.dir, ".storage", "onboarding"), "w") as f:
+            json.dump({"version": 4, "minor_version": 1, "key": "onboarding", "data": {"done": ["core_config"]}}, f)
 
     @property
-    def log_path(self):
-        return os.path.join(self.dir, "home-assistant.log")
+    def log_paths(self):
+        """This start's log and the one before (HA renames it to .log.1 when it starts)."""
+        return [os.path.join(self.dir, n) for n in ("home-assistant.log.1", "home-assistant.log")
+                if os.path.exists(os.path.join(self.dir, n))]
+
+    def in_root(self, argv):
+        """argv run in the root, as root, with a clean environment (and the root's /proc)."""
+        return ["unshare", "--mount", "--propagation", "private", "sh", "-c",
+                'mount -t proc proc "$0/proc" && exec chroot "$0" "$@"', self.root,
+                "/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=/root", "LANG=C.UTF-8", "TZ=UTC", *argv]
 
     def start(self):
-        entry = ["-c", LAUNCHER] if os.environ.get("HA_IGNORE_PYTHON_VERSION") == "1" else ["-m", "homeassistant"]
-        self.processes.start(
-            "homeassistant", [self.python, *entry, "-c", self.dir, "--skip-pip", "--log-no-color"])
+        self.processes.start("homeassistant", self.in_root(
+            [f"{self.venv}/bin/python", "-m", "homeassistant", "-c", self.inner, "--skip-pip", "--log-no-color"]))
+
+    def remove(self):
+        subprocess.run(["rm", "-rf", self.dir])
 
     def stop(self):
         self.processes.stop("homeassistant", timeout=60)
@@ -196,6 +219,17 @@ logger:
             await asyncio.sleep(0.5)
         return False
 
+    async def wait_running(self, session, timeout=120):
+        """Until HA has finished starting (its MQTT birth message is sent then, and the agents answer
+        it by publishing their configs again): before that, the recorder would count start-up rows."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            async with session.get(f"{self.url}/api/config", headers={"Authorization": f"Bearer {self.token}"}) as r:
+                if r.status == 200 and (await r.json()).get("state") == "RUNNING":
+                    return True
+            await asyncio.sleep(0.5)
+        return False
+
     async def onboard(self, session):
         """An owner through the onboarding API, then a long-lived token for everything else."""
         client = f"{self.url}/"
@@ -212,7 +246,7 @@ logger:
         self.token = tokens["access_token"]
         # The rest of onboarding, as the frontend's wizard would, so its pages open without it.
         headers = {"Authorization": f"Bearer {self.token}"}
-        for step, body in (("core_config", {}), ("analytics", {}),
+        for step, body in (("analytics", {}),
                            ("integration", {"client_id": client, "redirect_uri": f"{client}?auth_callback=1"})):
             async with session.post(f"{self.url}/api/onboarding/{step}", json=body, headers=headers) as r:
                 if r.status != 200:

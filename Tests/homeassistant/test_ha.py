@@ -11,8 +11,9 @@ locator. Everything is asserted through HA's REST and websocket APIs and its rec
   configs cleared · removal · no WARNING/ERROR about MQTT or discovery in HA's log · recorder rows
   per beacon per hour within docs/home-assistant.md's figures.
 
-Runs with the venv's Python (aiohttp and paho-mqtt come with Home Assistant). Last line:
-"test-ha: N passed, M failed".
+Runs on the host with the driver's venv (aiohttp, paho-mqtt); Home Assistant itself runs in the
+Debian root of ha-root.sh (ha_harness.HomeAssistant), and so does the schema check (ha_schema.py).
+Last line: "test-ha: N passed, M failed".
 """
 
 import argparse
@@ -33,6 +34,7 @@ import aiohttp
 sys.dont_write_bytecode = True  # no __pycache__ beside the test's modules
 import ha_capture  # noqa: E402
 from ha_devices import DeviceChecks  # noqa: E402
+from ha_readme import ReadmeChecks  # noqa: E402
 from ha_harness import Broker, HomeAssistant, Processes, Results, free_port, state, wait_port  # noqa: E402
 
 UUID = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
@@ -44,7 +46,7 @@ ROWS_STILL_BEACON_PER_HOUR = 20
 ROWS_PER_ROOM_CHANGE = 6
 
 
-class Scenario(DeviceChecks):
+class Scenario(DeviceChecks, ReadmeChecks):
     def __init__(self, args):
         self.args = args
         self.work = tempfile.mkdtemp(prefix="beacon2mqtt-test-ha.")
@@ -52,7 +54,7 @@ class Scenario(DeviceChecks):
         self.results = Results()
         self.mqtt_port = free_port()
         self.broker = Broker(self.mqtt_port)
-        self.ha = HomeAssistant(self.work, sys.executable, self.mqtt_port, self.processes)
+        self.ha = HomeAssistant(args.root, args.venv, self.mqtt_port, self.processes)
         self.bin = os.path.abspath(args.beacon2mqtt)
         self.plan = os.path.abspath(args.plan)
         self.moves = 0
@@ -115,6 +117,7 @@ beacons:
                 return
             await self.ha.onboard(session)
             check("an owner is onboarded and a long-lived token issued", bool(self.ha.token))
+            check("Home Assistant finishes starting", await self.ha.wait_running(session))
 
             print(f"        Home Assistant {await self.ha.version(session)}", flush=True)
             # Gateway A adds its own entities to each beacon, but leaves via_device to the locator
@@ -133,10 +136,12 @@ beacons:
             self.processes.start("locator", [self.bin, "locate", "--config", os.path.join(self.work, "locator.yaml")])
             phone_since = time.time()
             await self.entities_and_devices(session)
+            self.discovery_schema()
             await self.phone_and_telemetry(session)
             walk = (time.time(), None)
             await self.walk(session)
             walk = (walk[0], time.time())
+            await self.event_attributes(session)
             await self.screenshot(session)
             await self.phone_left(session, phone_since)
             await self.sigkill_and_restart(session)
@@ -144,6 +149,7 @@ beacons:
             await self.devices_stay_linked(session, "after Home Assistant's restart")
             self.recorder_rows(*walk)
             await self.removal(session)
+            await self.readme_entities(session)
             self.log_is_clean()
         print(f"test-ha: scenario took {time.monotonic() - started:.0f} s", flush=True)
 
@@ -242,6 +248,40 @@ beacons:
         check("the still beacon is home in the hall by gateway A, and in the hall by the locator",
               state(s, "device_tracker.bike_hall") == "home" and state(s, "device_tracker.bike") == "hall")
 
+    def discovery_schema(self):
+        """Every retained config against the MQTT schema of the running release (ha_schema.py, in the
+        root): no key it does not know, no value it refuses, no warning, the ids it would build."""
+        check = self.results.check
+        configs = {t: json.loads(p) for t, p in self.broker.retained("homeassistant/#").items() if t.endswith("/config")}
+        shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ha_schema.py"), self.ha.dir)
+        with open(os.path.join(self.ha.dir, "discovery-configs.json"), "w") as f:
+            json.dump(configs, f)
+        run = subprocess.run(self.ha.in_root([f"{self.ha.venv}/bin/python", f"{self.ha.inner}/ha_schema.py",
+                                              f"{self.ha.inner}/discovery-configs.json"]),
+                             capture_output=True, text=True)
+        try:
+            report = json.loads(run.stdout)
+        except json.JSONDecodeError:
+            check("the discovery configs are checked against the release's MQTT schema", False, run.stderr[-2000:])
+            return
+        print(f"        {report['configs']} configs, {len(report['keys'])} distinct keys checked against Home "
+              f"Assistant {report['version']}'s MQTT schemas: {' '.join(report['keys'])}", flush=True)
+        check("every discovery key and value is in the release's MQTT schema, with no warning, and every "
+              "default_entity_id is the id the release builds", report["configs"] == len(configs) >= 30
+              and not report["problems"], json.dumps(report["problems"], indent=1)[:3000])
+
+    async def event_attributes(self, session):
+        """An automation triggered by an event reads where it happened from the event itself."""
+        check = self.results.check
+        s = await self.ha.states(session)
+        change = s.get("event.keys_location_change", {}).get("attributes", {})
+        check("the location change carries the room, floor and gateway, and where the beacon was",
+              change.get("event_type") in ("location", "not_home") and change.get("room") in ("hall", "office")
+              and change.get("floor") == "1" and change.get("gateway") in ("A", "B")
+              and {"previous_room", "previous_floor", "previous_gateway"} <= set(change), f"{change}")
+        # A gateway's enter/exit is checked on README's single gateway (ha_readme), whose beacon
+        # enters after discovery; here the beacons entered as the gateways started, with their configs.
+
     async def sigkill_and_restart(self, session):
         check = self.results.check
         before = await self.ha.states(session)
@@ -275,7 +315,7 @@ beacons:
         check("the retained configs are cleared while HA is down",
               len(configs) >= 30 and not self.broker.retained("homeassistant/#"), f"{len(configs)}")
         self.ha.start()
-        check("Home Assistant starts again", await self.ha.wait_up(session))
+        check("Home Assistant starts again", await self.ha.wait_up(session) and await self.ha.wait_running(session))
         t0 = time.monotonic()
         wanted = ["device_tracker.keys", "device_tracker.bike", "device_tracker.bike_hall",
                   "binary_sensor.beacon2mqtt_b_connectivity", "sensor.bike_hall_proximity"]
@@ -328,19 +368,22 @@ beacons:
 
     def log_is_clean(self):
         bad = []
-        with open(self.ha.log_path, errors="replace") as f:
-            for line in f:
-                if re.search(r"\b(WARNING|ERROR|CRITICAL)\b", line) and re.search(r"mqtt|discover", line, re.I):
-                    bad.append(line.rstrip())
-        self.results.check("no WARNING or ERROR about MQTT or discovery in HA's log", not bad, "\n" + "\n".join(bad[:20]))
+        for path in self.ha.log_paths:  # both of HA's starts
+            with open(path, errors="replace") as f:
+                for line in f:
+                    if re.search(r"\b(WARNING|ERROR|CRITICAL)\b", line) and re.search(r"mqtt|discover|deprecat", line, re.I):
+                        bad.append(line.rstrip())
+        self.results.check("no WARNING or ERROR about MQTT, discovery or deprecations in HA's log", not bad,
+                           "\n" + "\n".join(bad[:20]))
 
     def finish(self):
         self.processes.stop_all()
         r = self.results
-        if r.failed and not self.args.keep:
-            print(f"test-ha: logs kept in {self.work}", flush=True)
-        elif not self.args.keep:
+        if r.failed or self.args.keep:
+            print(f"test-ha: logs kept in {self.work}, HA's configuration and log in {self.ha.dir}", flush=True)
+        else:
             subprocess.run(["rm", "-rf", self.work])
+            self.ha.remove()
         print(f"test-ha: {r.passed} passed, {len(r.failed)} failed", flush=True)
         return 1 if r.failed else 0
 
@@ -349,15 +392,21 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--beacon2mqtt", required=True)
     p.add_argument("--plan", required=True)
+    p.add_argument("--root", required=True, help="the Debian root Home Assistant runs in (ha-root.sh)")
+    p.add_argument("--venv", required=True, help="Home Assistant's venv, as a path inside the root")
     p.add_argument("--estimote", default="Tests/Fixtures/captures/goodystone-estimote-eddystone_hcidump-raw.txt")
     p.add_argument("--screenshot", help="also copy the device-page screenshot here (docs/images/…)")
     p.add_argument("--keep", action="store_true", help="keep the work directory")
     scenario = Scenario(p.parse_args())
+    # SIGTERM (a CI time-out, Ctrl-C's neighbour) still stops the children, which have sessions of their own.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         asyncio.run(scenario.run())
     except Exception as e:  # a broken step fails the run, and the children are still stopped
         scenario.results.check("the scenario runs to its end", False, repr(e))
-    sys.exit(scenario.finish())
+    finally:
+        status = scenario.finish()
+    sys.exit(status)
 
 
 if __name__ == "__main__":
