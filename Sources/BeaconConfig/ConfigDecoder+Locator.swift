@@ -7,6 +7,15 @@ extension ConfigDecoder {
     mutating func locator(_ value: ConfigValue, into s: inout LocatorSettings) throws(ConfigError) {
         let m = try value.mapping()
         try m.read("enabled", into: &s.enabled) { v throws(ConfigError) in try v.bool() }
+        try m.read("engine", into: &s.engine) { v throws(ConfigError) in
+            let text = try v.text()
+            guard let engine = LocatorSettings.Engine(rawValue: text) else {
+                throw v.error("expected one of nearest, belief, found '\(text)'")
+            }
+            return engine
+        }
+        try m.read("min_confidence", into: &s.minConfidence) { v throws(ConfigError) in try v.number(in: 0.5...0.99) }
+        try m.read("allow_unknown", into: &s.allowsUnknown) { v throws(ConfigError) in try v.bool() }
         try m.read("interval", into: &s.interval) { v throws(ConfigError) in
             try v.duration(in: .milliseconds(100)...(.seconds(60)))
         }

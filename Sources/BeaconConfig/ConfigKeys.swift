@@ -31,7 +31,7 @@ enum ConfigKeys {
         "locator": [
             "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",
-            "shard",
+            "shard", "engine", "min_confidence", "allow_unknown",
         ],
         "advertise": ["enabled", "type"] + AdvertiseField.allCases.map(\.configKey) + ["connectable"],
         "beacons[]": ["uuid", "major", "minor", "namespace", "instance", "name", "measured_power", "exit_timeout"],

@@ -17,12 +17,33 @@ package struct LocatorLocation: Sendable, Equatable {
     /// The newest reading of any gateway at `since`.
     package var lastSeen: Timestamp?
 
+    /// Home, but the belief engine can name no room with confidence (`locator.allow_unknown`):
+    /// `room` is nil, `floor` the last one named.
+    package var isUnknown: Bool = false
+    /// The rooms the belief engine holds likely when it decided, most likely first.
+    package var likely: [Likely] = []
+
+    /// A room and how likely the belief engine held it.
+    package struct Likely: Sendable, Equatable {
+        package var floor: String?
+        package var room: String
+        package var probability: Double
+
+        package init(floor: String?, room: String, probability: Double) {
+            self.floor = floor
+            self.room = room
+            self.probability = probability
+        }
+    }
+
     package var isHome: Bool { gateway != nil }
 
     package init(
         gateway: String?, floor: String?, room: String?, accuracy: Double?, since: Timestamp, confidence: Double?,
-        lastSeen: Timestamp?
+        lastSeen: Timestamp?, isUnknown: Bool = false, likely: [Likely] = []
     ) {
+        self.isUnknown = isUnknown
+        self.likely = likely
         self.gateway = gateway
         self.floor = floor
         self.room = room

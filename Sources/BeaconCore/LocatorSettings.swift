@@ -13,6 +13,23 @@ import Vocabulary
 ///   (and so publishes only on the heartbeat) keeps its readings; ESPresense-companion uses 30 s;
 /// - `away_timeout` 120 s (ESPresense-companion, Theengs, OpenMQTTGateway).
 package struct LocatorSettings: Sendable, Equatable {
+    /// How a beacon's place is decided (docs/locator.md).
+    package enum Engine: String, Sendable, Equatable, CaseIterable {
+        /// The nearest gateway owns the beacon, handed over by the outright and sustained rules below.
+        case nearest
+        /// Every gateway's evidence weighs on a belief over rooms (`RoomBelief`); the most likely
+        /// room is named once it is `min_confidence` likely.
+        case belief
+    }
+
+    package var engine: Engine = .nearest
+    /// `belief`: a room is named (first, or in place of another) once it is at least this likely.
+    package var minConfidence: Double = 0.7
+    /// `belief`: say `unknown` rather than a room when none of the named room's gateways hears the
+    /// beacon (offline, or lost it), and neither that room nor another is `min_confidence` likely.
+    package var allowsUnknown: Bool = true
+    /// `belief`: the model's constants (not configurable: they describe radio and people, not a site).
+    package var model = RoomBelief.Model()
     /// Run the locator inside `run` as well (`beacon2mqtt locate` always runs it).
     package var enabled: Bool = false
     /// Decisions are taken on ticks at whole multiples of this interval (the ranging interval).

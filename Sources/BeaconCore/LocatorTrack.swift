@@ -12,12 +12,21 @@ package struct LocatorTrack: Sendable {
         package var distance: Double
         package var floor: String?
         package var room: String?
+        /// dBm: the filtered RSSI with its calibration applied; from the distance when none was published.
+        package var signal: Double
 
-        package init(timestamp: Timestamp, distance: Double, floor: String?, room: String?) {
+        package init(timestamp: Timestamp, distance: Double, floor: String?, room: String?, signal: Double? = nil) {
             self.timestamp = timestamp
             self.distance = distance
             self.floor = floor
             self.room = room
+            self.signal = signal ?? Self.signal(distance: distance)
+        }
+
+        /// The RSSI a beacon of the default measured power (−59 dBm at 1 m) shows at `distance` in
+        /// free space: for readings that carry a distance only.
+        package static func signal(distance: Double) -> Double {
+            -59 - 20 * Numerics.log(max(distance, 0.1)) / Numerics.ln10
         }
     }
 
@@ -51,6 +60,12 @@ package struct LocatorTrack: Sendable {
     private var restoredTick: Timestamp?
     /// Timestamp of the owner's reading last fed to mqtt_room.
     package var lastFed: Timestamp?
+    /// `belief`: where the beacon is likely to be, the tick it was last updated, whether it was
+    /// still moving then, and for how many ticks a place on another floor has led.
+    private var belief = RoomBelief()
+    private var beliefTick: Timestamp?
+    private var beliefMoving = false
+    private var floorLead = 0
     /// The earliest tick whose decision can differ from the last one's if no message for this
     /// beacon arrives before it (`wake`); nil: decide at the next tick.
     package private(set) var nextDecision: Timestamp?
@@ -110,6 +125,7 @@ package struct LocatorTrack: Sendable {
         }
         seen = seen.map { $0 + delta }
         restoredTick = restoredTick.map { $0 + delta }
+        beliefTick = beliefTick.map { $0 + delta }
         lastFed = lastFed.map { $0 + delta }
     }
 
@@ -160,8 +176,8 @@ package struct LocatorTrack: Sendable {
     {
         let change = rule(at: t, s, offline: offline)
         // A change is decided again at the next tick: with the new owner the rule may move on at
-        // once (a `min_dwell` of 0, a nearer gateway on the same floor).
-        nextDecision = change == nil ? wake(after: t, s) : nil
+        // once (a `min_dwell` of 0, a nearer gateway on the same floor). So is a belief still moving.
+        nextDecision = change == nil && !beliefMoving ? wake(after: t, s) : nil
         return change
     }
 
@@ -220,7 +236,11 @@ package struct LocatorTrack: Sendable {
         // lists' storage without a later edit copying it.
         prune(before: t - s.staleAfter)
         let cands = candidates(at: t, s, offline: offline)
-        guard !cands.isEmpty else { return away(at: t, s) }
+        guard !cands.isEmpty else {
+            beliefMoving = false
+            return away(at: t, s)
+        }
+        if s.engine == .belief { return believed(at: t, cands, s, offline: offline) }
         let previous = location
         guard let owner = previous?.gateway else { return moved(to: preferred(cands, s), cands, at: t) }
         guard let incumbent = cands.first(where: { $0.gateway == owner }) else {
@@ -309,6 +329,61 @@ package struct LocatorTrack: Sendable {
         return (previous, next)
     }
 
+    /// The belief engine's rule (docs/locator.md, "The belief engine"): the belief takes the tick's
+    /// evidence; its most likely room is named once it is `min_confidence` likely (on another floor,
+    /// after leading `floor_confirmations` ticks); the named room turns `unknown` when none of its
+    /// gateways hears the beacon any more (offline, or lost it) and it is no longer `min_confidence`
+    /// likely, while no other room is.
+    private mutating func believed(at t: Timestamp, _ cands: [Candidate], _ s: LocatorSettings, offline: Set<String>)
+        -> (previous: LocatorLocation?, current: LocatorLocation)?
+    {
+        restoredTick = nil
+        let evidence = cands.map {
+            RoomBelief.Evidence(
+                gateway: $0.gateway, place: .init(floor: $0.latest.floor, room: $0.latest.room ?? $0.gateway),
+                signal: $0.latest.signal)
+        }
+        let seconds = beliefTick.map { Double((t - $0).microseconds) / 1e6 } ?? Double(s.interval.microseconds) / 1e6
+        beliefTick = t
+        beliefMoving = belief.update(seconds: seconds, evidence: evidence, offline: offline, s.model) > 1e-6
+        guard let best = belief.best else { return nil }
+        let named = location.flatMap { l in
+            l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil
+        }
+        let floor = named?.floor ?? location?.floor
+        floorLead = best.place.floor != floor && best.probability >= s.minConfidence ? floorLead + 1 : 0
+        let ready = location?.isHome == true || belief.updates >= s.model.firstTicks
+        if best.place != named, best.probability >= s.minConfidence, ready,
+            location?.isHome != true || best.place.floor == floor || floorLead >= max(2, s.floorConfirmations)
+        {
+            return placed(best.place, probability: best.probability, cands, at: t, unknown: false)
+        }
+        guard let named, s.allowsUnknown, !evidence.contains(where: { $0.place == named }),
+            belief.probability(of: named) < s.minConfidence
+        else { return nil }
+        return placed(named, probability: belief.probability(of: named), cands, at: t, unknown: true)
+    }
+
+    /// The location naming `place` (or, `unknown`, no room): its strongest fresh gateway owns it.
+    private mutating func placed(
+        _ place: RoomBelief.Place, probability: Double, _ cands: [Candidate], at t: Timestamp, unknown: Bool
+    ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
+        let inPlace = cands.filter { RoomBelief.Place(floor: $0.latest.floor, room: $0.latest.room ?? $0.gateway) == place }
+        let strongest = { (list: [Candidate]) in list.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) } }
+        let owner = (unknown ? nil : strongest(inPlace)) ?? strongest(cands)!
+        let centi = { (v: Double) in (v * 100).rounded() / 100 }
+        let next = LocatorLocation(
+            gateway: owner.gateway, floor: place.floor, room: unknown ? nil : owner.latest.room,
+            accuracy: centi(owner.latest.distance), since: t, confidence: centi(probability), lastSeen: seen,
+            isUnknown: unknown,
+            likely: belief.ranked(3, atLeast: 0.05).map {
+                LocatorLocation.Likely(floor: $0.place.floor, room: $0.place.room, probability: centi($0.probability))
+            })
+        let previous = location
+        location = next
+        return (previous, next)
+    }
+
     private mutating func away(at t: Timestamp, _ s: LocatorSettings)
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
@@ -321,6 +396,9 @@ package struct LocatorTrack: Sendable {
             gateway: nil, floor: nil, room: nil, accuracy: nil, since: at, confidence: nil,
             lastSeen: seen ?? previous.lastSeen)
         location = next
+        belief = RoomBelief()
+        beliefTick = nil
+        floorLead = 0
         restoredTick = nil
         return (previous, next)
     }

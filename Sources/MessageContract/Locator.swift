@@ -158,12 +158,12 @@ package struct Locator: Sendable {
         if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
         if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
         if !offline.isEmpty, offline.remove(r.gateway) != nil { everyTrackDue = true }
-        let (keep, decided) = (settings.historyWindow, lastTick)
+        let (keep, decided, signal) = (settings.historyWindow, lastTick, signal(r))
         track(r.beacon) {
             if let name = r.name { $0.name = name }
             $0.insert(
-                .init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room), gateway: r.gateway,
-                keep: keep, decided: decided)
+                .init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room, signal: signal),
+                gateway: r.gateway, keep: keep, decided: decided)
         }
     }
 
@@ -296,6 +296,12 @@ package struct Locator: Sendable {
             order.insert(beacon, at: low)
         }
         body(&tracks[beacon]!)
+    }
+
+    /// The gateway's filtered RSSI with the locator's calibration (`rssi_offset`); nil when the
+    /// reading carries none (then the sample derives it from the distance).
+    func signal(_ r: LocatorReading) -> Double? {
+        r.filteredRSSI.map { $0 + (settings.rssiOffsets[r.gateway] ?? 0) }
     }
 
     /// The gateway's distance, recomputed from its filtered RSSI when the locator calibrates it.

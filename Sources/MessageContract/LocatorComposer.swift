@@ -18,7 +18,7 @@ struct LocatorComposer {
     /// plain text. Home Assistant's MQTT device tracker takes a payload other than home/not_home as
     /// the location's name, but only the raw payload (2025.4 ignores its value_template there).
     func room(_ beacon: BeaconIdentity, _ l: LocatorLocation) -> OutboundMessage {
-        let text = l.isHome ? (l.room ?? l.gateway ?? "home") : "not_home"
+        let text = l.isUnknown ? "unknown" : l.isHome ? (l.room ?? l.gateway ?? "home") : "not_home"
         return OutboundMessage(topic: topics.locatorRoom(beacon), payload: .text(text), qos: qos, retain: true, kind: .location)
     }
 

@@ -4,9 +4,9 @@ import Vocabulary
 
 /// A location as the locator publishes it and reads it back.
 extension LocatorLocation {
-    /// `{"gateway","floor","room","accuracy","since","confidence","state","last_seen"}`; the first six
-    /// are the documented location, `state` is `home` or `not_home`, `last_seen` lets a late locator
-    /// time the away timeout.
+    /// `{"gateway","floor","room","accuracy","since","confidence","state","last_seen"[,"rooms"]}`; the
+    /// first six are the documented location, `state` is `home`, `unknown` or `not_home`, `last_seen`
+    /// lets a late locator time the away timeout, `rooms` (belief engine) the likely rooms.
     package var json: String {
         var w = JSONWriter()
         w.beginObject()
@@ -16,8 +16,20 @@ extension LocatorLocation {
         w.field("accuracy", accuracy, decimals: 2)
         w.field("since", since.rfc3339)
         w.field("confidence", confidence, decimals: 2)
-        w.field("state", isHome ? "home" : "not_home")
+        w.field("state", isUnknown ? "unknown" : isHome ? "home" : "not_home")
         w.field("last_seen", lastSeen?.rfc3339)
+        if !likely.isEmpty {
+            w.key("rooms")
+            w.beginArray()
+            for l in likely {
+                w.beginObject()
+                w.field("floor", l.floor)
+                w.field("room", l.room)
+                w.field("probability", l.probability, decimals: 2)
+                w.endObject()
+            }
+            w.endArray()
+        }
         w.endObject()
         return w.text
     }
@@ -31,17 +43,19 @@ extension LocatorLocation {
         return (beacon, location)
     }
 
-    /// A retained `location` payload; nil when it is not a locator's.
+    /// A retained `location` payload; nil when it is not a locator's. `rooms` is not read back: it
+    /// describes the decision it was published with, and the next decision writes it anew.
     static func retained(payload: String) -> Self? {
         guard let o = try? JSONObject(payload),
             let since = o.string("since").flatMap(RetainedAttributes.timestamp(rfc3339:)),
-            let state = o.string("state"), state == "home" || state == "not_home"
+            let state = o.string("state"), state == "home" || state == "not_home" || state == "unknown"
         else { return nil }
-        let gateway = state == "home" ? o.string("gateway") : nil
-        if state == "home", gateway == nil { return nil }
+        let gateway = state != "not_home" ? o.string("gateway") : nil
+        if state != "not_home", gateway == nil { return nil }
         return Self(
             gateway: gateway, floor: o.string("floor"), room: o.string("room"), accuracy: o.number("accuracy"),
             since: since, confidence: o.number("confidence"),
-            lastSeen: o.string("last_seen").flatMap(RetainedAttributes.timestamp(rfc3339:)))
+            lastSeen: o.string("last_seen").flatMap(RetainedAttributes.timestamp(rfc3339:)),
+            isUnknown: state == "unknown")
     }
 }

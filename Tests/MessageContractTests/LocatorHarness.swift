@@ -5,10 +5,10 @@ import TestFixtures
 import Vocabulary
 
 /// Drives a `Locator` with readings at seconds after `Fixtures.t0` and collects its output.
-/// Gateways: A (floor 1, hall), B (floor 2, office), C (floor 2, lab).
+/// Gateways: A (floor 1, hall), B and D (floor 2, office), C (floor 2, lab).
 struct LocatorHarness {
     static let place: [String: (floor: String, room: String)] = [
-        "A": ("1", "hall"), "B": ("2", "office"), "C": ("2", "lab"),
+        "A": ("1", "hall"), "B": ("2", "office"), "C": ("2", "lab"), "D": ("2", "office"),
     ]
     static let beacon = Fixtures.beacon(1)
     static let locationTopic = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/location"

@@ -188,6 +188,12 @@ extension ManPage {
             "Calibrated RSSI at 1 m."),
         .init("devices[].exit_timeout", "duration ≥ 1s", "monitoring.exit_timeout", "Exit timeout of this device."),
         .init("locator.enabled", "boolean", "false", "Also run the locator inside run (locate always runs it)."),
+        .init("locator.engine", "nearest belief", "nearest", "How a beacon's room is decided (locator.md)."),
+        .init("locator.min_confidence", "0.5…0.99", "0.7", "belief: a room is named once it is at least this likely."),
+        .init(
+            "locator.allow_unknown", "boolean", "true",
+            "belief: say unknown when the named room's gateways no longer hear the beacon and no room is min_confidence likely."
+        ),
         .init("locator.interval", "duration, 100ms…60s", "ranging.interval",
             "Decisions are taken at whole multiples of this."),
         .init("locator.settle", "duration, 0…10s", "1s",

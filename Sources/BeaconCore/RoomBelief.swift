@@ -1,0 +1,201 @@
+import BeaconWire
+
+/// How likely a beacon is to be in each place (a floor and a room) it may be in: the forward pass of
+/// a hidden Markov model over places, taken once a tick from every gateway's evidence
+/// (`LocatorSettings.Engine.belief`, docs/locator.md, "The belief engine").
+///
+/// - The places are rooms, not gateways: gateways of one room support each other, and a beacon
+///   handed between two gateways of one room stays where it is.
+/// - Every gateway counts: one that hears the beacon, by how strongly; one of a place that does not
+///   hear it, as the `silent` level; one that is offline, not at all (its place keeps its belief).
+/// - A place is as likely as its strongest gateway's signal, on a softmax with `spread` dB (the
+///   spread of a filtered RSSI): 2 × spread stronger is e² ≈ 7 times as likely.
+/// - Between ticks the beacon stays with probability `stay`, else it moves to another place; to
+///   another floor a `floorMove` times less often. So a still beacon needs several ticks of contrary
+///   evidence before its most likely place changes, and a moving one as many as the evidence is
+///   clear.
+///
+/// Pure: no clock; the caller gives the tick's evidence.
+package struct RoomBelief: Sendable, Equatable {
+    /// Where a beacon can be: a room on a floor. A gateway with no room names its own place.
+    package struct Place: Hashable, Sendable, Comparable {
+        package var floor: String?
+        package var room: String
+
+        package init(floor: String?, room: String) {
+            self.floor = floor
+            self.room = room
+        }
+
+        package static func < (a: Place, b: Place) -> Bool {
+            ((a.floor ?? ""), a.room) < ((b.floor ?? ""), b.room)
+        }
+    }
+
+    /// One gateway's fresh evidence at a tick.
+    package struct Evidence: Sendable, Equatable {
+        package var gateway: String
+        package var place: Place
+        /// dBm, the gateway's filtered RSSI with its calibration applied.
+        package var signal: Double
+
+        package init(gateway: String, place: Place, signal: Double) {
+            self.gateway = gateway
+            self.place = place
+            self.signal = signal
+        }
+    }
+
+    /// The model's constants. None is fitted to a site: they describe BLE and people.
+    package struct Model: Sendable, Equatable {
+        /// dB: the spread of a gateway's filtered RSSI around what its distance explains.
+        package var spread: Double = 4
+        /// dBm of a gateway that does not hear the beacon (below every BLE receiver's sensitivity).
+        package var silent: Double = -100
+        /// Probability that the beacon is still in its place one second later.
+        package var stay: Double = 0.9
+        /// How much less likely a move to another floor is than one on the same floor.
+        package var floorMove: Double = 0.1
+        /// Places below this probability are forgotten (they come back with evidence).
+        package var forget: Double = 1e-4
+        /// Places held at most (a beacon is heard in a few rooms at once).
+        package var capacity: Int = 8
+        /// Ticks of evidence before a beacon's first room is named: the gateways that hear a beacon
+        /// each send their first reading within a ranging interval or two of each other.
+        package var firstTicks: Int = 3
+
+        package init() {}
+    }
+
+    /// The places held, sorted, and their probabilities (summing to 1).
+    package private(set) var places: [Place] = []
+    package private(set) var probabilities: [Double] = []
+    /// The gateways seen in each place, to tell one that is offline from one that does not hear.
+    private var gateways: [[String]] = []
+    /// Ticks of evidence since the belief was empty.
+    package private(set) var updates = 0
+
+    package init() {}
+
+    /// The most likely place and its probability; nil before any evidence.
+    package var best: (place: Place, probability: Double)? {
+        guard var i = probabilities.indices.first else { return nil }
+        for j in probabilities.indices where probabilities[j] > probabilities[i] { i = j }
+        return (places[i], probabilities[i])
+    }
+
+    /// The probability of `place` (0 when not held).
+    package func probability(of place: Place) -> Double {
+        places.firstIndex(of: place).map { probabilities[$0] } ?? 0
+    }
+
+    /// The `count` most likely places, most likely first, each at least `atLeast` likely.
+    package func ranked(_ count: Int, atLeast: Double) -> [(place: Place, probability: Double)] {
+        Array(
+            zip(places, probabilities).filter { $0.1 >= atLeast }
+                .sorted { $0.1 != $1.1 ? $0.1 > $1.1 : $0.0 < $1.0 }
+                .prefix(count)
+                .map { (place: $0.0, probability: $0.1) })
+    }
+
+    /// Whether some gateway of `place` can speak for it: one is fresh in `evidence`, or one seen
+    /// there before is not offline (it does not hear the beacon, which says something too).
+    package func isObserved(_ place: Place, evidence: [Evidence], offline: Set<String>) -> Bool {
+        if evidence.contains(where: { $0.place == place }) { return true }
+        guard let i = places.firstIndex(of: place) else { return false }
+        return gateways[i].contains { !offline.contains($0) }
+    }
+
+    /// One tick: `seconds` since the last one, the fresh evidence, and the gateways offline.
+    /// Returns the largest change of any probability (0: the belief is settled for this evidence).
+    @discardableResult
+    package mutating func update(seconds: Double, evidence: [Evidence], offline: Set<String>, _ m: Model) -> Double {
+        let before = probabilities
+        let oldPlaces = places
+        admit(evidence, m)
+        predict(seconds: seconds, m)
+        observe(evidence, offline: offline, m)
+        if !evidence.isEmpty { updates += 1 }
+        prune(m)
+        guard places == oldPlaces else { return 1 }
+        var change = 0.0
+        for i in probabilities.indices { change = max(change, abs(probabilities[i] - before[i])) }
+        return change
+    }
+
+    /// New places from the evidence: the first tick's share the belief evenly; later ones each get
+    /// the mass one tick's moves would give it.
+    private mutating func admit(_ evidence: [Evidence], _ m: Model) {
+        let wasEmpty = places.isEmpty
+        for e in evidence {
+            if let i = places.firstIndex(of: e.place) {
+                if !gateways[i].contains(e.gateway) { gateways[i].append(e.gateway) }
+                continue
+            }
+            let i = places.firstIndex { e.place < $0 } ?? places.endIndex
+            let share = wasEmpty ? 0 : (1 - m.stay) / Double(places.count + 1)
+            for j in probabilities.indices { probabilities[j] *= 1 - share }
+            places.insert(e.place, at: i)
+            probabilities.insert(share, at: i)
+            gateways.insert([e.gateway], at: i)
+        }
+        if wasEmpty, !places.isEmpty { probabilities = [Double](repeating: 1 / Double(places.count), count: places.count) }
+        if wasEmpty { updates = 0 }
+    }
+
+    /// The motion model: stay with `stay` per second, else move, to another floor `floorMove` as often.
+    private mutating func predict(seconds: Double, _ m: Model) {
+        let n = places.count
+        guard n > 1 else { return }
+        let stay = Numerics.pow(m.stay, max(seconds, 0))
+        var next = [Double](repeating: 0, count: n)
+        for j in 0..<n {
+            var weights = 0.0
+            for i in 0..<n where i != j { weights += places[i].floor == places[j].floor ? 1 : m.floorMove }
+            next[j] += stay * probabilities[j]
+            let moving = (1 - stay) * probabilities[j] / weights
+            for i in 0..<n where i != j { next[i] += moving * (places[i].floor == places[j].floor ? 1 : m.floorMove) }
+        }
+        probabilities = next
+    }
+
+    /// Bayes' rule with the tick's evidence. A place none of whose gateways can speak (all offline)
+    /// keeps its belief: no evidence is not evidence of absence.
+    private mutating func observe(_ evidence: [Evidence], offline: Set<String>, _ m: Model) {
+        guard !evidence.isEmpty else { return }
+        var scores = [Double](repeating: m.silent, count: places.count)
+        var top = m.silent
+        for e in evidence {
+            let i = places.firstIndex(of: e.place)!
+            scores[i] = max(scores[i], e.signal)
+            top = max(top, e.signal)
+        }
+        var total = 0.0
+        for i in places.indices {
+            let heard = scores[i] > m.silent
+            let mute = !heard && !gateways[i].contains { !offline.contains($0) }
+            let likelihood = mute ? 1 : Numerics.exp((scores[i] - top) / m.spread)
+            probabilities[i] *= likelihood
+            total += probabilities[i]
+        }
+        guard total > 0 else {
+            probabilities = [Double](repeating: 1 / Double(places.count), count: places.count)
+            return
+        }
+        for i in probabilities.indices { probabilities[i] /= total }
+    }
+
+    /// Forgets the unlikely places and keeps at most `capacity`, so memory stays bounded.
+    private mutating func prune(_ m: Model) {
+        var keep = probabilities.indices.filter { probabilities[$0] >= m.forget }
+        if keep.count > m.capacity {
+            keep = Array(keep.sorted { probabilities[$0] > probabilities[$1] }.prefix(m.capacity)).sorted()
+        }
+        guard keep.count < places.count else { return }
+        places = keep.map { places[$0] }
+        gateways = keep.map { gateways[$0] }
+        probabilities = keep.map { probabilities[$0] }
+        let total = probabilities.reduce(0, +)
+        if total > 0 { for i in probabilities.indices { probabilities[i] /= total } }
+    }
+}

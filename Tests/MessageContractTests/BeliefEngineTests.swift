@@ -1,0 +1,172 @@
+import Foundation
+import BeaconCore
+import BeaconWire
+import MessageContract
+import Testing
+import Vocabulary
+
+/// The belief engine (`locator.engine: belief`) through the whole `Locator`: what it publishes for
+/// readings a second apart. Signals are filtered RSSI in dBm; the distances only have to be valid.
+struct BeliefEngineTests {
+    static var belief: LocatorSettings {
+        var s = LocatorSettings()
+        s.engine = .belief
+        return s
+    }
+
+    /// Deterministic noise in ±amplitude dB (a linear congruential generator), so a failure repeats.
+    struct Noise {
+        var state: UInt64
+        mutating func next(_ amplitude: Double) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Double(state >> 11) / Double(1 << 53) * 2 - 1) * amplitude
+        }
+    }
+
+    /// One reading of `gw` with filtered RSSI `rssi` at `seconds`, and the free-space distance for
+    /// it (−59 dBm at 1 m), which the nearest rule compares.
+    static func see(_ h: inout LocatorHarness, _ gw: String, rssi: Double, at seconds: Double) {
+        let metres = pow(10, (-59 - rssi) / 20)
+        h.locator.observe(LocatorHarness.reading(gw, metres, at: seconds, rssi: rssi))
+    }
+
+    /// The `room` of each location event, "?" for unknown, "-" for not_home.
+    static func rooms(_ h: LocatorHarness) -> [String] {
+        h.out.filter { $0.topic.hasSuffix("/location") }.map { m in
+            let text = m.payload.text
+            if text.contains(#""state":"unknown""#) { return "?" }
+            guard let r = text.firstRange(of: #""room":""#) else { return "-" }
+            return String(text[r.upperBound...].prefix { $0 != "\"" })
+        }
+    }
+
+    @Test func noRoomIsNamedWhileTheEvidenceIsEven() {
+        var h = LocatorHarness(Self.belief)
+        for t in 0..<20 {
+            Self.see(&h, "B", rssi: -62, at: Double(t))
+            Self.see(&h, "C", rssi: -62, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(h).isEmpty)
+        for t in 20..<30 {
+            Self.see(&h, "B", rssi: -58, at: Double(t))
+            Self.see(&h, "C", rssi: -70, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(h) == ["office"])
+        #expect(h.eventTimes.first.map { $0 <= 23 } == true)
+    }
+
+    @Test func aStillBeaconNeverFlipsWhereTheNearestRuleDoes() {
+        func run(_ settings: LocatorSettings) -> [String] {
+            var h = LocatorHarness(settings)
+            var noise = Noise(state: 7)
+            for t in 0..<300 {
+                Self.see(&h, "B", rssi: -62 + noise.next(6), at: Double(t))
+                Self.see(&h, "C", rssi: -67 + noise.next(6), at: Double(t))
+                h.advance(Double(t) + 1.5)
+            }
+            return Self.rooms(h)
+        }
+        #expect(run(Self.belief) == ["office"])
+        // The same readings hand the nearest rule back and forth: the test can tell them apart.
+        var nearest = LocatorSettings()
+        nearest.minDwell = .zero
+        #expect(run(nearest).count > 2)
+    }
+
+    @Test func aMovingBeaconIsFollowedWithinSeconds() {
+        var h = LocatorHarness(Self.belief)
+        for t in 0..<120 {
+            let moved = t >= 60
+            Self.see(&h, "B", rssi: moved ? -72 : -60, at: Double(t))
+            Self.see(&h, "C", rssi: moved ? -60 : -72, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(h) == ["office", "lab"])
+        let followed = h.eventTimes.last.map { $0 - 60 }
+        #expect(followed.map { $0 <= 3 } == true, "lab named \(String(describing: followed)) s after the move")
+    }
+
+    @Test func gatewaysOfOneRoomSupportEachOther() {
+        var h = LocatorHarness(Self.belief)
+        for t in 0..<120 {
+            // The strongest gateway changes every 5 s between the office's two; the lab's is close.
+            let bLeads = (t / 5) % 2 == 0
+            Self.see(&h, "B", rssi: bLeads ? -60 : -66, at: Double(t))
+            Self.see(&h, "D", rssi: bLeads ? -66 : -60, at: Double(t))
+            Self.see(&h, "C", rssi: -64, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(h) == ["office"])
+    }
+
+    @Test func theNamedRoomTurnsUnknownWhenItsGatewayGoesOffline() throws {
+        var h = LocatorHarness(Self.belief)
+        for t in 0..<30 {
+            Self.see(&h, "B", rssi: -58, at: Double(t))
+            Self.see(&h, "C", rssi: -75, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(h) == ["office"])
+        h.locator.setGateway("B", online: false)
+        for t in 30..<60 {
+            Self.see(&h, "C", rssi: -75, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        // Not the lab, whose gateway hears the beacon weakly: unknown, on the office's floor.
+        #expect(Self.rooms(h) == ["office", "?"])
+        let unknown = try #require(h.out.last { $0.topic.hasSuffix("/location") })
+        #expect(unknown.payload.text.contains(#""floor":"2""#))
+        #expect(unknown.payload.text.contains(#""room":null"#))
+
+        var off = LocatorHarness({ var s = Self.belief; s.allowsUnknown = false; return s }())
+        for t in 0..<30 {
+            Self.see(&off, "B", rssi: -58, at: Double(t))
+            Self.see(&off, "C", rssi: -75, at: Double(t))
+            off.advance(Double(t) + 1.5)
+        }
+        off.locator.setGateway("B", online: false)
+        for t in 30..<60 {
+            Self.see(&off, "C", rssi: -75, at: Double(t))
+            off.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(off) == ["office"])
+    }
+
+    @Test func anotherFloorIsNeverNamedOnOneReading() {
+        var h = LocatorHarness(Self.belief)
+        for t in 0..<40 {
+            // One very strong reading from the hall's gateway on floor 1 at t = 20.
+            Self.see(&h, "A", rssi: t == 20 ? -45 : -80, at: Double(t))
+            Self.see(&h, "B", rssi: -62, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(h) == ["office"])
+        for t in 40..<60 {
+            Self.see(&h, "A", rssi: -55, at: Double(t))
+            Self.see(&h, "B", rssi: -75, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        #expect(Self.rooms(h) == ["office", "hall"])
+        // Named on the second reading that favours it, never the first.
+        #expect(h.eventTimes.last.map { $0 >= 41 } == true)
+    }
+
+    @Test func theLocationCarriesItsConfidenceAndTheLikelyRooms() throws {
+        var h = LocatorHarness(Self.belief)
+        for t in 0..<15 {
+            Self.see(&h, "B", rssi: -60, at: Double(t))
+            Self.see(&h, "C", rssi: -61, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        let location = try #require(h.out.first { $0.topic == LocatorHarness.locationTopic })
+        let o = try JSONObject(location.payload.text)
+        #expect(o.string("room") == "office")
+        #expect(o.string("state") == "home")
+        let confidence = try #require(o.number("confidence"))
+        #expect(confidence >= 0.7 && confidence < 1)
+        #expect(location.payload.text.contains(#""rooms":[{"floor":"2","room":"office","probability":"#))
+        #expect(location.payload.text.contains(#"{"floor":"2","room":"lab","probability":"#))
+    }
+}
