@@ -36,6 +36,8 @@ package struct LocatorTrack: Sendable {
         /// Its fresh readings, oldest first, at most `historyWindow`; never empty.
         var history: ArraySlice<Sample>
         var latest: Sample { history[history.endIndex - 1] }
+        /// The belief engine's place of this gateway: its room, or itself when it has none.
+        var place: RoomBelief.Place { .init(floor: latest.floor, room: latest.room ?? gateway) }
     }
 
     /// Readings kept per gateway stamped after the last decided tick, at most. Only a gateway whose
@@ -263,6 +265,9 @@ package struct LocatorTrack: Sendable {
         return moved(to: winner, cands, at: t)
     }
 
+    /// Rounded as published, so a location read back from its retained message compares equal.
+    private static func centi(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+
     private static func nearer(_ a: Candidate, _ b: Candidate) -> Bool {
         (a.latest.distance, a.gateway) < (b.latest.distance, b.gateway)
     }
@@ -318,11 +323,9 @@ package struct LocatorTrack: Sendable {
         let previous = location
         let inverse = { (d: Double) in 1 / max(d, 0.1) }
         let total = cands.reduce(0) { $0 + inverse($1.latest.distance) }
-        // Rounded as published, so a location read back from its retained message compares equal.
-        let centi = { (v: Double) in (v * 100).rounded() / 100 }
         let next = LocatorLocation(
-            gateway: c.gateway, floor: c.latest.floor, room: c.latest.room, accuracy: centi(c.latest.distance),
-            since: t, confidence: centi(inverse(c.latest.distance) / total), lastSeen: seen)
+            gateway: c.gateway, floor: c.latest.floor, room: c.latest.room, accuracy: Self.centi(c.latest.distance),
+            since: t, confidence: Self.centi(inverse(c.latest.distance) / total), lastSeen: seen)
         restoredTick = nil
         if let p = previous, p.gateway == next.gateway, p.floor == next.floor, p.room == next.room { return nil }
         location = next
@@ -338,12 +341,8 @@ package struct LocatorTrack: Sendable {
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         restoredTick = nil
-        let evidence = cands.map {
-            RoomBelief.Evidence(
-                gateway: $0.gateway, place: .init(floor: $0.latest.floor, room: $0.latest.room ?? $0.gateway),
-                signal: $0.latest.signal)
-        }
-        let seconds = beliefTick.map { Double((t - $0).microseconds) / 1e6 } ?? Double(s.interval.microseconds) / 1e6
+        let evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
+        let seconds = beliefTick.map { (t - $0).seconds } ?? s.interval.seconds
         beliefTick = t
         beliefMoving = belief.update(seconds: seconds, evidence: evidence, offline: offline, s.model) > 1e-6
         guard let best = belief.best else { return nil }
@@ -368,16 +367,15 @@ package struct LocatorTrack: Sendable {
     private mutating func placed(
         _ place: RoomBelief.Place, probability: Double, _ cands: [Candidate], at t: Timestamp, unknown: Bool
     ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
-        let inPlace = cands.filter { RoomBelief.Place(floor: $0.latest.floor, room: $0.latest.room ?? $0.gateway) == place }
+        let inPlace = cands.filter { $0.place == place }
         let strongest = { (list: [Candidate]) in list.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) } }
         let owner = (unknown ? nil : strongest(inPlace)) ?? strongest(cands)!
-        let centi = { (v: Double) in (v * 100).rounded() / 100 }
         let next = LocatorLocation(
             gateway: owner.gateway, floor: place.floor, room: unknown ? nil : owner.latest.room,
-            accuracy: centi(owner.latest.distance), since: t, confidence: centi(probability), lastSeen: seen,
+            accuracy: Self.centi(owner.latest.distance), since: t, confidence: Self.centi(probability), lastSeen: seen,
             isUnknown: unknown,
             likely: belief.ranked(3, atLeast: 0.05).map {
-                LocatorLocation.Likely(floor: $0.place.floor, room: $0.place.room, probability: centi($0.probability))
+                LocatorLocation.Likely(floor: $0.place.floor, room: $0.place.room, probability: Self.centi($0.probability))
             })
         let previous = location
         location = next

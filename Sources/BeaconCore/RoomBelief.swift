@@ -1,5 +1,3 @@
-import BeaconWire
-
 /// How likely a beacon is to be in each place (a floor and a room) it may be in: the forward pass of
 /// a hidden Markov model over places, taken once a tick from every gateway's evidence
 /// (`LocatorSettings.Engine.belief`, docs/locator.md, "The belief engine").
@@ -98,14 +96,6 @@ package struct RoomBelief: Sendable, Equatable {
                 .map { (place: $0.0, probability: $0.1) })
     }
 
-    /// Whether some gateway of `place` can speak for it: one is fresh in `evidence`, or one seen
-    /// there before is not offline (it does not hear the beacon, which says something too).
-    package func isObserved(_ place: Place, evidence: [Evidence], offline: Set<String>) -> Bool {
-        if evidence.contains(where: { $0.place == place }) { return true }
-        guard let i = places.firstIndex(of: place) else { return false }
-        return gateways[i].contains { !offline.contains($0) }
-    }
-
     /// One tick: `seconds` since the last one, the fresh evidence, and the gateways offline.
     /// Returns the largest change of any probability (0: the belief is settled for this evidence).
     @discardableResult
@@ -140,7 +130,6 @@ package struct RoomBelief: Sendable, Equatable {
             gateways.insert([e.gateway], at: i)
         }
         if wasEmpty, !places.isEmpty { probabilities = [Double](repeating: 1 / Double(places.count), count: places.count) }
-        if wasEmpty { updates = 0 }
     }
 
     /// The motion model: stay with `stay` per second, else move, to another floor `floorMove` as often.
