@@ -62,8 +62,9 @@ package struct LocatorTrack: Sendable {
     private var restoredTick: Timestamp?
     /// Timestamp of the owner's reading last fed to mqtt_room.
     package var lastFed: Timestamp?
-    /// `belief`: where the beacon is likely to be, the tick it was last updated, whether it was
-    /// still moving then, and for how many ticks a place on another floor has led.
+    /// `belief`: where the beacon is likely to be, the tick it was last updated, whether its
+    /// decision can change at the next tick with no message, and for how many ticks a place on
+    /// another floor has led.
     private var belief = RoomBelief()
     private var beliefTick: Timestamp?
     private var beliefMoving = false
@@ -344,7 +345,7 @@ package struct LocatorTrack: Sendable {
         let evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
         let seconds = beliefTick.map { (t - $0).seconds } ?? s.interval.seconds
         beliefTick = t
-        beliefMoving = belief.update(seconds: seconds, evidence: evidence, offline: offline, s.model) > 1e-6
+        let change = belief.update(seconds: seconds, evidence: evidence, offline: offline, s.model)
         guard let best = belief.best else { return nil }
         let named = location.flatMap { l in
             l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil
@@ -352,6 +353,9 @@ package struct LocatorTrack: Sendable {
         let floor = named?.floor ?? location?.floor
         floorLead = best.place.floor != floor && best.probability >= s.minConfidence ? floorLead + 1 : 0
         let ready = location?.isHome == true || belief.updates >= s.model.firstTicks
+        // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
+        // ticks of evidence, another floor's lead), though no message comes.
+        beliefMoving = change > 1e-6 || !ready || floorLead > 0
         if best.place != named, best.probability >= s.minConfidence, ready,
             location?.isHome != true || best.place.floor == floor || floorLead >= max(2, s.floorConfirmations)
         {

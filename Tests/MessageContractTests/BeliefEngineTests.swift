@@ -170,3 +170,34 @@ struct BeliefEngineTests {
         #expect(location.payload.text.contains(#"{"floor":"2","room":"lab","probability":"#))
     }
 }
+
+extension BeliefEngineTests {
+    /// The locator decides a track only when its decision can change; a belief waiting for its
+    /// first ticks of evidence, or for a floor lead to last, can change with no new message.
+    @Test func aBeliefWaitingForTicksIsDecidedWithoutANewMessage() {
+        for everyTrack in [false, true] {
+            var h = LocatorHarness(Self.belief)
+            h.locator.decidesEveryTrack = everyTrack
+            Self.see(&h, "B", rssi: -60, at: 0)
+            h.advance(10)
+            #expect(Self.rooms(h) == ["office"], "every track: \(everyTrack)")
+            #expect(h.eventTimes == [2], "every track: \(everyTrack)")
+        }
+    }
+
+    @Test func aFloorLeadIsCountedWithoutANewMessage() {
+        for everyTrack in [false, true] {
+            var h = LocatorHarness(Self.belief)
+            h.locator.decidesEveryTrack = everyTrack
+            for t in 0..<10 {
+                Self.see(&h, "B", rssi: -60, at: Double(t))
+                h.advance(Double(t) + 1.5)
+            }
+            // One message from each gateway, then silence: the hall's floor leads from then on.
+            Self.see(&h, "A", rssi: -50, at: 10)
+            Self.see(&h, "B", rssi: -80, at: 10)
+            h.advance(20)
+            #expect(Self.rooms(h) == ["office", "hall"], "every track: \(everyTrack)")
+        }
+    }
+}
