@@ -12,6 +12,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Vocabulary
 
 let base = "beacons"
 let beacon = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2"

@@ -12,6 +12,7 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 let fileName = "beacon2mqtt.yaml"
 let topics = [ConfigLayer.fleet: "beacons/fleet/config/set", .gateway: "beacons/gateways/gw1/config/set"]

@@ -45,13 +45,13 @@ module() {
 
 # target NAME → modules it links and the -D flag of its source.
 build() {
-    local name=$1 source=() defines=() modules=(BeaconWire) libs=()
+    local name=$1 source=() defines=() modules=(Vocabulary BeaconWire) libs=()
     case "$name" in
     hci) source=fuzz/HCIDecoderFuzz.swift ;;
     btsnoop | pcap | pcapng | hcidump) source=fuzz/CaptureFuzz.swift; defines=(-D "$(tr a-z A-Z <<<"$name")") ;;
-    config) source=(fuzz/ConfigFuzz.swift fuzz/YAMLLineCount.swift); modules=(BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
-    layer) source=(fuzz/LayerFuzz.swift fuzz/YAMLLineCount.swift); modules=(BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
-    mqtt) source=fuzz/InboundMQTTFuzz.swift; modules=(BeaconWire BeaconCore MessageContract) ;;
+    config) source=(fuzz/ConfigFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
+    layer) source=(fuzz/LayerFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
+    mqtt) source=fuzz/InboundMQTTFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore MessageContract) ;;
     *) echo "fuzz: unknown target '$name'" >&2; exit 64 ;;
     esac
     for m in "${modules[@]}"; do module "$m"; done
