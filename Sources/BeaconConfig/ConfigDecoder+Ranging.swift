@@ -31,6 +31,7 @@ extension ConfigDecoder {
             let p = try v.mapping()
             try p.read("on_proximity_change", into: &s.publish.onProximityChange) { v throws(ConfigError) in try v.bool() }
             try p.read("accuracy_deadband", into: &s.publish.accuracyDeadband) { v throws(ConfigError) in try v.number(atLeast: 0) }
+            try p.read("rssi_deadband", into: &s.publish.rssiDeadband) { v throws(ConfigError) in try v.number(atLeast: 0) }
             try p.read("heartbeat", into: &s.publish.heartbeat) { v throws(ConfigError) in try v.duration() }
             try p.read("ranging_list", into: &s.publish.rangingList) { v throws(ConfigError) in try v.bool() }
         }

@@ -22,7 +22,7 @@ enum ConfigKeys {
         "ranging.filter": ["type", "window", "trim", "process_noise", "measurement_noise"],
         "ranging.distance": ["model", "exponent", "default_measured_power"],
         "ranging.proximity": ["immediate", "near"],
-        "ranging.publish": ["on_proximity_change", "accuracy_deadband", "heartbeat", "ranging_list"],
+        "ranging.publish": ["on_proximity_change", "accuracy_deadband", "rssi_deadband", "heartbeat", "ranging_list"],
         "regions[]": ["name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout"],
         "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities", "via_device"],
         "telemetry": ["enabled", "interval", "low_battery_mv"],

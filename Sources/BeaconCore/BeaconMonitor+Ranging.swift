@@ -32,8 +32,8 @@ extension BeaconMonitor {
     }
 
     /// Updates slot `i`'s ranging result at `t` and reports it (`didRangeBeacon`) if the policy says so:
-    /// first time in range, proximity class changed, accuracy moved by more than the deadband, or
-    /// the heartbeat is due.
+    /// first time in range, proximity class changed, accuracy moved by more than its deadband, the
+    /// filtered RSSI by at least its deadband, or the heartbeat is due.
     mutating func range(_ i: Int32, at t: Timestamp, into out: inout [MonitoringEvent]) {
         let filtered = filteredRSSI(i, at: t).map { $0 + settings.rssiOffset }
         let power = measuredPower(override: table[i].override, frame: table[i].frameMeasuredPower)
@@ -53,8 +53,11 @@ extension BeaconMonitor {
                 let moved =
                     p.accuracyDeadband > 0 && accuracy >= 0 && slot.publishedAccuracy >= 0
                     && abs(accuracy - slot.publishedAccuracy) > p.accuracyDeadband
+                let shifted =
+                    p.rssiDeadband > 0 && filtered != nil && !slot.publishedRSSI.isNaN
+                    && abs(filtered! - Double(slot.publishedRSSI)) >= p.rssiDeadband
                 let heartbeat = p.heartbeat > .zero && t - last >= p.heartbeat
-                due = (p.onProximityChange && proximity != slot.publishedProximity) || moved || heartbeat
+                due = (p.onProximityChange && proximity != slot.publishedProximity) || moved || shifted || heartbeat
             } else {
                 due = true
             }
@@ -62,6 +65,7 @@ extension BeaconMonitor {
                 slot.publishedAt = t
                 slot.publishedAccuracy = accuracy
                 slot.publishedProximity = proximity
+                slot.publishedRSSI = filtered.map(Float.init) ?? .nan
             }
             return due
         }(&table[i])

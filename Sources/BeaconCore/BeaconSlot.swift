@@ -43,6 +43,9 @@ struct BeaconSlot: Sendable {
     var proximity: Proximity = .unknown
     var measuredPower: Int
     var publishedAccuracy: Double = -1
+    /// The filtered RSSI last published (nan: none); a Float keeps the slot small, and a filtered
+    /// RSSI (a median or mean of whole dBm, plus the offset) loses nothing that a dB deadband reads.
+    var publishedRSSI: Float = .nan
     var publishedProximity: Proximity = .unknown
     var publishedAt: Timestamp?
 }

@@ -34,6 +34,11 @@ struct BenchOptions {
     var site = "bench/realdata/kolakowski_flat/site.json"
     var locationSpeed = "max"
     var locationLog: String? = nil
+    /// Location section: the locators compared, each a YAML flow mapping of `locator` keys (one
+    /// `locate` each, on the same gateway messages; none: one `locate` with its defaults), and
+    /// top-level YAML added to every gateway's configuration (its publish policy, say).
+    var locatorConfigs: [String] = []
+    var gatewayConfig: String? = nil
     /// Shorter everything (smoke runs while developing).
     var quick = false
     /// Only the measurements whose name contains this (for profiling one case).
@@ -67,6 +72,11 @@ struct BenchOptions {
           --site PATH              location: the recorded site (default bench/realdata/kolakowski_flat/site.json)
           --location-speed S       location: the gateways' replay speed, max or a multiple of capture speed (default max)
           --location-log DIR       location: where each run's messages and ticks go as JSON lines (default --results)
+          --locator-config YAML    location: a locator to compare, as a flow mapping of locator keys, e.g.
+                                   '{engine: nearest}'; repeat to compare several in one run (default: one
+                                   locate with its defaults)
+          --gateway-config YAML    location: top-level YAML added to every gateway's configuration, e.g.
+                                   'ranging: {publish: {rssi_deadband: 2}}'
           --only TEXT              only the measurements whose name contains TEXT (profiling)
           --quick                  short runs for development (3 reps, 10 s footprint, smaller floods)
         """
@@ -111,6 +121,8 @@ struct BenchOptions {
                 case "--only": options.only = try value(arg)
                 case "--site": options.site = try value(arg)
                 case "--location-log": options.locationLog = try value(arg)
+                case "--locator-config": options.locatorConfigs.append(try value(arg))
+                case "--gateway-config": options.gatewayConfig = try value(arg)
                 case "--location-speed":
                     let text = try value(arg)
                     guard text == "max" || (Double(text) ?? 0) > 0 else {

@@ -9,8 +9,9 @@ import Vocabulary
 /// For each run of a recorded site (`SiteDescription`, `--site`): a capture per receiver
 /// (`ReceiverCaptures`); one real `beacon2mqtt run --replay` gateway per receiver (its gateway id,
 /// floor and room) into a private mosquitto, a subscriber recording every proximity and event
-/// message; then the real `beacon2mqtt locate --clock messages` (defaults) on a second private
-/// mosquitto, fed those messages in the order of their timestamps. Ordered so, every gateway's
+/// message; then the real `beacon2mqtt locate --clock messages` on a second private mosquitto, fed
+/// those messages in the order of their timestamps: with its defaults, or once per `--locator-config`
+/// on the same messages, so engines compare in one run (`--gateway-config` sets the gateways'). Ordered so, every gateway's
 /// readings for a tick are in before any reading a second later decides it, whatever the speed
 /// and start of each gateway: the result is the same on every run of the bench. A sentinel beacon's
 /// readings after the run's end make the locator decide every tick of it.
@@ -24,7 +25,11 @@ struct LocationBench {
     var options: BenchOptions
     var scratch: ScratchDirectory
 
-    static let methods = ["locate", "latest", "median 4 s", "median + 3 dB / 2 s"]
+    static let baselines = ["latest", "median 4 s", "median + 3 dB / 2 s"]
+    /// The locators compared: their `locator` keys as a YAML flow mapping ("" for the defaults).
+    var locators: [String] { options.locatorConfigs.isEmpty ? [""] : options.locatorConfigs }
+    /// One method per locator, then the baselines.
+    var methods: [String] { locators.map { $0.isEmpty ? "locate" : "locate \($0)" } + Self.baselines }
     static let sentinelMinor: UInt16 = 2
 
     /// One run's scores per method, its message rate, and the locator's location count.
@@ -60,7 +65,7 @@ struct LocationBench {
         for (scope, members) in scopes {
             var rate = MessageRate(pairs: 0)
             for m in members { rate.merge(m.rate) }
-            for method in Self.methods {
+            for (index, method) in methods.enumerated() {
                 var s = RoomScoreSummary()
                 for m in members { s.merge(m.scores[method]!) }
                 var r = BenchResult(section: "location", name: "\(site.name) \(scope): \(method)")
@@ -74,7 +79,7 @@ struct LocationBench {
                 r.add("unanswered", Double(s.unanswered), "ticks none/unknown")
                 r.add("ticks", Double(s.ticks), "ticks")
                 var messages = "—"
-                if method == "locate" {
+                if index == 0 {
                     r.add("proximity_per_pair_s", rate.perPairSecond, "proximity msg/pair-s", decimals: 3)
                     r.add("proximity_at_rest_per_pair_s", rate.perPairSecondAtRest, "at rest (budget 0.2)", decimals: 3)
                     messages = "\(fmt(rate.perPairSecond, 3)) (\(fmt(rate.perPairSecondAtRest, 3)))"
@@ -89,6 +94,7 @@ struct LocationBench {
         }
         report.echo = echo
         Console.line("location on real radio: \(site.name), \(runs.count) runs, section wall time \(fmt(wall, 1)) s")
+        if let g = options.gatewayConfig { Console.line("gateways' configuration adds: \(g)") }
         for line in table { Console.line(line) }
     }
 
@@ -101,16 +107,20 @@ struct LocationBench {
         let captures = try ReceiverCaptures.write(run, site: site, scratch: scratch, prefix: prefix)
         let gatewayMessages = try runGateways(captures, site: site, prefix: prefix)
         let relayed = Self.timeOrdered(gatewayMessages, site: site)
-        let locations = try runLocator(relayed, after: max(run.end, relayed.last?.time ?? run.end), prefix: prefix)
+        var decided: [[Location]] = []
+        for (n, keys) in locators.enumerated() {
+            let locations = try runLocator(
+                relayed, after: max(run.end, relayed.last?.time ?? run.end), keys: keys, prefix: "\(prefix)-\(n + 1)")
+            decided.append(locations.sorted { $0.since < $1.since })
+        }
 
-        // The locator's answer at a tick: its newest location decided at or before it.
-        let decided = locations.sorted { $0.since < $1.since }
-        var next = 0
-        var answer = RoomAnswer.none
+        // Each locator's answer at a tick: its newest location decided at or before it.
+        var next = decided.map { _ in 0 }
+        var answer = decided.map { _ in RoomAnswer.none }
         var baselines = [StrongestReceiver.Rule.latest, .median, .medianHysteresis].map {
             StrongestReceiver(rule: $0, readings: Self.readings(run))
         }
-        var scores = Self.methods.map { _ in RoomScore() }
+        var scores = methods.map { _ in RoomScore() }
         let truth = run.truth
         let floor = site.rooms.rooms[0].floor
         let heard = site.receivers.indices.filter { k in run.rows.contains { $0.rssi[k] != nil } }.count
@@ -119,23 +129,25 @@ struct LocationBench {
         for (n, m) in relayed.enumerated() { log.message(n, m) }
         var tick = run.start.rounded(.up)
         while tick <= run.end {
-            while next < decided.count, decided[next].since <= tick {
-                answer = decided[next].answer
-                next += 1
+            for l in decided.indices {
+                while next[l] < decided[l].count, decided[l][next[l]].since <= tick {
+                    answer[l] = decided[l][next[l]].answer
+                    next[l] += 1
+                }
             }
             let here = truth.nearest(to: tick)
             let atRest = truth.isAtRest(at: tick)
             rate.addSecond(endingAt: Int64(tick), atRest: atRest)
             if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor) {
                 let distance = site.rooms.boundaryDistance(x: here.x, y: here.y, floor: floor)
-                var answers = [answer]
+                var answers = answer
                 for b in baselines.indices {
                     answers.append(baselines[b].owner(at: tick).map { .room(site.receivers[$0].room) } ?? .none)
                 }
                 for (m, a) in answers.enumerated() {
                     scores[m].add(.init(time: tick, truth: room.name, boundaryDistance: distance, answer: a))
                 }
-                log.tick(tick, here, room: room.name, boundary: distance, atRest: atRest, answers: zip(Self.methods, answers))
+                log.tick(tick, here, room: room.name, boundary: distance, atRest: atRest, answers: zip(methods, answers))
             } else {
                 for b in baselines.indices { _ = baselines[b].owner(at: tick) }
             }
@@ -146,7 +158,7 @@ struct LocationBench {
         try log.write(to: "\(options.locationLog ?? options.resultsDirectory)/location-\(site.name)-\(slug).jsonl")
         return RunOutcome(
             name: run.name, use: run.use,
-            scores: Dictionary(uniqueKeysWithValues: zip(Self.methods, scores.map(\.summary))), rate: rate,
+            scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), rate: rate,
             relayed: relayed.count)
     }
 
@@ -190,6 +202,7 @@ struct LocationBench {
                   port: \(broker.port)
                   base_topic: beacons
                   client_id: \(Self.quoted("bench-\(receiver.gateway)"))
+                \(options.gatewayConfig ?? "")
 
                 """, to: "\(prefix)-\(receiver.gateway).yaml")
             gateways.append(
@@ -238,7 +251,8 @@ struct LocationBench {
 
     /// Feeds `messages` to a fresh `locate --clock messages` in order, then two sentinel readings
     /// after `end`; returns the tag's locations once the sentinel is placed.
-    private func runLocator(_ messages: [GatewayMessage], after end: Double, prefix: String) throws(BenchFailure)
+    private func runLocator(_ messages: [GatewayMessage], after end: Double, keys: String, prefix: String)
+        throws(BenchFailure)
         -> [Location]
     {
         let broker = try PrivateBroker(scratch: scratch)
@@ -255,6 +269,7 @@ struct LocationBench {
               port: \(broker.port)
               base_topic: beacons
               client_id: bench-locator
+            \(keys.isEmpty ? "" : "locator: \(keys)")
 
             """, to: "\(prefix)-locate.yaml")
         let locate = try Subprocess.spawn(

@@ -187,6 +187,7 @@ import Vocabulary
               publish:
                 on_proximity_change: false
                 accuracy_deadband: 0
+                rssi_deadband: 2.5
                 heartbeat: 0
                 ranging_list: no
             """)
@@ -205,6 +206,7 @@ import Vocabulary
         expected.proximity.near = 3.5
         expected.publish.onProximityChange = false
         expected.publish.accuracyDeadband = 0
+        expected.publish.rssiDeadband = 2.5
         expected.publish.heartbeat = .zero
         expected.publish.rangingList = false
         #expect(config.ranging == expected)

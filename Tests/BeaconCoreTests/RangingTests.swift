@@ -117,6 +117,7 @@ import Vocabulary
     @Test func proximityChangeAloneTriggersPublication() {
         var c = Self.rangingConfig()
         c.ranging.publish.accuracyDeadband = 0
+        c.ranging.publish.rssiDeadband = 0
         c.ranging.publish.heartbeat = .zero
         var h = EventHarness(c)
         h.see(Fixtures.sighting(a1, at: 0.5, rssi: -59))
@@ -126,6 +127,22 @@ import Vocabulary
         #expect(far.map(\.0.proximity) == [.far])
         h.see(Fixtures.sighting(a1, at: 2.5, rssi: -85))  // still far, no deadband → nothing
         #expect(Self.reported(h.advance(3)).isEmpty)
+    }
+
+    @Test func rssiDeadbandAloneTriggersPublication() {
+        var c = Self.rangingConfig()
+        c.ranging.publish.onProximityChange = false
+        c.ranging.publish.accuracyDeadband = 0
+        c.ranging.publish.heartbeat = .zero
+        c.gateway.rssiOffset = 2  // the deadband reads the signal as published, offset applied
+        var h = EventHarness(c)
+        var published: [Double?] = []
+        for (s, rssi) in [-80, -82, -83, -84, -86, -86, -83].enumerated() {
+            h.see(Fixtures.sighting(a1, at: Double(s) + 0.5, rssi: Int8(rssi)))
+            published += Self.reported(h.advance(Double(s) + 1)).map(\.0.filteredRSSI)
+        }
+        // The first range, then each signal at least 3 dB from the last one published.
+        #expect(published == [-78, -81, -84, -81])
     }
 
     @Test func medianFilterIsAppliedOverTheWindowAtTicks() {

@@ -63,6 +63,7 @@ extension ChaosTests {
                     ranging_list: false
                     on_proximity_change: false
                     accuracy_deadband: 0
+                    rssi_deadband: 0
                     heartbeat: 0s
 
                 """)

@@ -152,6 +152,8 @@ extension ManPage {
             "Publish a beacon's proximity when its class changes."),
         .init("ranging.publish.accuracy_deadband", "metres ≥ 0", "0.5",
             "… or when its accuracy moved by more than this; 0 is off."),
+        .init("ranging.publish.rssi_deadband", "dB ≥ 0", "3",
+            "… or when its filtered RSSI moved by at least this; 0 is off. What a room engine needs (locator.md)."),
         .init("ranging.publish.heartbeat", "duration", "30s", "… or at least this often while in range; 0 is off."),
         .init("ranging.publish.ranging_list", "boolean", "true",
             "Publish each region's ranging list every interval while not empty."),
