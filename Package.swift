@@ -31,8 +31,9 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
 
         // PURE, at the bottom: the vocabulary every module shares — the wall instant (`Timestamp`), the
-        // monotonic one (`MonotonicInstant`), the duration (`TimeSpan`), log records and levels, and
-        // the ASCII building blocks of payloads. It sees nothing else.
+        // monotonic one (`MonotonicInstant`), the duration (`TimeSpan`), log records and levels, the
+        // ASCII building blocks of payloads, and what a broker session reports (`BrokerEvent`), which
+        // the MQTT transport raises and the agent's core reads. It sees nothing else.
         // Its time types stay `public` and `@inlinable` (as BeaconWire's API, below): they are on the
         // per-report path.
         .target(name: "Vocabulary", swiftSettings: strict),
@@ -79,11 +80,9 @@ let package = Package(
             name: "HCITransport", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "CBlueZ"],
             swiftSettings: strict
         ),
-        .target(
-            name: "MQTTTransport",
-            dependencies: ["Vocabulary", "Platform", "BeaconCore", "BeaconWire", "MessageContract", "CMosquitto"],
-            swiftSettings: strict
-        ),
+        // libmosquitto's session: topic strings and payload bytes, no message contract or configuration
+        // (Runtime resolves the options and adapts the client as the agent's `BrokerPort`).
+        .target(name: "MQTTTransport", dependencies: ["Vocabulary", "Platform", "CMosquitto"], swiftSettings: strict),
         .target(name: "SystemdTransport", dependencies: ["CSystemd"], swiftSettings: strict),
         // `/metrics` and `/healthz` over libmicrohttpd, on the library's own thread.
         .target(
@@ -98,7 +97,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // The thread shell that runs the agent core (run and locate): event queue, signals, the
-        // source thread. Sources come in as `any PacketSource`, so it names no HCI, capture or simulator.
+        // source thread. Sources come in as `any PacketSource` and the broker as `any BrokerPort`, so
+        // it names no HCI, capture or simulator, and runs in tests without a broker.
         .target(
             name: "Runtime",
             dependencies: [

@@ -257,7 +257,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             announceToHomeAssistant(&session)
             connectRemoteConfiguration(generation: generation, &session)
             announceAdvertising()
-        case .disconnected(let generation):
+        case .disconnected(let generation, _):
             guard generation == connectedGeneration else { return }
             delivery.connectionLost()
             connectedGeneration = nil
@@ -269,11 +269,11 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             subscribedRemoteConfiguration(generation: generation, mid: mid)
             guard phase == .restoring else { return }
             restore.subscribed(generation: generation, mid: mid, at: now)
-        case .message(let topic, let payload, _) where topic == homeAssistant?.birthTopic:
+        case .message(let topic, let payload, _, _) where topic == homeAssistant?.birthTopic:
             // Home Assistant restarted: it forgets discovery that is not retained, so announce again.
             out += homeAssistant?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? []
             enqueueOutput()
-        case .message(let topic, let payload, let retained):
+        case .message(let topic, let payload, _, let retained):
             if receivedRemoteConfiguration(topic: topic, payload: payload) { return }
             guard phase == .restoring else { return }
             restore.received(topic: topic, payload: payload, retained: retained, at: now)

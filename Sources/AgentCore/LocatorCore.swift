@@ -122,17 +122,17 @@ package struct LocatorCore: AgentMachine {
                 _ = session.subscribe(discovery.birthTopic, qos: 0)
                 delivery.enqueue(discovery.messages())
             }
-        case .mqtt(.disconnected(let generation)):
+        case .mqtt(.disconnected(let generation, _)):
             guard generation == connectedGeneration else { break }
             delivery.connectionLost()
             connectedGeneration = nil
         case .mqtt(.published(let generation, let mid)):
             guard generation == connectedGeneration else { break }
             delivery.published(mid: mid)
-        case .mqtt(.message(let topic, let payload, _)) where topic == discovery?.birthTopic:
+        case .mqtt(.message(let topic, let payload, _, _)) where topic == discovery?.birthTopic:
             // Home Assistant restarted: announce again.
             delivery.enqueue(discovery?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? [])
-        case .mqtt(.message(let topic, let payload, _)):
+        case .mqtt(.message(let topic, let payload, _, _)):
             locator.handle(topic: topic, payload: String(decoding: payload, as: UTF8.self))
             // On the messages' clock a tick is due once a reading passed it by `settle`: decided at
             // once, not at the next turn's tick, so a backlog read faster than real time (a replay at

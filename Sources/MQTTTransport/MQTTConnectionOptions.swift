@@ -1,24 +1,50 @@
-import BeaconCore
-import BeaconWire
-import Glibc
-import MessageContract
-import Platform
 import Vocabulary
 
-/// Everything a `MosquittoClient` needs to open a session, resolved from the `mqtt` configuration:
-/// the client id defaults to the gateway id, the password is read from `password_file`, and the
-/// availability topic is `<base>/gateways/<gw>/status`.
+/// Everything a `MosquittoClient` needs to open a session: where, who, how, and the topic its
+/// availability goes to. Resolved from the configuration above the transport (Runtime's
+/// `MQTTConnectionOptions(configuration:)`), which names the topics and reads the password file.
 package struct MQTTConnectionOptions: Sendable, Equatable {
+    package enum ProtocolVersion: String, Sendable, Equatable {
+        case v311 = "3.1.1"
+        case v5 = "5"
+    }
+
+    /// TLS as libmosquitto takes it (`mosquitto_tls_set`, `mosquitto_tls_opts_set`).
+    package struct TLS: Sendable, Equatable {
+        package var enabled: Bool
+        package var caFile: String?
+        package var caPath: String?
+        package var certFile: String?
+        package var keyFile: String?
+        /// `tlsv1.2` or `tlsv1.3`; nil lets OpenSSL choose.
+        package var version: String?
+        /// Skip the server host-name check (logged as a warning at start).
+        package var insecure: Bool
+
+        package init(
+            enabled: Bool = false, caFile: String? = nil, caPath: String? = nil, certFile: String? = nil,
+            keyFile: String? = nil, version: String? = nil, insecure: Bool = false
+        ) {
+            self.enabled = enabled
+            self.caFile = caFile
+            self.caPath = caPath
+            self.certFile = certFile
+            self.keyFile = keyFile
+            self.version = version
+            self.insecure = insecure
+        }
+    }
+
     package var host: String
     package var port: Int
     package var clientID: String
     package var keepalive: TimeSpan
-    package var protocolVersion: MQTTSettings.ProtocolVersion
+    package var protocolVersion: ProtocolVersion
     package var cleanSession: Bool
     package var username: String?
-    /// Read from `password_file`; never logged, never on the command line.
+    /// Never logged, never on the command line.
     package var password: String?
-    package var tls: TLSSettings
+    package var tls: TLS
     /// Retained `online` after every connect; the Last Will and a clean stop leave `offline`.
     package var statusTopic: String
     /// QoS of the status messages (and the will).
@@ -34,8 +60,8 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
 
     package init(
         host: String, port: Int, clientID: String, statusTopic: String, keepalive: TimeSpan = .seconds(30),
-        protocolVersion: MQTTSettings.ProtocolVersion = .v311, cleanSession: Bool = false, username: String? = nil,
-        password: String? = nil, tls: TLSSettings = TLSSettings(), statusQoS: Int = 1,
+        protocolVersion: ProtocolVersion = .v311, cleanSession: Bool = false, username: String? = nil,
+        password: String? = nil, tls: TLS = TLS(), statusQoS: Int = 1,
         reconnectMin: TimeSpan = .seconds(1), reconnectMax: TimeSpan = .seconds(60)
     ) {
         self.host = host
@@ -51,35 +77,6 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
         self.statusQoS = statusQoS
         self.reconnectMin = reconnectMin
         self.reconnectMax = reconnectMax
-    }
-
-    /// A configuration problem found while resolving the options (exit 78).
-    package struct Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        package var description: String
-        package init(_ description: String) { self.description = description }
-    }
-
-    /// Resolves the options of `configuration`, reading the password file.
-    package init(configuration c: Configuration) throws(Problem) {
-        var password: String?
-        if let file = c.mqtt.passwordFile {
-            guard let data = try? FileSystem.contents(file), let text = String(validating: data, as: UTF8.self)
-            else { throw Problem("mqtt.password_file: cannot read '\(file)'") }
-            password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
-        }
-        if c.mqtt.passwordFile != nil, c.mqtt.username == nil {
-            throw Problem("mqtt.password_file needs mqtt.username")
-        }
-        let tls = c.mqtt.tls
-        if (tls.certFile == nil) != (tls.keyFile == nil) {
-            throw Problem("mqtt.tls: cert_file and key_file go together")
-        }
-        self.init(
-            host: c.mqtt.host, port: c.mqtt.port, clientID: c.mqtt.clientID ?? c.gateway.id,
-            statusTopic: TopicTree(c).gatewayStatus, keepalive: c.mqtt.keepalive,
-            protocolVersion: c.mqtt.protocolVersion, cleanSession: c.mqtt.cleanSession, username: c.mqtt.username,
-            password: password, tls: tls, statusQoS: max(c.mqtt.qos, 1), reconnectMin: c.mqtt.reconnectMin,
-            reconnectMax: c.mqtt.reconnectMax)
     }
 
     /// How the broker is addressed in log lines (no credentials).

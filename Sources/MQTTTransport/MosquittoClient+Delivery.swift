@@ -29,7 +29,7 @@ extension MosquittoClient {
             defer { held.events = [] }
             return held.events
         }
-        if !events.isEmpty { deliverEvents(events) }
+        if !events.isEmpty { consumer.load()?.deliver(events) }
         return result
     }
 
@@ -40,6 +40,6 @@ extension MosquittoClient {
             held.events.append(event)
             return true
         }
-        if !held { deliverEvents([event]) }
+        if !held { consumer.load()?.deliver([event]) }
     }
 }

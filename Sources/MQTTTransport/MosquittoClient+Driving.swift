@@ -1,4 +1,3 @@
-import BeaconCore
 import CMosquitto
 import Glibc
 import Platform

@@ -1,5 +1,3 @@
-import BeaconCore
-import BeaconWire
 import CMosquitto
 import Platform
 import Synchronization

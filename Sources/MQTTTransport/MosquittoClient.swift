@@ -1,10 +1,8 @@
-import BeaconCore
-import BeaconWire
 import CMosquitto
 import Glibc
-import MessageContract
 import Platform
 import Synchronization
+import Vocabulary
 
 /// One MQTT session to a broker through libmosquitto, with our own reconnect control.
 ///
@@ -20,30 +18,17 @@ import Synchronization
 /// `handleSlot` (publishers hold it while inside the library) and only post events, so neither
 /// side can block the other. Events raised inside one call into the library reach the consumer
 /// together (MosquittoClient+Delivery.swift).
+///
+/// It speaks topic strings and payload bytes (`BrokerEvent`, `PublishOutcome`): which topics and
+/// what payloads is the message contract's business, above the transport.
 package final class MosquittoClient: Sendable {
-    package enum Event: Sendable, Equatable {
-        /// CONNACK accepted; `online` has been published.
-        case connected(generation: UInt64)
-        /// TCP, TLS or CONNACK failed; the next attempt follows after a backoff.
-        case connectFailed(reason: String)
-        case disconnected(generation: UInt64, reason: String)
-        /// QoS 0 written, or QoS ≥ 1 acknowledged (PUBACK).
-        case published(generation: UInt64, mid: Int32)
-        case message(topic: String, payload: [UInt8], qos: Int, retained: Bool)
-        /// SUBACK for a `subscribe`.
-        case subscribed(generation: UInt64, mid: Int32)
-    }
-
-    package enum PublishResult: Sendable, Equatable {
-        case sent(mid: Int32)
-        case notConnected
-        case failed(String)
-    }
+    package typealias Event = BrokerEvent
 
     package let options: MQTTConnectionOptions
     let logger: Logger
-    /// The consumer: called with the events of one pass, in order (MosquittoClient+Delivery.swift).
-    let deliverEvents: @Sendable ([Event]) -> Void
+    /// The consumer, set once (at `init` or `start`): called with the events of one pass, in order
+    /// (MosquittoClient+Delivery.swift). A lazy reference: a delivery reads it with one atomic load.
+    let consumer = AtomicLazyReference<Consumer>()
     /// The events held back while a thread drives libmosquitto.
     let heldEvents = Mutex<HeldEvents>(HeldEvents())
     let handleSlot = Mutex<HandleSlot>(HandleSlot())
@@ -82,13 +67,26 @@ package final class MosquittoClient: Sendable {
         var networkThread: pid_t? = nil
     }
 
-    /// - Parameter onEvents: called with the events of one read pass (or of one write, or a single
-    ///   event), in order, on the network thread or a publishing thread; must not block.
-    package init(options: MQTTConnectionOptions, logger: Logger, onEvents: @escaping @Sendable ([Event]) -> Void) {
+    /// Where the events go: the consumer `start(delivering:)` (or `init`) was given.
+    final class Consumer: Sendable {
+        let deliver: @Sendable ([Event]) -> Void
+        init(_ deliver: @escaping @Sendable ([Event]) -> Void) { self.deliver = deliver }
+    }
+
+    /// A client whose consumer comes with `start(delivering:)`.
+    package init(options: MQTTConnectionOptions, logger: Logger) {
         self.options = options
         self.logger = logger
-        self.deliverEvents = onEvents
         Self.initialiseLibrary
+    }
+
+    /// - Parameter onEvents: called with the events of one read pass (or of one write, or a single
+    ///   event), in order, on the network thread or a publishing thread; must not block.
+    package convenience init(
+        options: MQTTConnectionOptions, logger: Logger, onEvents: @escaping @Sendable ([Event]) -> Void
+    ) {
+        self.init(options: options, logger: logger)
+        _ = consumer.storeIfNil(Consumer(onEvents))
     }
 
     /// - Parameter onEvent: called once per event, in order; must not block.
@@ -111,10 +109,13 @@ package final class MosquittoClient: Sendable {
     /// The network thread's kernel thread id (`/proc/self/task/<id>`), once started.
     package var networkThread: pid_t? { state.withLock { $0.networkThread } }
 
+    /// How the broker is addressed in log lines (no credentials).
+    package var endpoint: String { options.endpoint }
+
     /// Waits until connected (true), or until the first attempt fails or `timeout` passes (false).
-    package func waitForFirstAttempt(timeout: Duration) -> Bool {
+    package func waitForFirstAttempt(timeout: TimeSpan) -> Bool {
         var connected = false
-        _ = state.wait(for: timeout) { s in
+        _ = state.wait(for: Duration(timeout)) { s in
             connected = s.connected
             return s.connected || s.lastFailure != nil
         }
@@ -122,6 +123,12 @@ package final class MosquittoClient: Sendable {
     }
 
     // MARK: - Lifecycle
+
+    /// Starts the network thread, delivering its events to `deliver` (see `init(options:logger:onEvents:)`).
+    package func start(delivering deliver: @escaping @Sendable ([Event]) -> Void) {
+        _ = consumer.storeIfNil(Consumer(deliver))
+        start()
+    }
 
     /// Starts the network thread; connecting happens in the background.
     package func start() {
@@ -143,7 +150,7 @@ package final class MosquittoClient: Sendable {
 
     /// Clean shutdown: publishes retained `offline` (waiting up to `timeout` for the broker's
     /// acknowledgement), disconnects, and stops the network thread.
-    package func stop(timeout: Duration = .seconds(5)) {
+    package func stop(timeout: TimeSpan = .seconds(5)) {
         let running = state.withLock { s in
             defer { s.stopping = true }
             return s.started && !s.stopping
@@ -151,7 +158,7 @@ package final class MosquittoClient: Sendable {
         guard running else { return }
         stopSignal.stop()
         writeWake.signal()  // a session still waiting for its CONNACK ends at once
-        let deadline = ContinuousClock.now + timeout
+        let deadline = ContinuousClock.now + Duration(timeout)
         if isConnected {
             if options.announcesAvailability { publishOfflineAndWait(until: deadline) }
             handleSlot.withLock { slot in
@@ -178,24 +185,15 @@ package final class MosquittoClient: Sendable {
     /// Publishes on the current connection, if any. With `generation`, only on that connection.
     package func publish(
         topic: String, payload: [UInt8], qos: Int, retain: Bool, generation: UInt64? = nil
-    ) -> PublishResult {
+    ) -> PublishOutcome {
         payload.withUnsafeBytes { publish(topic: topic, payload: $0, qos: qos, retain: retain, generation: generation) }
     }
 
-    /// A message's payload goes to libmosquitto (which copies it) straight from the string's storage,
-    /// and its topic as the string's own C string: no array of either per message.
-    package func publish(_ message: OutboundMessage, generation: UInt64? = nil) -> PublishResult {
-        var text = message.payload.text
-        return text.withUTF8 {
-            publish(
-                topic: message.topic, payload: UnsafeRawBufferPointer($0), qos: message.qos, retain: message.retain,
-                generation: generation)
-        }
-    }
-
-    private func publish(
+    /// The payload goes to libmosquitto (which copies it) straight from the caller's storage, and
+    /// the topic as the string's own C string: no array of either per message.
+    package func publish(
         topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, generation: UInt64?
-    ) -> PublishResult {
+    ) -> PublishOutcome {
         handleSlot.withLock { slot in
             guard let handle = slot.handle, state.withLock({ $0.connected }) else { return .notConnected }
             if let generation, generation != slot.generation { return .notConnected }
@@ -213,10 +211,14 @@ package final class MosquittoClient: Sendable {
         }
     }
 
-    /// Subscribes on the current connection; the SUBACK arrives as `.subscribed`. With MQTT 5,
-    /// `retainAsPublished` keeps the publisher's retain flag on live messages (MQTT 5 §3.8.3.1,
-    /// "Retain As Published", option bit 0x08), which a 3.1.1 broker always clears.
-    package func subscribe(_ pattern: String, qos: Int, retainAsPublished: Bool = false) -> Int32? {
+    /// Subscribes on the current connection; the SUBACK arrives as `.subscribed`.
+    package func subscribe(_ pattern: String, qos: Int) -> Int32? {
+        subscribe(pattern, qos: qos, retainAsPublished: false)
+    }
+
+    /// With MQTT 5, `retainAsPublished` keeps the publisher's retain flag on live messages (MQTT 5
+    /// §3.8.3.1, "Retain As Published", option bit 0x08), which a 3.1.1 broker always clears.
+    package func subscribe(_ pattern: String, qos: Int, retainAsPublished: Bool) -> Int32? {
         handleSlot.withLock { slot in
             guard let handle = slot.handle else { return nil }
             var mid: Int32 = 0

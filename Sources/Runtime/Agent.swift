@@ -12,7 +12,9 @@ import Vocabulary
 /// The `run` daemon's thread shell around `AgentCore`: the calling thread (the pipeline thread)
 /// owns the core and feeds it from one `AgentEventQueue`, which the source thread, the MQTT network
 /// thread and the signal thread post to; it carries out the core's actions (logs, systemd, stopping
-/// the source, reading the configuration) and adapts `MosquittoClient` as its `BrokerSession`.
+/// the source, reading the configuration) and adapts its `BrokerPort` as the core's `BrokerSession`.
+/// Sources come in as `any PacketSource` and the broker as `any BrokerPort`: tests run the shell
+/// with both in memory.
 /// Timers are deadlines of the queue wait on the monotonic clock. See docs/internals.md, "Threading model".
 package final class Agent<Pipeline: MessagePipeline> {
     package let queue = AgentEventQueue()
@@ -23,7 +25,7 @@ package final class Agent<Pipeline: MessagePipeline> {
     private let reload: () throws -> Configuration
     /// The layers set over MQTT (`remote_config.enabled`), nil when off.
     private let layering: (any ConfigurationLayering)?
-    private let client: MosquittoClient
+    private let broker: any BrokerPort
     // systemd (ship): READY/STATUS/RELOADING/STOPPING through sd_notify, and WATCHDOG=1 fed by
     // this loop's own turns (PipelineWatchdog), so a wedged loop gets the service restarted.
     private let systemd = SystemdNotifier(environment: ProcessEnvironment.current())
@@ -44,8 +46,10 @@ package final class Agent<Pipeline: MessagePipeline> {
     ///   - layering: with `remote_config.enabled`, the layers (SIGHUP then reloads through it), and
     ///     the document and layers it starts with.
     ///   - locator: the embedded locator; the agent starts it (when `locator.enabled`) and stops it.
+    ///   - broker: the session to the broker; it announces `online`/`offline` itself (the live
+    ///     one's will and status topic), and the agent starts and stops it.
     package init(
-        configuration: Configuration, connection: MQTTConnectionOptions, pipeline: Pipeline, source: any PacketSource,
+        configuration: Configuration, broker: any BrokerPort, pipeline: Pipeline, source: any PacketSource,
         options: AgentOptions, logger: Logger, metrics: (board: MetricsBoard, adapter: String)? = nil,
         reload: @escaping () throws -> Configuration,
         layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)? = nil,
@@ -56,8 +60,8 @@ package final class Agent<Pipeline: MessagePipeline> {
             RemoteConfiguration(topics: TopicTree(configuration), applied: $0.start.layers, document: $0.start.document)
         }
         core = AgentCore(
-            configuration: configuration, pipeline: pipeline, options: options, statusTopic: connection.statusTopic,
-            statusQoS: connection.statusQoS, softwareVersion: Version.string, now: MonotonicClock.now(),
+            configuration: configuration, pipeline: pipeline, options: options,
+            statusTopic: TopicTree(configuration).gatewayStatus, statusQoS: max(configuration.mqtt.qos, 1), softwareVersion: Version.string, now: MonotonicClock.now(),
             wall: WallClock.now(), remote: remote,
             // The live source stamps packets on this same steady timeline.
             steadyOrigin: (SteadyWallClock.originMonotonic, SteadyWallClock.originWall))
@@ -67,14 +71,25 @@ package final class Agent<Pipeline: MessagePipeline> {
         self.logger = logger
         self.reload = reload
         self.metrics = metrics.map { MetricsPublisher(board: $0.board, adapter: $0.adapter, source: source) }
-        let queue = self.queue
+        self.broker = broker
+    }
+
+    /// An agent on libmosquitto's session to `connection`'s broker.
+    package convenience init(
+        configuration: Configuration, connection: MQTTConnectionOptions, pipeline: Pipeline, source: any PacketSource,
+        options: AgentOptions, logger: Logger, metrics: (board: MetricsBoard, adapter: String)? = nil,
+        reload: @escaping () throws -> Configuration,
+        layering: (layers: any ConfigurationLayering, start: ConfigurationUpdate)? = nil,
+        locator: EmbeddedLocator? = nil
+    ) {
         // libmosquitto's own limit (20 unacknowledged QoS 1 messages) would hold back what the
         // delivery policy lets out beyond it in a second queue of its own.
         var connection = connection
         connection.inFlightWindow = options.inFlightWindow
-        client = MosquittoClient(options: connection, logger: logger) { events in
-            queue.post(contentsOf: events.lazy.map { .mqtt(BrokerEvent($0)) })
-        }
+        self.init(
+            configuration: configuration, broker: MosquittoClient(options: connection, logger: logger),
+            pipeline: pipeline, source: source, options: options, logger: logger, metrics: metrics, reload: reload,
+            layering: layering, locator: locator)
     }
 
     package var configuration: Configuration { core.configuration }
@@ -86,22 +101,21 @@ package final class Agent<Pipeline: MessagePipeline> {
     package func run() -> ExitCode {
         logger.info(
             "starting",
-            ["gateway": configuration.gateway.id, "broker": client.options.endpoint, "version": Version.string])
-        client.start()
-        if configuration.mqtt.requireBrokerAtStart,
-            !client.waitForFirstAttempt(timeout: .microseconds(options.brokerStartTimeout.microseconds))
-        {
+            ["gateway": configuration.gateway.id, "broker": broker.endpoint, "version": Version.string])
+        let queue = self.queue
+        broker.start { events in queue.post(contentsOf: events.lazy.map { .mqtt($0) }) }
+        if configuration.mqtt.requireBrokerAtStart, !broker.waitForFirstAttempt(timeout: options.brokerStartTimeout) {
             logger.error(
                 "broker unavailable at start (mqtt.require_broker_at_start)",
-                ["broker": client.options.endpoint, "reason": client.lastFailure ?? "timeout"])
-            client.stop(timeout: .seconds(1))
+                ["broker": broker.endpoint, "reason": broker.lastFailure ?? "timeout"])
+            broker.stop(timeout: .seconds(1))
             return .unavailable
         }
         if options.handleSignals { SignalWatcher.start(posting: queue) }
         // The core is the turns' while the loop runs (a source thread may run a turn), and back
         // here for the shutdown.
         let turns = PipelineTurns(
-            core, session: MosquittoSession(client: client),
+            core, session: BrokerPortSession(port: broker),
             perform: { core, actions in self.perform(actions, on: &core) },
             turned: { [watchdog] core, posted in
                 watchdog?.loopTurned()  // systemd (ship): at least once a second
@@ -191,7 +205,7 @@ package final class Agent<Pipeline: MessagePipeline> {
             logger.warning("the source did not stop in time; the adapter may be left scanning")
         }
         let lost = core.counters.queued
-        client.stop(timeout: .seconds(2))
+        broker.stop(timeout: .seconds(2))
         locator?.stop()
         let c = core.counters
         logger.info(

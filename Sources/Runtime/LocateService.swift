@@ -56,7 +56,7 @@ package final class LocateService: Sendable {
         var connection = connection
         connection.inFlightWindow = LocatorCore.inFlightWindow
         client = MosquittoClient(options: connection, logger: logger) { events in
-            queue.post(contentsOf: events.lazy.map { .mqtt(BrokerEvent($0)) })
+            queue.post(contentsOf: events.lazy.map { .mqtt($0) })
         }
     }
 
@@ -88,7 +88,7 @@ package final class LocateService: Sendable {
         client.start()
         PosixThread.start(name: "locate") { [self] in
             let turns = PipelineTurns(
-                initial, session: MosquittoSession(client: client),
+                initial, session: BrokerPortSession(port: client),
                 perform: { [logger] _, actions in
                     var logger = logger
                     logger.level = self.level.withLock { $0 }

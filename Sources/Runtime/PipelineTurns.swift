@@ -14,7 +14,7 @@ final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
     // loop's thread, except between a source thread's successful `borrowForSource` and its
     // `returnFromSource` on the same queue, while the loop's thread waits inside `takeStamped`.
     var core: Core
-    var session: MosquittoSession
+    var session: BrokerPortSession
     private let perform: (inout Core, [AgentAction]) -> Void
     private let turned: (inout Core, MonotonicInstant?) -> Void
 
@@ -25,7 +25,7 @@ final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
     ///     passed by value, the generic core was copied every turn (a retain of each of its
     ///     references; callgrind: 3 % of the pipeline thread at 3,000 reports/s).
     init(
-        _ core: Core, session: MosquittoSession, perform: @escaping (inout Core, [AgentAction]) -> Void,
+        _ core: Core, session: BrokerPortSession, perform: @escaping (inout Core, [AgentAction]) -> Void,
         turned: @escaping (inout Core, MonotonicInstant?) -> Void = { _, _ in }
     ) {
         self.core = core

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Testing
+import Vocabulary
 
 @Suite struct AgentCoreBackPressureTests {
     @Test func aConnectedReplayWaitsWhileHalfTheOutboxIsInUse() {
@@ -31,7 +32,7 @@ import Testing
 
     @Test func whileTheBrokerIsAwayAReplayRunsOnLikeALiveSource() {
         var h = CoreHarness(timing: .capture(speed: nil)) { $0.mqtt.outboxLimit = 8 }
-        h.handle(.mqtt(.connectFailed))
+        h.handle(.mqtt(.connectFailed(reason: "refused")))
         for n in 1...10 { h.packet(UInt8(n)) }
         #expect(h.core.takesSourceEvents)
         #expect(h.core.counters.pipeline.reports == 10)

@@ -73,7 +73,7 @@ import Vocabulary
 
     @Test func aFailedSourceEndsWithTheExitStatusOfItsError() {
         var h = CoreHarness(timing: .capture(speed: nil))
-        h.handle(.mqtt(.connectFailed))
+        h.handle(.mqtt(.connectFailed(reason: "refused")))
         h.packet(1)
         h.handle(.sourceFinished(TestFailure(exitStatus: 65)))
         #expect(h.logs.last == "error: source failed; stopping reason=capture damaged at byte 42")

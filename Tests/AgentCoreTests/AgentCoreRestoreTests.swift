@@ -158,7 +158,7 @@ import Vocabulary
         var h = CoreHarness(timing: .capture(speed: nil))
         #expect(h.core.phase == .running)
         #expect(!h.core.takesSourceEvents)
-        h.handle(.mqtt(.connectFailed))
+        h.handle(.mqtt(.connectFailed(reason: "refused")))
         #expect(h.core.takesSourceEvents)
         #expect(h.broker.subscribed.isEmpty)
     }

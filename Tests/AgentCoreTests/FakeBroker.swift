@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import MessageContract
+import Vocabulary
 
 /// A `BrokerSession` that records every call and answers as told: mids count up from 1.
 struct FakeBroker: BrokerSession {

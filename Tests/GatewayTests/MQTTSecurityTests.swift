@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import CLI
+import Runtime
 import Testing
 import Vocabulary
 
@@ -50,7 +51,7 @@ import Vocabulary
                 caFile: pki.caFile, certFile: pki.serverCert, keyFile: pki.serverKey, requireClientCertificate: true))
 
         let (withCert, _) = ClientEvents.client(port: broker.port) {
-            $0.tls = TLSSettings()
+            $0.tls = .init()
             $0.tls.enabled = true
             $0.tls.caFile = pki.caFile
             $0.tls.certFile = pki.clientCert

@@ -40,6 +40,9 @@ import Testing
         for transport in transports {
             graph[transport] = allPure.union(["Platform"]).union(library[transport].map { [$0] } ?? [])
         }
+        // The broker's transport speaks topic strings and bytes: it knows no message contract, no
+        // configuration and no agent (Runtime adapts it as the agent's `BrokerPort`).
+        graph["MQTTTransport"] = ["Vocabulary", "Platform", "CMosquitto"]
         graph["CLI"] = allPure.union(transports).union(["Platform", "Runtime", "BeaconConfig", "IdentityCrypto"])
             .subtracting(["SystemdTransport"])
         return graph

@@ -40,7 +40,7 @@ import Vocabulary
         options.announcesAvailability = false
         let client = MosquittoClient(options: options, logger: Logger(level: .critical) { _ in }) { events in
             hold.pass(events)
-            queue.post(contentsOf: events.lazy.map { .mqtt(BrokerEvent($0)) })
+            queue.post(contentsOf: events.lazy.map { .mqtt($0) })
         }
         client.start()
         #expect(client.waitForFirstAttempt(timeout: .seconds(10)))
@@ -63,7 +63,7 @@ import Vocabulary
         let deadline = MonotonicClock.now().adding(seconds: 10)
         while payloads.count < count {
             guard let event = queue.take(includeSource: false, until: deadline) else { return nil }
-            if case .mqtt(.message(_, let payload, _)) = event { payloads.append(String(decoding: payload, as: UTF8.self)) }
+            if case .mqtt(.message(_, let payload, _, _)) = event { payloads.append(String(decoding: payload, as: UTF8.self)) }
         }
         return payloads
     }

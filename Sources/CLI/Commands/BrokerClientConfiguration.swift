@@ -3,6 +3,7 @@ import BeaconCore
 import Glibc
 import MQTTTransport
 import Platform
+import Runtime
 
 /// The configuration and broker options of a command that is a client of the agents' broker
 /// (`status`, `config`): the file's mqtt section when there is a file, defaults otherwise, and a

@@ -3,6 +3,7 @@ import Glibc
 import MQTTTransport
 import MessageContract
 import Platform
+import Runtime
 import Synchronization
 import Vocabulary
 
@@ -70,7 +71,7 @@ final class BrokerClientSession: Sendable {
 
     func connect(by deadline: ContinuousClock.Instant) -> Bool {
         client.start()
-        return client.waitForFirstAttempt(timeout: deadline - .now) && client.isConnected
+        return client.waitForFirstAttempt(timeout: TimeSpan(deadline - .now)) && client.isConnected
     }
 
     func stop() { client.stop(timeout: .seconds(1)) }

@@ -11,7 +11,8 @@ import Vocabulary
 @testable import Platform
 @testable import Runtime
 
-/// Runs an `Agent` with a `ScriptedPipeline` on its own thread, as `run` does on the main thread.
+/// Runs an `Agent` with a `ScriptedPipeline` on its own thread, as `run` does on the main thread,
+/// on libmosquitto's session to `configuration`'s broker or on the `broker` port given.
 /// Signals are injected through the agent's queue (the harness runs no sigwait thread).
 final class AgentHarness: Sendable {
     let recorder: PipelineRecorder
@@ -24,7 +25,8 @@ final class AgentHarness: Sendable {
 
     init(
         configuration: Configuration, source: ScriptedSource, options: AgentOptions = AgentOptions(timing: .wallClock),
-        burst: Int = 0, burstKind: OutboundMessage.Kind = .event, reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
+        burst: Int = 0, burstKind: OutboundMessage.Kind = .event, broker: (any BrokerPort)? = nil,
+        reload: @escaping @Sendable () throws -> Configuration = { throw ReloadRefused() }
     ) throws {
         let connection = try MQTTConnectionOptions(configuration: configuration)
         var scripted = ScriptedPipeline()
@@ -38,9 +40,17 @@ final class AgentHarness: Sendable {
         let lines = self.lines
         let shared = self.shared
         let thread = Thread {
-            let agent = Agent(
-                configuration: configuration, connection: connection, pipeline: pipeline, source: source,
-                options: agentOptions, logger: Logger(level: .debug, sink: lines.append), reload: reload)
+            let logger = Logger(level: .debug, sink: lines.append)
+            let agent =
+                if let broker {
+                    Agent(
+                        configuration: configuration, broker: broker, pipeline: pipeline, source: source,
+                        options: agentOptions, logger: logger, reload: reload)
+                } else {
+                    Agent(
+                        configuration: configuration, connection: connection, pipeline: pipeline, source: source,
+                        options: agentOptions, logger: logger, reload: reload)
+                }
             shared.queue.withLock { $0 = agent.queue }
             let code = agent.run()
             shared.result.withLock { $0 = (code, agent.counters) }

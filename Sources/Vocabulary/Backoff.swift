@@ -1,6 +1,3 @@
-import BeaconWire
-import Vocabulary
-
 /// Reconnect delays: exponential growth from `minimum` to a `maximum` cap, with jitter so that a
 /// fleet of gateways does not reconnect in lockstep after a broker restart. The jitter is added on
 /// top of the step (uniform in step … step·(1 + `jitter`), never past `maximum`), so `minimum` is the
