@@ -368,7 +368,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private mutating func publishStatus() {
         delivery.enqueue(
             OutboundMessage(
-                topic: statusTopic, payload: .text(health == .healthy ? "online" : "degraded"), qos: statusQoS,
+                topic: statusTopic, payload: .text((health == .healthy ? Availability.online : .degraded).rawValue), qos: statusQoS,
                 retain: true, kind: .status))
     }
 

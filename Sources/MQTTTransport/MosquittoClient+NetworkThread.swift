@@ -138,7 +138,7 @@ extension MosquittoClient {
             if tls.insecure { _ = mosquitto_tls_insecure_set(handle, true) }
         }
         if options.announcesAvailability {
-            let offline = Array("offline".utf8)
+            let offline = Availability.offline.payload
             _ = offline.withUnsafeBytes { raw in
                 mosquitto_will_set(
                     handle, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
@@ -195,7 +195,7 @@ extension MosquittoClient {
         // connected session's errors come back as return codes, so it goes once connected.
         if !options.tls.enabled { mosquitto_log_callback_set(mosq, nil) }
         if options.announcesAvailability {
-            let online = Array("online".utf8)
+            let online = Availability.online.payload
             _ = online.withUnsafeBytes { raw in
                 mosquitto_publish(
                     mosq, nil, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)

@@ -175,7 +175,7 @@ package final class MosquittoClient: Sendable {
         // The acknowledgement may arrive before publish returns the mid: record acks from now on.
         state.withLock { $0.acknowledgedWhileStopping = [] }
         let result = publish(
-            topic: options.statusTopic, payload: Array("offline".utf8), qos: options.statusQoS, retain: true)
+            topic: options.statusTopic, payload: Availability.offline.payload, qos: options.statusQoS, retain: true)
         guard case .sent(let mid) = result else { return }
         _ = state.wait(for: deadline - .now) { $0.acknowledgedWhileStopping?.contains(mid) == true || !$0.connected }
     }

@@ -1,4 +1,5 @@
 import BeaconCore
+import Vocabulary
 
 /// What a gateway's and a locator's discovery share: a list of entities, announced retained on
 /// connect and again on Home Assistant's birth message, and cleared by empty retained messages.
@@ -24,7 +25,7 @@ extension HomeAssistantAnnouncer {
 
     /// HA restarted (birth payload `online`) and forgot non-retained state: publish everything again.
     package func messages(onBirth payload: String) -> [OutboundMessage] {
-        payload == "online" ? messages() : []
+        payload == Availability.online.rawValue ? messages() : []
     }
 
     /// Empty retained messages on the same topics: removes the entities from HA, e.g. when

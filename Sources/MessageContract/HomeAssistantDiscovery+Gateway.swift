@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// The gateway's own device: diagnostic entities from its retained status and stats (docs/topics.md, "Stats").
 extension HomeAssistantDiscovery {
@@ -13,7 +14,7 @@ extension HomeAssistantDiscovery {
             stateTopic: availabilityTopic)
         connectivity.deviceClass = "connectivity"
         connectivity.diagnostic = true
-        connectivity.valueTemplate = "{{ 'OFF' if value == 'offline' else 'ON' }}"
+        connectivity.valueTemplate = "{{ 'OFF' if value == '\(Availability.offline.rawValue)' else 'ON' }}"
 
         var degraded = diagnostic(device, "degraded", "Problem", stats, "{{ 'ON' if value_json.degraded else 'OFF' }}")
         degraded.component = .binarySensor

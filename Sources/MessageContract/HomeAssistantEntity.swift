@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// One Home Assistant entity as an MQTT discovery config (HA docs, "MQTT Discovery", and the page of
 /// each platform). Every publisher (gateway, locator, and later telemetry or IRK devices) describes
@@ -22,7 +23,10 @@ package struct HomeAssistantEntity {
         package var topic: String
         package var available: String
         package var notAvailable: String
-        package init(topic: String, available: String = "online", notAvailable: String = "offline") {
+        package init(
+            topic: String, available: String = Vocabulary.Availability.online.rawValue,
+            notAvailable: String = Vocabulary.Availability.offline.rawValue
+        ) {
             self.topic = topic
             self.available = available
             self.notAvailable = notAvailable

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Vocabulary
 
 /// Home Assistant MQTT discovery published by a locator (`locate`, or the one `run` starts with
 /// `locator.enabled`): for each configured beacon, on the beacon's device,
@@ -36,7 +37,7 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
             stateTopic: topics.locatorStatus)
         connectivity.deviceClass = "connectivity"
         connectivity.diagnostic = true
-        connectivity.valueTemplate = "{{ 'OFF' if value == 'offline' else 'ON' }}"
+        connectivity.valueTemplate = "{{ 'OFF' if value == '\(Availability.offline.rawValue)' else 'ON' }}"
         var out = [connectivity]
         // A locator names itself as the beacons' via_device unless told not to (a second locator).
         let via = (settings.viaDevice ?? true) ? locator.identifier : nil

@@ -136,7 +136,7 @@ package struct Locator: Sendable {
             guard let l = LocatorLocation.retained(payload: payload) else { return false }
             restore(beacon, l)
         case .gatewayStatus(let gateway)?:
-            setGateway(gateway, online: payload != "offline")
+            setGateway(gateway, online: payload != Availability.offline.rawValue)
         case .beacon(let beacon, let gateway, .event)?:
             guard let o = try? JSONObject(payload), o.string("event") == "exit",
                 let at = o.string("timestamp").flatMap(RetainedAttributes.timestamp(rfc3339:))

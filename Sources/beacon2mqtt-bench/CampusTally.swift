@@ -49,7 +49,7 @@ final class CampusTally: Sendable {
         }
         let text = String(decoding: payload, as: UTF8.self)
         if topic.hasPrefix("beacons/gateways/") {
-            if text == "online" { state.withLock { _ = $0.online.insert(topic) } }
+            if text == Availability.online.rawValue { state.withLock { _ = $0.online.insert(topic) } }
             return
         }
         let latency = Self.field("timestamp", in: text).flatMap(RetainedAttributes.timestamp(rfc3339:)).map {

@@ -1,5 +1,6 @@
 import BeaconCore
 import MessageContract
+import Vocabulary
 
 /// Who should confirm a layer `config set`/`unset` published, and what each gateway did: the
 /// gateways are those the broker holds a retained status or effective configuration of (every
@@ -41,7 +42,7 @@ struct ConfigConfirmation {
 
     /// The gateways that can answer now: not offline, and publishing an effective configuration.
     var expected: Set<String> {
-        Set(known.filter { $0.value.status != "offline" && $0.value.document != nil }.keys)
+        Set(known.filter { $0.value.status != Availability.offline.rawValue && $0.value.document != nil }.keys)
     }
 
     /// Each gateway's outcome after `live` (the messages since the layer was published). An
@@ -51,7 +52,7 @@ struct ConfigConfirmation {
         var out: [String: Outcome] = [:]
         let expected = self.expected
         for (gw, state) in known {
-            if state.status == "offline" {
+            if state.status == Availability.offline.rawValue {
                 out[gw] = .offline
             } else if state.document == nil {
                 out[gw] = .noRemoteConfig
