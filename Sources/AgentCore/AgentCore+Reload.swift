@@ -41,7 +41,7 @@ extension AgentCore {
         configuration = next
         // The radio follows `advertise:`; the scan mode needs a restart, only its announcement changes.
         if advertiseChanged { readvertise() } else if scanModeChanged { announceAdvertising(onlyIfChanged: true) }
-        if connectedGeneration != nil {
+        if isConnected {
             // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
             let current = homeAssistant?.messages() ?? []
             let kept = Set(current.map(\.topic))

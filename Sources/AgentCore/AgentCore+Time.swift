@@ -5,7 +5,7 @@ import Vocabulary
 /// timeouts, ranging) follow the monotonic clock, so a stepped wall clock (NTP at boot, `date -s`)
 /// moves no exit and no tick; the wall clock only stamps payloads, through the offset the pipeline
 /// adds to every time it prints. A live source stamps its packets on the same steady timeline
-/// (the shell's `SteadyWallClock`, which the core's `origin` is read from).
+/// (the shell's `SteadyWallClock`, which the core's `clock.origin` is read from).
 extension AgentCore {
     /// The pipeline's notion of now: for a live source, the wall clock at the start moved on by
     /// the monotonic clock; for a capture, the capture's time moved on by the monotonic clock
@@ -15,7 +15,7 @@ extension AgentCore {
         case .wallClock:
             return steadyNow - options.sourceDelay
         case .capture(let speed):
-            guard let anchor else { return nil }
+            guard let anchor = clock.anchor else { return nil }
             guard let speed else { return anchor.packet }
             let elapsed = now.seconds(since: anchor.at) * speed
             let time = anchor.packet + TimeSpan(microseconds: Int64(elapsed * 1_000_000))
@@ -25,7 +25,7 @@ extension AgentCore {
 
     /// The steady timeline's now (live sources stamp on it): the wall clock at the start moved on
     /// by the monotonic clock.
-    var steadyNow: Timestamp { origin.wall + TimeSpan(microseconds: (now.nanoseconds &- origin.now.nanoseconds) / 1000) }
+    var steadyNow: Timestamp { clock.origin.wall + (now - clock.origin.now) }
 
     /// How far the wall clock is from the steady timeline the pipeline's times are on: what a step
     /// of the wall clock since the start added (0 for a capture, whose payloads carry the capture's
@@ -37,7 +37,7 @@ extension AgentCore {
 
     /// Payload time: the wall clock, or a capture's newest packet.
     var payloadTime: Timestamp {
-        if options.timing != .wallClock, let anchor { return anchor.packet }
+        if options.timing != .wallClock, let anchor = clock.anchor { return anchor.packet }
         return wall
     }
 }

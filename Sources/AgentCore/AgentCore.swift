@@ -6,64 +6,51 @@ import Vocabulary
 /// The `run` daemon's state machine, without threads, sockets or clocks: the shell (Runtime's
 /// `Agent`) feeds it inputs (`handle`) and the time (`tick`) and carries out what it returns
 /// (`takeActions`), and answers its publishes through a `BrokerSession`. Pieces:
-/// `DeliveryPolicy` (outbox lanes, held queue, windows), `RestoreSession`, `AgentTimers`,
-/// `AgentStatistics`; back-pressure (`takesSourceEvents`) and the phases live here.
+/// `DeliveryPolicy` (outbox lanes, held queue, windows), `RestoreSession`, `AgentStatistics`, the
+/// broker link (`BrokerLink`), the source intake (`SourceIntake`), the ranging pacer
+/// (`RangingPacer`) and the clocks (`AgentClock`); back-pressure (`takesSourceEvents`) and the
+/// phases live here.
 ///
 /// Time: `now` is monotonic (deadlines, timers, rates, and for a live source the pipeline's clock);
 /// `wall` only stamps payloads (AgentCore+Time).
 package struct AgentCore<Pipeline: MessagePipeline> {
     package internal(set) var configuration: Configuration
     package private(set) var phase: AgentPhase
-    /// Set once the loop should end.
-    package private(set) var termination: AgentTermination?
     /// Readable for tests; only the core changes it.
     package internal(set) var pipeline: Pipeline
     let options: AgentOptions
-    private let statusTopic: String
-    private let statusQoS: Int
-    private let softwareVersion: String
     private(set) var delivery: DeliveryPolicy
     private var restore: RestoreSession
-    private var timers: AgentTimers
     private var statistics: AgentStatistics
+    private var link: BrokerLink
+    private var intake = SourceIntake()
+    private var pacer: RangingPacer
+    private(set) var clock: AgentClock
     var actions: [AgentAction] = []
     var out: [OutboundMessage] = []
     /// Configuration over MQTT, when `remote_config.enabled` (see AgentCore+RemoteConfiguration).
     var remote: RemoteConfiguration?
     /// The radio's state for `advertise:` (nil: not reported yet) and the payload last announced.
     var advertising: (state: AdvertisingState?, announced: String?) = (nil, nil)
-    /// The rest of a batch of packets (from the record at `offset`), waiting while
-    /// `acceptsSourceEvents` is false.
-    private var deferred: (batch: PacketBatch, offset: Int)?
-    /// What a capture's source said it has handed over all packets before (`SourceEvent.caughtUp`).
-    private var caughtUp: Timestamp?
-    /// How the pipeline's deferred ranging tick is paced (see `composeDeferred`).
-    private var spread: TickSpread?
-    private(set) var connectedGeneration: UInt64?
-    private var everConnected = false
-    /// The first connection attempt succeeded or failed.
-    private var firstAttemptDone = false
-    /// The source's health (status `degraded` and the stats' reason while not healthy).
-    private var health = SourceHealth.healthy
-    package var sourceHealth: SourceHealth { health }
-    package var isConnected: Bool { connectedGeneration != nil }
-    private var failure: (any SourceFailure)?
-    /// The newest packet's time and when it was taken: a capture's clock.
-    var anchor: (packet: Timestamp, at: MonotonicInstant)?
-    /// Both clocks at the start: a live source's pipeline time is `origin.wall` moved on by the
-    /// monotonic clock (see AgentCore+Time).
-    let origin: (now: MonotonicInstant, wall: Timestamp)
-    private(set) var now: MonotonicInstant
-    private(set) var wall: Timestamp
+    package var sourceHealth: SourceHealth { intake.health }
+    package var isConnected: Bool { link.isConnected }
+    var now: MonotonicInstant { clock.now }
+    var wall: Timestamp { clock.wall }
+
+    /// Set once the loop should end: clean, or with the source's failure.
+    package var termination: AgentTermination? {
+        guard phase == .ended else { return nil }
+        return intake.failure.map { .sourceFailed($0) } ?? .clean
+    }
 
     /// - Parameters:
-    ///   - statusTopic, statusQoS: the client's availability topic (`degraded` goes there).
+    ///   - statusTopic, statusQoS: the session's availability topic (`degraded` goes there).
     ///   - remote: configuration over MQTT (`remote_config.enabled`), nil when off.
     ///   - steadyOrigin: both clocks at the moment a live source's steady timeline starts (the
     ///     shell's `SteadyWallClock`); by default `now` and `wall`.
     package init(
         configuration: Configuration, pipeline: Pipeline, options: AgentOptions, statusTopic: String, statusQoS: Int,
-        softwareVersion: String, now: MonotonicInstant, wall: Timestamp, remote: RemoteConfiguration? = nil,
+        now: MonotonicInstant, wall: Timestamp, remote: RemoteConfiguration? = nil,
         steadyOrigin: (now: MonotonicInstant, wall: Timestamp)? = nil
     ) {
         self.remote = remote
@@ -71,18 +58,14 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         self.pipeline = pipeline
         self.pipeline.defersRanging = true
         self.options = options
-        self.statusTopic = statusTopic
-        self.statusQoS = statusQoS
-        self.softwareVersion = softwareVersion
-        self.now = now
-        self.wall = wall
-        origin = steadyOrigin ?? (now, wall)
+        link = BrokerLink(statusTopic: statusTopic, statusQoS: statusQoS)
+        clock = AgentClock(now: now, wall: wall, origin: steadyOrigin ?? (now, wall))
+        pacer = RangingPacer(now: now)
         delivery = DeliveryPolicy(outboxLimit: configuration.mqtt.outboxLimit, inFlightWindow: options.inFlightWindow)
         restore = RestoreSession(
             subscriptions: RestoreSession.subscriptions(for: configuration),
             deadline: now + options.restoreTimeout, quiet: options.restoreQuiet)
-        timers = AgentTimers(now: now, statsInterval: configuration.mqtt.statsInterval.seconds)
-        statistics = AgentStatistics(started: now)
+        statistics = AgentStatistics(started: now, interval: configuration.mqtt.statsInterval)
         // A capture has a clock of its own: states saved by a live run (or a previous replay) say
         // nothing about it, and restoring them would make a replay's output depend on the broker.
         phase = options.timing == .wallClock ? .restoring : .running
@@ -100,7 +83,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     package var dropped: Int { delivery.counters.dropped + delivery.counters.coalesced + delivery.rejected }
 
     /// The shell may take source events (packets, the source's end) now.
-    package var takesSourceEvents: Bool { acceptsSourceEvents && deferred == nil }
+    package var takesSourceEvents: Bool { acceptsSourceEvents && intake.deferred == nil }
 
     /// When the shell should call `tick` at the latest if no input arrives (at most a second away).
     package var nextWake: MonotonicInstant {
@@ -110,15 +93,16 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         case .restoring: return min(wake, restore.completion)
         case .finishing(let deadline): return min(wake, deadline, now + .milliseconds(50))
         case .running, .draining:
-            if connectedGeneration != nil, let slice = nextSlice { wake = min(wake, slice) }
-            return min(wake, timers.nextStats ?? wake, advancesOnTimer ? timers.nextAdvance : wake)
+            if link.isConnected, let slice = nextSlice { wake = min(wake, slice) }
+            return min(wake, statistics.nextDue ?? wake, advancesOnTimer ? pacer.nextAdvance : wake)
+        case .ended: return wake
         }
     }
 
     /// systemd's one-line `STATUS=` that `systemctl status` shows.
     package var serviceStatus: String {
-        let health = self.health.degradedReason.map { "degraded: \($0)" } ?? "scanning"
-        let broker = connectedGeneration == nil ? "broker not connected" : "broker connected"
+        let health = intake.health.degradedReason.map { "degraded: \($0)" } ?? "scanning"
+        let broker = link.isConnected ? "broker connected" : "broker not connected"
         return "\(health); \(broker); \(pipeline.statistics.beaconsTracked) beacons; \(delivery.queuedCount) queued"
     }
 
@@ -134,7 +118,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     package mutating func tick<Session: BrokerSession>(at now: MonotonicInstant, wall: Timestamp, _ session: inout Session) {
         set(now, wall)
         if case .finishing(let deadline) = phase, delivery.isIdle || now >= deadline {
-            termination = failure.map { .sourceFailed($0) } ?? .clean
+            phase = .ended
             return
         }
         if phase == .restoring, restore.isComplete(at: now) { finishRestore(&session) }
@@ -144,38 +128,30 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             drainStep()
             publishQueued(&session)
         }
-        if let deferred, acceptsSourceEvents { ingest(deferred.batch, from: deferred.offset, &session) }
+        if let deferred = intake.deferred, acceptsSourceEvents { ingest(deferred.batch, from: deferred.offset, &session) }
         publishQueued(&session)
     }
 
     private mutating func set(_ now: MonotonicInstant, _ wall: Timestamp) {
-        self.now = max(now, self.now)
-        self.wall = wall
+        clock.set(now, wall)
         pipeline.setPayloadClockOffset(payloadClockOffset)
     }
 
-    /// How far a capture's clock may run between packets: up to what its source has handed over
-    /// entirely, and while packets wait in `deferred`, not past the last one ingested. Beyond that
-    /// a tick would fire before a packet stamped ahead of it (as `replay` never does); nil: no
-    /// limit (a source that says nothing, such as a pipe, is live).
-    var captureHorizon: Timestamp? {
-        guard let caughtUp else { return nil }
-        guard let anchor else { return caughtUp }
-        return deferred == nil ? max(caughtUp, anchor.packet) : anchor.packet
-    }
+    /// How far a capture's clock may run between packets (`SourceIntake.captureHorizon`).
+    var captureHorizon: Timestamp? { intake.captureHorizon(newest: clock.anchor?.packet) }
 
     private var advancesOnTimer: Bool {
         options.timing != .capture(speed: nil) && (phase == .running || phase == .draining)
     }
 
     private mutating func runTimers() {
-        if advancesOnTimer, timers.advanceIsDue(at: now, interval: configuration.ranging.interval.seconds) {
+        if advancesOnTimer, pacer.advanceIsDue(at: now, interval: configuration.ranging.interval) {
             if let time = pipelineNow {
                 pipeline.advance(to: time, into: &out)
                 enqueueOutput()
             }
         }
-        if timers.statsAreDue(at: now, interval: configuration.mqtt.statsInterval.seconds) { publishStats() }
+        if statistics.isDue(at: now, interval: configuration.mqtt.statsInterval) { publishStats() }
     }
 
     // MARK: - Inputs
@@ -189,7 +165,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         case .source(.packets(let batch)): ingest(batch, from: 0, &session)
         case .source(.health(let health)): healthChanged(health)
         case .source(.advertising(let state)): advertisingChanged(state)
-        case .source(.caughtUp(let time)): caughtUp = max(caughtUp ?? time, time)
+        case .source(.caughtUp(let time)): intake.caughtUp(to: time)
         case .source(.end): break
         case .sourceFinished(let failure): sourceFinished(failure)
         case .signal(.reload): actions += [.notify(.reloading), .readConfiguration]
@@ -209,17 +185,19 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     }
 
     private var isFinishing: Bool {
-        if case .finishing = phase { return true }
-        return false
+        switch phase {
+        case .finishing, .ended: true
+        case .restoring, .running, .draining: false
+        }
     }
 
     private mutating func healthChanged(_ health: SourceHealth) {
-        guard health != self.health else { return }
+        guard health != intake.health else { return }
         switch health {
         case .degraded(let reason): log(.warning, "source degraded", ["reason": reason])
         case .healthy: log(.info, "source healthy again")
         }
-        self.health = health
+        intake.health = health
         announceAdvertising(onlyIfChanged: true)
         publishStatus()
         actions.append(.notify(.status(serviceStatus)))
@@ -229,7 +207,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         guard !isFinishing else { return }
         if let failure {
             log(.error, "source failed; stopping", ["reason": failure.description])
-            self.failure = failure
+            intake.failure = failure
             phase = .finishing(deadline: now + options.shutdownFlush)
         } else {
             log(.info, "end of input; letting pending exits fire and publishing what is queued")
@@ -241,29 +219,26 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private mutating func handleBroker<Session: BrokerSession>(_ event: BrokerEvent, _ session: inout Session) {
         switch event {
         case .connected(let generation):
-            connectedGeneration = generation
-            firstAttemptDone = true
+            let reconnect = link.connected(generation)
             actions.append(.notify(.status(serviceStatus)))
-            if everConnected {
+            if reconnect {
                 statistics.reconnects += 1
                 // The broker may have lost retained messages (restart without persistence).
                 pipeline.republishRetained(into: &out)
                 enqueueOutput()
             }
-            everConnected = true
-            // The client announced `online` on connect; a degraded source overrides it.
-            if health != .healthy { publishStatus() }
+            // The session announced `online` on connect; a degraded source overrides it.
+            if intake.health != .healthy { publishStatus() }
             if phase == .restoring, !restore.subscribe(generation: generation, on: &session) { finishRestore(&session) }
             announceToHomeAssistant(&session)
             connectRemoteConfiguration(generation: generation, &session)
             announceAdvertising()
         case .disconnected(let generation, _):
-            guard generation == connectedGeneration else { return }
+            guard link.disconnected(generation) else { return }
             delivery.connectionLost()
-            connectedGeneration = nil
             actions.append(.notify(.status(serviceStatus)))
         case .published(let generation, let mid):
-            guard generation == connectedGeneration else { return }
+            guard link.isLive(generation) else { return }
             delivery.published(mid: mid)
         case .subscribed(let generation, let mid):
             subscribedRemoteConfiguration(generation: generation, mid: mid)
@@ -278,7 +253,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             guard phase == .restoring else { return }
             restore.received(topic: topic, payload: payload, retained: retained, at: now)
         case .connectFailed:
-            firstAttemptDone = true
+            link.attemptFailed()
         }
     }
 
@@ -301,10 +276,10 @@ package struct AgentCore<Pipeline: MessagePipeline> {
                     accepts = acceptsSourceEvents
                 }
             }
-            if let last { anchor = (last, now) }
+            if let last { clock.anchor = (last, now) }
             return packets.isAtEnd ? nil : packets.offset
         }
-        deferred = rest.map { (batch, $0) }
+        intake.deferred = rest.map { (batch, $0) }
     }
 
     /// After the end of a finite source, the clock runs on (`Pipeline.finish`) until every pending exit
@@ -320,21 +295,21 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     private var acceptsSourceEvents: Bool {
         BackPressure.acceptsSourceEvents(
-            phase: phase, timing: options.timing, firstAttemptDone: firstAttemptDone,
-            connected: connectedGeneration != nil, delivery: delivery, outboxLimit: configuration.mqtt.outboxLimit)
+            phase: phase, timing: options.timing, firstAttemptDone: link.firstAttemptDone,
+            connected: link.isConnected, delivery: delivery, outboxLimit: configuration.mqtt.outboxLimit)
     }
 
     // MARK: - Restore and Home Assistant
 
     private mutating func finishRestore<Session: BrokerSession>(_ session: inout Session) {
         guard phase == .restoring else { return }
-        if connectedGeneration != nil { for pattern in restore.subscriptions { session.unsubscribe(pattern) } }
+        if link.isConnected { for pattern in restore.subscriptions { session.unsubscribe(pattern) } }
         let messages = restore.messages
         let before = out.count
         pipeline.restore(retained: messages, at: pipelineNow ?? payloadTime, into: &out)
         let cleared = out.count - before
         enqueueOutput()
-        if connectedGeneration == nil {
+        if !link.isConnected {
             log(.warning, "broker not reachable at start: states not restored, starting fresh")
         } else {
             log(.info, "restored retained states", ["read": String(messages.count)])
@@ -343,14 +318,14 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             log(.info, "cleared retained topics of regions and beacons no longer configured", ["topics": String(cleared)])
         }
         phase = .running
-        timers.advanceNow(now)
+        pacer.advanceNow(now)
     }
 
     /// Discovery for the configured beacons and regions, when `homeassistant.discovery` is on.
     var homeAssistant: HomeAssistantDiscovery? {
         guard configuration.homeAssistant.discovery else { return nil }
         return HomeAssistantDiscovery(
-            configuration: configuration, settings: configuration.homeAssistant, softwareVersion: softwareVersion)
+            configuration: configuration, settings: configuration.homeAssistant, softwareVersion: options.softwareVersion)
     }
 
     /// On every connect: publish discovery (retained) and listen for Home Assistant's birth message.
@@ -365,17 +340,12 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
     /// on connect and `offline` at a clean stop; the broker's will is `offline`).
-    private mutating func publishStatus() {
-        delivery.enqueue(
-            OutboundMessage(
-                topic: statusTopic, payload: .text((health == .healthy ? Availability.online : .degraded).rawValue), qos: statusQoS,
-                retain: true, kind: .status))
-    }
+    private mutating func publishStatus() { delivery.enqueue(link.status(healthy: intake.health == .healthy)) }
 
     private mutating func publishStats() {
         let payload = statistics.payload(
             at: now, wall: payloadTime, pipeline: pipeline.statistics, published: delivery.counters.published,
-            queued: delivery.queuedCount, dropped: dropped, degraded: health.degradedReason,
+            queued: delivery.queuedCount, dropped: dropped, degraded: intake.health.degradedReason,
             scanner: configuration.scanner)
         delivery.enqueue(
             OutboundMessage(
@@ -387,7 +357,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     /// A replay connected to its broker holds back what does not fit (one packet can make thousands
     /// of messages: a cohort's exits) instead of letting the outbox drop it.
     private var holdsBackOutput: Bool {
-        if case .capture = options.timing { return connectedGeneration != nil }
+        if case .capture = options.timing { return link.isConnected }
         return false
     }
 
@@ -400,55 +370,32 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     private mutating func publishQueued<Session: BrokerSession>(_ session: inout Session) {
         composeDeferred()
         delivery.holdsBack = holdsBackOutput
-        for record in delivery.publishQueued(generation: connectedGeneration, to: &session) {
+        for record in delivery.publishQueued(generation: link.generation, to: &session) {
             actions.append(.log(record))
         }
     }
 
-    /// Composes as much of the pipeline's deferred ranging tick as the expendable lane would hand
-    /// over now, so a tick's burst is composed in slices between the loop's other inputs (an
-    /// enter heard meanwhile goes out ahead of the rest). Not connected, it waits; the next tick
-    /// pushes it into the outbox (Pipeline+DeferredRanging).
+    /// Composes as much of the pipeline's deferred ranging tick as the pacer lets out now, so a
+    /// tick's burst is composed in slices between the loop's other inputs (an enter heard meanwhile
+    /// goes out ahead of the rest). Not connected, it waits; the next tick pushes it into the
+    /// outbox (Pipeline+DeferredRanging).
     private mutating func composeDeferred() {
-        let waiting = pipeline.deferredOutput
-        guard waiting > 0, let time = pipelineNow else {
-            spread = nil
-            return
-        }
-        if spread?.tick != pipeline.deferredTicks {
-            spread = TickSpread(
-                tick: pipeline.deferredTicks, start: time, total: waiting, interval: configuration.ranging.interval,
-                slice: DeliveryPolicy.unwrittenWindow)
-        }
-        let whole = Self.wholeSlice(of: waiting)
-        guard connectedGeneration != nil, delivery.expendableRoom >= whole else { return }
-        let n = min(delivery.expendableRoom, spread!.allowance(at: time), waiting)
-        guard n >= whole else { return }
+        guard
+            let n = pacer.slice(
+                of: pipeline.deferredOutput, tick: pipeline.deferredTicks, at: pipelineNow,
+                interval: configuration.ranging.interval, room: delivery.expendableRoom, connected: link.isConnected)
+        else { return }
         pipeline.composeDeferred(upTo: n, into: &out)
-        spread!.release(n)
         enqueueOutput()
     }
 
-    /// The least a deferred tick's results are composed in: a whole slice (the unwritten window),
-    /// or what is left of the tick. Each acknowledgement of a slice's messages is a turn of its
-    /// own, and composing one result per turn cost a call through the pipeline each (callgrind:
-    /// about 30 instructions a report at 3,000 reports/s); `composeDeferred` and `nextSlice` agree
-    /// on it, so the loop wakes exactly when a slice may go.
-    private static func wholeSlice(of waiting: Int) -> Int { min(DeliveryPolicy.unwrittenWindow, waiting) }
-
     /// When the next slice of a deferred tick is due on the monotonic clock (a capture replayed at
-    /// full speed has no clock between its packets: its slices go with the packets). Nil also
-    /// while a slice is allowed but the expendable window is full: an acknowledgement wakes the
-    /// loop then, not the clock.
+    /// full speed has no clock between its packets: its slices go with the packets).
     var nextSlice: MonotonicInstant? {
-        let waiting = pipeline.deferredOutput
-        guard waiting > 0, let spread, let due = spread.nextDue, let time = pipelineNow,
-            spread.allowance(at: time) < Self.wholeSlice(of: waiting)
-        else { return nil }
-        let ahead = max(due - time, .zero).seconds
+        guard let ahead = pacer.nextSlice(of: pipeline.deferredOutput, at: pipelineNow) else { return nil }
         switch options.timing {
-        case .wallClock: return now.adding(seconds: ahead)
-        case .capture(let speed?): return now.adding(seconds: ahead / speed)
+        case .wallClock: return now + ahead
+        case .capture(let speed?): return now + TimeSpan(microseconds: Int64(Double(ahead.microseconds) / speed))
         case .capture(nil): return nil
         }
     }

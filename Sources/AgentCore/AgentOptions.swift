@@ -37,6 +37,8 @@ package struct AgentOptions: Sendable {
     package var brokerStartTimeout: TimeSpan = .seconds(10)
     /// The source advertises what `advertise:` says (the live adapter): announce it, retained.
     package var announcesAdvertising = false
+    /// The version the gateway announces (Home Assistant discovery's `sw_version`).
+    package var softwareVersion = ""
 
     package init(timing: Timing = .wallClock) { self.timing = timing }
 }

@@ -9,4 +9,6 @@ package enum AgentPhase: Sendable, Equatable {
     case draining
     /// Publishing what is queued until the outbox is empty or `deadline` passes.
     case finishing(deadline: MonotonicInstant)
+    /// The loop ends (`AgentCore.termination` says how).
+    case ended
 }

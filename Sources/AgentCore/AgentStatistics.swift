@@ -2,18 +2,42 @@ import BeaconCore
 import BeaconWire
 import Vocabulary
 
-/// The retained stats document (docs/topics.md, "Stats"): uptime and rates on the monotonic clock, the
-/// timestamp on the wall clock.
+/// The retained stats document (docs/topics.md, "Stats") and when it is due: uptime, rates and
+/// deadlines on the monotonic clock (a wall-clock step moves none), the timestamp on the wall clock.
 package struct AgentStatistics: Sendable {
     private let started: MonotonicInstant
     private var lastAt: MonotonicInstant
     private var lastReports = 0
     /// Successful connects after the first.
     package var reconnects = 0
+    /// When the next stats go out; nil while they are off (`mqtt.stats_interval: 0`).
+    package private(set) var nextDue: MonotonicInstant?
 
-    package init(started: MonotonicInstant) {
+    /// The first stats go out this soon after start (or the interval, if shorter), so a gateway's
+    /// health — and Home Assistant's diagnostic sensors — have values within seconds, not a minute.
+    package static let firstStats = TimeSpan.seconds(5)
+
+    package init(started: MonotonicInstant, interval: TimeSpan) {
         self.started = started
         lastAt = started
+        nextDue = Self.firstStats(after: started, interval: interval)
+    }
+
+    /// True when stats are due at `now`; the next ones follow `interval` (at least 1 s) from now.
+    /// An interval of 0 is off: never due. A reload that turns them on (or off) takes effect at the
+    /// next call: the first stats then follow as they do at start.
+    package mutating func isDue(at now: MonotonicInstant, interval: TimeSpan) -> Bool {
+        guard let due = nextDue, interval > .zero else {
+            nextDue = Self.firstStats(after: now, interval: interval)
+            return false
+        }
+        guard now >= due else { return false }
+        nextDue = now + max(interval, .seconds(1))
+        return true
+    }
+
+    private static func firstStats(after now: MonotonicInstant, interval: TimeSpan) -> MonotonicInstant? {
+        interval > .zero ? now + min(interval, firstStats) : nil
     }
 
     /// The next stats payload; the rate covers the time since the previous one.

@@ -59,9 +59,11 @@ package final class Agent<Pipeline: MessagePipeline> {
         let remote = layering.map {
             RemoteConfiguration(topics: TopicTree(configuration), applied: $0.start.layers, document: $0.start.document)
         }
+        var coreOptions = options
+        coreOptions.softwareVersion = Version.string
         core = AgentCore(
-            configuration: configuration, pipeline: pipeline, options: options,
-            statusTopic: TopicTree(configuration).gatewayStatus, statusQoS: max(configuration.mqtt.qos, 1), softwareVersion: Version.string, now: MonotonicClock.now(),
+            configuration: configuration, pipeline: pipeline, options: coreOptions,
+            statusTopic: TopicTree(configuration).gatewayStatus, statusQoS: max(configuration.mqtt.qos, 1), now: MonotonicClock.now(),
             wall: WallClock.now(), remote: remote,
             // The live source stamps packets on this same steady timeline.
             steadyOrigin: (SteadyWallClock.originMonotonic, SteadyWallClock.originWall))

@@ -26,7 +26,7 @@ struct CoreHarness {
         options.announcesAdvertising = announcesAdvertising
         core = AgentCore(
             configuration: configuration, pipeline: pipeline, options: options,
-            statusTopic: Self.statusTopic, statusQoS: 1, softwareVersion: "test", now: now, wall: wall,
+            statusTopic: Self.statusTopic, statusQoS: 1, now: now, wall: wall,
             remote: remote)
     }
 

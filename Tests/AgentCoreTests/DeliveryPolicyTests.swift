@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import Testing
+import Vocabulary
 
 @Suite struct DeliveryPolicyTests {
     @Test func anEnterNeverQueuesBehindARangingBurst() {

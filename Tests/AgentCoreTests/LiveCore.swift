@@ -26,7 +26,7 @@ struct LiveCore {
         options.sourceDelay = sourceDelay
         core = AgentCore(
             configuration: c, pipeline: Pipeline(configuration: c), options: options,
-            statusTopic: "b/gateways/gw/status", statusQoS: 1, softwareVersion: "test", now: now, wall: wall)
+            statusTopic: "b/gateways/gw/status", statusQoS: 1, now: now, wall: wall)
     }
 
     static let uuid = BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!
