@@ -38,6 +38,27 @@ package struct LocatorLocation: Sendable, Equatable {
 
     package var isHome: Bool { gateway != nil }
 
+    /// The same place as `other`: gateway, floor, room and `unknown` (a new confidence is not a move).
+    package func isSamePlace(as other: LocatorLocation?) -> Bool {
+        guard let other else { return false }
+        return gateway == other.gateway && floor == other.floor && room == other.room && isUnknown == other.isUnknown
+    }
+
+    /// The belief engine's confidence bands: 0 below `min_confidence`, 1 up to halfway from it to
+    /// certainty, 2 beyond. A named room's location is published again when its band changes.
+    /// Given the confidence it `was` in, a band is left only `bandMargin` past its edge, so a
+    /// confidence hovering at an edge is not published again and again.
+    package static func band(_ confidence: Double, _ minConfidence: Double, was: Double? = nil) -> Int {
+        let edges = [minConfidence, (1 + minConfidence) / 2]
+        let plain = edges.count { confidence >= $0 }
+        guard let was else { return plain }
+        let old = band(was, minConfidence)
+        if plain > old { return edges.count { confidence >= $0 + bandMargin } > old ? plain : old }
+        if plain < old { return edges.count { confidence >= $0 - bandMargin } < old ? plain : old }
+        return old
+    }
+    package static let bandMargin = 0.1
+
     package init(
         gateway: String?, floor: String?, room: String?, accuracy: Double?, since: Timestamp, confidence: Double?,
         lastSeen: Timestamp?, isUnknown: Bool = false, likely: [Likely] = []

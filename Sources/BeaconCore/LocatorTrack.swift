@@ -361,23 +361,32 @@ package struct LocatorTrack: Sendable {
         {
             return placed(best.place, probability: best.probability, cands, at: t, unknown: false)
         }
-        guard let named, s.allowsUnknown, !evidence.contains(where: { $0.place == named }),
-            belief.probability(of: named) < s.minConfidence
+        guard let named else { return nil }
+        let probability = belief.probability(of: named)
+        let heard = evidence.contains { $0.place == named }
+        if s.allowsUnknown, !heard, probability < s.minConfidence {
+            return placed(named, probability: probability, cands, at: t, unknown: true)
+        }
+        // The named room's confidence moved to another band: the location again, its room and
+        // `since` unchanged, so readers (Home Assistant's attributes) see it in steps, not ticks.
+        guard heard, let l = location, let was = l.confidence,
+            LocatorLocation.band(probability, s.minConfidence, was: was) != LocatorLocation.band(was, s.minConfidence)
         else { return nil }
-        return placed(named, probability: belief.probability(of: named), cands, at: t, unknown: true)
+        return placed(named, probability: probability, cands, at: t, unknown: false, since: l.since)
     }
 
     /// The location naming `place` (or, `unknown`, no room): its strongest fresh gateway owns it.
     private mutating func placed(
-        _ place: RoomBelief.Place, probability: Double, _ cands: [Candidate], at t: Timestamp, unknown: Bool
+        _ place: RoomBelief.Place, probability: Double, _ cands: [Candidate], at t: Timestamp, unknown: Bool,
+        since: Timestamp? = nil
     ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
         let inPlace = cands.filter { $0.place == place }
         let strongest = { (list: [Candidate]) in list.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) } }
         let owner = (unknown ? nil : strongest(inPlace)) ?? strongest(cands)!
         let next = LocatorLocation(
             gateway: owner.gateway, floor: place.floor, room: unknown ? nil : owner.latest.room,
-            accuracy: Self.centi(owner.latest.distance), since: t, confidence: Self.centi(probability), lastSeen: seen,
-            isUnknown: unknown,
+            accuracy: Self.centi(owner.latest.distance), since: since ?? t, confidence: Self.centi(probability),
+            lastSeen: seen, isUnknown: unknown,
             likely: belief.ranked(3, atLeast: 0.05).map {
                 LocatorLocation.Likely(floor: $0.place.floor, room: $0.place.room, probability: Self.centi($0.probability))
             })

@@ -29,6 +29,11 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
     /// The node shared by every locator's beacon configs.
     static let node = "beacon2mqtt_locator"
 
+    /// The tracker's attributes from the location: its confidence and likely rooms (`rooms`, the
+    /// belief engine's; none from the nearest engine, none while away).
+    package static let trackerAttributes =
+        "{{ {'confidence': value_json.confidence, 'rooms': value_json.rooms | default([], true)} | tojson }}"
+
     package func entities() -> [HomeAssistantEntity] {
         let locator = HomeAssistantDevice.locator(configuration, softwareVersion: softwareVersion)
         let online = HomeAssistantEntity.Availability(topic: topics.locatorStatus)
@@ -57,14 +62,23 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
                 return e
             }
             // HA's MQTT device tracker: a payload other than home/not_home is the location's name,
-            // here the room. No attributes: a move is one row (room and floor have their sensors).
+            // here the room; `unknown` resets it to HA's own unknown state. Its attributes are the
+            // location's confidence and likely rooms, which the locator publishes only when the room
+            // or the confidence band changes (docs/locator.md), so they add few recorder rows.
             var tracker = entity(.deviceTracker, "_room_tracker", nil, topics.locatorRoom(id))
-            tracker.fields = { w in w.field("source_type", "bluetooth_le") }
+            tracker.fields = { w in
+                w.field("source_type", "bluetooth_le")
+                w.field("payload_reset", "unknown")
+                w.field("json_attributes_topic", location)
+                w.field("json_attributes_template", Self.trackerAttributes)
+            }
             var room = entity(.sensor, "_room", "Room", location)
-            room.valueTemplate = "{{ (value_json.room or value_json.gateway) if value_json.state == 'home' else 'away' }}"
+            room.valueTemplate =
+                "{{ 'unknown' if value_json.state == 'unknown' else "
+                + "(value_json.room or value_json.gateway) if value_json.state == 'home' else 'away' }}"
             room.icon = "mdi:door"
             var floor = entity(.sensor, "_floor", "Floor", location)
-            floor.valueTemplate = "{{ (value_json.floor or 'unknown') if value_json.state == 'home' else 'away' }}"
+            floor.valueTemplate = "{{ (value_json.floor or 'unknown') if value_json.state != 'not_home' else 'away' }}"
             floor.icon = "mdi:stairs"
             var change = entity(.event, "_location_change", "Location change", topics.locatorEvent(id))
             change.icon = "mdi:map-marker-path"

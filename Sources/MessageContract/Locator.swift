@@ -241,12 +241,15 @@ package struct Locator: Sendable {
             if !all, let due = tracks.values[i].nextDecision, due > t { continue }
             decisions += 1
             if let change = tracks.values[i].decide(at: t, settings, offline: offline) {
-                changes += 1
                 let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
-                if publishesRoom { out.append(composer.room(beacon, change.current)) }
-                out.append(
-                    composer.event(beacon, name: tracks.values[i].name, change.current, previous: change.previous, at: t))
+                // A new confidence band of the same place is the location again, not a move.
+                if !change.current.isSamePlace(as: change.previous) {
+                    changes += 1
+                    if publishesRoom { out.append(composer.room(beacon, change.current)) }
+                    out.append(
+                        composer.event(beacon, name: tracks.values[i].name, change.current, previous: change.previous, at: t))
+                }
             }
             if let feed = settings.mqttRoomTopic { feedRoom(beacon, &tracks.values[i], topic: feed, at: t, into: &out) }
             // A beacon that is not_home with no reading left is forgotten, so memory follows the

@@ -30,14 +30,16 @@ struct BeliefEngineTests {
         h.locator.observe(LocatorHarness.reading(gw, metres, at: seconds, rssi: rssi))
     }
 
-    /// The `room` of each location event, "?" for unknown, "-" for not_home.
+    /// The `room` of each location message, "?" for unknown, "-" for not_home; a location published
+    /// again for a new confidence band, in the same room, once.
     static func rooms(_ h: LocatorHarness) -> [String] {
-        h.out.filter { $0.topic.hasSuffix("/location") }.map { m in
+        let all = h.out.filter { $0.topic.hasSuffix("/location") }.map { m in
             let text = m.payload.text
             if text.contains(#""state":"unknown""#) { return "?" }
             guard let r = text.firstRange(of: #""room":""#) else { return "-" }
             return String(text[r.upperBound...].prefix { $0 != "\"" })
         }
+        return all.enumerated().filter { $0.offset == 0 || all[$0.offset - 1] != $0.element }.map(\.element)
     }
 
     @Test func noRoomIsNamedWhileTheEvidenceIsEven() {
@@ -71,6 +73,7 @@ struct BeliefEngineTests {
         #expect(run(Self.belief) == ["office"])
         // The same readings hand the nearest rule back and forth: the test can tell them apart.
         var nearest = LocatorSettings()
+        nearest.engine = .nearest
         nearest.minDwell = .zero
         #expect(run(nearest).count > 2)
     }
@@ -168,6 +171,29 @@ struct BeliefEngineTests {
         #expect(confidence >= 0.7 && confidence < 1)
         #expect(location.payload.text.contains(#""rooms":[{"floor":"2","room":"office","probability":"#))
         #expect(location.payload.text.contains(#"{"floor":"2","room":"lab","probability":"#))
+    }
+
+    /// The location of a room that stays named is published again only when its confidence changes
+    /// band (below `min_confidence`, up to halfway to certainty, beyond), with its `since`, and
+    /// without an event: Home Assistant's attributes change in steps, not every tick.
+    @Test func theLocationIsPublishedAgainOnlyWhenTheConfidenceChangesBand() throws {
+        var h = LocatorHarness(Self.belief)
+        var noise = Noise(state: 11)
+        for t in 0..<120 {
+            // Close, then clearly the office's, then close again: the band goes up and back.
+            let lead = t < 40 ? 1.5 : t < 80 ? 12 : 1.5
+            Self.see(&h, "B", rssi: -60 + noise.next(1), at: Double(t))
+            Self.see(&h, "C", rssi: -60 - lead + noise.next(1), at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        let locations = try h.out.filter { $0.topic == LocatorHarness.locationTopic }.map { try JSONObject($0.payload.text) }
+        let bands = locations.map { LocatorLocation.band($0.number("confidence") ?? -1, 0.7) }
+        #expect(Set(locations.map { $0.string("room") }) == ["office"])
+        #expect(Set(locations.map { $0.string("since") }).count == 1)
+        #expect(locations.count >= 2 && locations.count <= 4, "\(bands)")
+        #expect(zip(bands, bands.dropFirst()).allSatisfy { $0 != $1 }, "\(bands)")
+        #expect(bands.contains(2))
+        #expect(h.out.filter { $0.topic.hasSuffix("/event") }.count == 1)
     }
 }
 

@@ -43,7 +43,13 @@ import Vocabulary
         // (2025.4 ignores value_template there), so it reads the locator's plain-text room topic.
         #expect(tracker["state_topic"] as? String == "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/room")
         #expect(tracker["value_template"] == nil)
-        #expect(tracker["json_attributes_topic"] == nil, "one row per move")
+        #expect(tracker["payload_reset"] as? String == "unknown", "the locator's unknown is HA's unknown")
+        // Its attributes come from the location, which is published again only on a move or a new
+        // confidence band (BeliefEngineTests), never every tick.
+        #expect(tracker["json_attributes_topic"] as? String == "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/location")
+        #expect(tracker["json_attributes_template"] as? String == HomeAssistantLocatorDiscovery.trackerAttributes)
+        let room = try #require(p.first { $0.topic.hasSuffix("_room/config") }?.json)
+        #expect((room["value_template"] as? String)?.contains("'unknown' if value_json.state == 'unknown'") == true)
     }
 
     @Test func everyBeaconEntityIsOnTheBeaconsDeviceThroughTheLocator() throws {

@@ -4,11 +4,12 @@ import MessageContract
 import TestFixtures
 import Testing
 
+/// The `nearest` engine's hand-over rule (docs/locator.md, "The nearest engine").
 @Suite struct LocatorTests {
     typealias H = LocatorHarness
 
     @Test func firstReadingsLocateAtTheNearestGatewayOnTheFirstSettledTick() {
-        var h = H()
+        var h = H(.nearest)
         h.see("A", 2, at: 0.2)
         h.see("B", 5, at: 0.4)
         let quietEarly = h.advance(1.9)
@@ -31,8 +32,8 @@ import Testing
     }
 
     @Test func theFirstDecisionDoesNotDependOnWhenTheClockFirstAdvances() {
-        var prompt = H()
-        var slow = H()
+        var prompt = H(.nearest)
+        var slow = H(.nearest)
         prompt.see("A", 2, at: 0.5)
         slow.see("A", 2, at: 0.5)
         prompt.advance(2)
@@ -42,7 +43,7 @@ import Testing
     }
 
     @Test func aChallengerLessThanFifteenPercentCloserNeverTakesOver() {
-        var h = H()
+        var h = H(.nearest)
         for s in stride(from: 0.5, to: 120, by: 1) {
             h.see("B", 3.0, at: s)
             h.see("C", s.truncatingRemainder(dividingBy: 2) < 1 ? 3.3 : 2.7, at: s + 0.1)  // 10 % farther, then closer
@@ -52,7 +53,7 @@ import Testing
     }
 
     @Test func thirtyPercentCloserTakesOverAtOnceOnTheSameFloor() {
-        var h = H()
+        var h = H(.nearest)
         h.see("B", 4, at: 0.5)
         h.advance(2)
         h.see("C", 2.9, at: 19.5)  // 27.5 % closer: not outright, one reading: not sustained
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func fifteenPercentCloserTakesOverAfterThreeConsistentReadings() {
-        var h = H()
+        var h = H(.nearest)
         for s in [0.5, 10.5, 20.5] { h.see("B", 4, at: s) }
         h.advance(2)
         h.see("C", 3.39, at: 20.6)  // just over 15 % closer (0.85 · 4 = 3.4)
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func oneReadingBeyondFifteenPercentBreaksTheSustainedRule() {
-        var h = H()
+        var h = H(.nearest)
         h.see("B", 4, at: 0.5)
         h.advance(2)
         for s in [10.5, 20.5] { h.see("B", 4, at: s) }
@@ -91,7 +92,7 @@ import Testing
     }
 
     @Test func aNewOwnerIsKeptForTheMinimumDwell() {
-        var h = H()
+        var h = H(.nearest)
         h.see("B", 4, at: 0.5)
         h.advance(2)
         h.see("C", 1, at: 3.0)  // far closer, but B became owner at 1 s
@@ -102,7 +103,7 @@ import Testing
     }
 
     @Test func aStaleOwnerIsReplacedByTheGatewayStillSeeingTheBeacon() {
-        var h = H()
+        var h = H(.nearest)
         h.see("A", 1, at: 0)
         for s in stride(from: 0.0, through: 40, by: 5) { h.see("B", 5, at: s) }
         h.advance(1)
@@ -114,7 +115,7 @@ import Testing
     }
 
     @Test func anOfflineGatewayDoesNotCount() {
-        var h = H()
+        var h = H(.nearest)
         h.see("A", 1, at: 0.5)
         h.see("B", 5, at: 0.5)
         h.advance(2)
@@ -130,7 +131,7 @@ import Testing
     }
 
     @Test func aGatewaysExitEventDropsItsOlderReadings() {
-        var h = H()
+        var h = H(.nearest)
         h.see("B", 1, at: 0.5)
         h.see("C", 5, at: 0.5)
         h.advance(2)
@@ -142,7 +143,7 @@ import Testing
     }
 
     @Test func anotherFloorNeedsTwoOutrightReadingsNeverOne() {
-        var h = H()
+        var h = H(.nearest)
         h.see("A", 5, at: 0.5)
         h.advance(2)
         h.see("A", 5, at: 19.5)
@@ -156,14 +157,14 @@ import Testing
     }
 
     @Test func closeReadingsPreferTheFloorWithMoreGateways() {
-        var h = H()
+        var h = H(.nearest)
         h.see("A", 3.0, at: 0.5)  // floor 1, nearest
         h.see("B", 3.3, at: 0.5)  // floor 2, within 30 % …
         h.see("C", 3.5, at: 0.5)  // … and seen by two gateways
         h.advance(2)
         #expect(h.owners == ["B"])
 
-        var clear = H()
+        var clear = H(.nearest)
         clear.see("A", 2.0, at: 0.5)  // 2.0 ≤ 0.7 · 3.3: clearly nearer, floor 1 wins
         clear.see("B", 3.3, at: 0.5)
         clear.see("C", 3.5, at: 0.5)
@@ -172,7 +173,7 @@ import Testing
     }
 
     @Test func aSustainedWinOnAnotherFloorIsRefusedWhileTheOwnersFloorHasMoreGateways() {
-        var h = H()
+        var h = H(.nearest)
         for s in [0.5, 1.5, 2.5, 13.5, 14.5, 15.5] {
             h.see("B", 4, at: s)
             h.see("C", 4.5, at: s)
@@ -185,7 +186,7 @@ import Testing
     }
 
     @Test func notHomeExactlyAwayTimeoutAfterTheLastReading() {
-        var h = H()
+        var h = H(.nearest)
         h.see("A", 1, at: 0.5)
         h.advance(2)
         h.advance(121.9)
@@ -209,7 +210,7 @@ import Testing
         var distance = DistanceSettings()
         distance.model = .logDistance
         distance.exponent = 2
-        var settings = LocatorSettings()
+        var settings = LocatorSettings.nearest
         for offset in [0.0, 10] {
             settings.rssiOffsets = ["B": offset]
             var h = H(settings, distance: distance)
@@ -223,14 +224,14 @@ import Testing
     }
 
     @Test func unknownDistancesAreIgnored() {
-        var h = H()
+        var h = H(.nearest)
         h.see("A", -1, at: 0.5)
         h.advance(10)
         #expect(h.out.isEmpty)
     }
 
     @Test func mqttRoomFeedFollowsTheOwnerOnly() {
-        var settings = LocatorSettings()
+        var settings = LocatorSettings.nearest
         settings.mqttRoomTopic = "room_presence"
         var h = H(settings)
         h.see("B", 2, at: 0.5)
@@ -248,5 +249,14 @@ import Testing
                     #"{"id":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","name":"e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","distance":2}"#
                 ))
         #expect(feed.allSatisfy { $0.qos == 0 && !$0.retain })
+    }
+}
+
+extension LocatorSettings {
+    /// The defaults with the `nearest` engine.
+    static var nearest: LocatorSettings {
+        var s = LocatorSettings()
+        s.engine = .nearest
+        return s
     }
 }

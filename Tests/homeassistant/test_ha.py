@@ -244,6 +244,13 @@ beacons:
         held = [b[0] - a[0] for a, b in zip(seen, seen[1:])][1:]
         check("each room is held at least the locator's 10 s dwell", all(h >= 9.5 for h in held), f"{held}")
         check("the room sensor says what the tracker says", all(r == v for _, v, r in seen[1:]), f"{seen}")
+        attributes = (await self.ha.states(session)).get("device_tracker.keys", {}).get("attributes", {})
+        # The nearest engine (the locator's default) names no likely rooms: the list is empty then.
+        likely = attributes.get("rooms")
+        check("the tracker carries the locator's confidence and likely rooms",
+              isinstance(attributes.get("confidence"), (int, float)) and isinstance(likely, list)
+              and all(r.get("room") and isinstance(r.get("probability"), (int, float)) for r in likely),
+              f"{attributes}")
         s = await self.ha.states(session)
         check("the still beacon is home in the hall by gateway A, and in the hall by the locator",
               state(s, "device_tracker.bike_hall") == "home" and state(s, "device_tracker.bike") == "hall")
