@@ -58,7 +58,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         self.pipeline = pipeline
         self.pipeline.defersRanging = true
         self.options = options
-        link = BrokerLink(statusTopic: statusTopic, statusQoS: statusQoS)
+        link = BrokerLink(status: (statusTopic, statusQoS))
         clock = AgentClock(now: now, wall: wall, origin: steadyOrigin ?? (now, wall))
         pacer = RangingPacer(now: now)
         delivery = DeliveryPolicy(outboxLimit: configuration.mqtt.outboxLimit, inFlightWindow: options.inFlightWindow)
@@ -76,7 +76,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     package var counters: AgentCounters {
         AgentCounters(
             outbox: delivery.counters, queued: delivery.queuedCount, pipeline: pipeline.statistics,
-            reconnects: statistics.reconnects, rejected: delivery.rejected)
+            reconnects: link.reconnects, rejected: delivery.rejected)
     }
 
     /// Removed without being published: coalesced, dropped, refused.
@@ -222,7 +222,6 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             let reconnect = link.connected(generation)
             actions.append(.notify(.status(serviceStatus)))
             if reconnect {
-                statistics.reconnects += 1
                 // The broker may have lost retained messages (restart without persistence).
                 pipeline.republishRetained(into: &out)
                 enqueueOutput()
@@ -340,13 +339,15 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// Retained `online` or `degraded` on the status topic (the client itself publishes `online`
     /// on connect and `offline` at a clean stop; the broker's will is `offline`).
-    private mutating func publishStatus() { delivery.enqueue(link.status(healthy: intake.health == .healthy)) }
+    private mutating func publishStatus() {
+        if let status = link.status(healthy: intake.health == .healthy) { delivery.enqueue(status) }
+    }
 
     private mutating func publishStats() {
         let payload = statistics.payload(
             at: now, wall: payloadTime, pipeline: pipeline.statistics, published: delivery.counters.published,
-            queued: delivery.queuedCount, dropped: dropped, degraded: intake.health.degradedReason,
-            scanner: configuration.scanner)
+            queued: delivery.queuedCount, dropped: dropped, reconnects: link.reconnects,
+            degraded: intake.health.degradedReason, scanner: configuration.scanner)
         delivery.enqueue(
             OutboundMessage(
                 topic: TopicTree(configuration).gatewayStats, payload: .json(payload), qos: 0, retain: true,

@@ -8,8 +8,6 @@ package struct AgentStatistics: Sendable {
     private let started: MonotonicInstant
     private var lastAt: MonotonicInstant
     private var lastReports = 0
-    /// Successful connects after the first.
-    package var reconnects = 0
     /// When the next stats go out; nil while they are off (`mqtt.stats_interval: 0`).
     package private(set) var nextDue: MonotonicInstant?
 
@@ -43,7 +41,7 @@ package struct AgentStatistics: Sendable {
     /// The next stats payload; the rate covers the time since the previous one.
     package mutating func payload(
         at now: MonotonicInstant, wall: Timestamp, pipeline: PipelineStatistics, published: Int, queued: Int,
-        dropped: Int, degraded: String?, scanner: ScannerSettings
+        dropped: Int, reconnects: Int, degraded: String?, scanner: ScannerSettings
     ) -> String {
         let elapsed = max(now.seconds(since: lastAt), 0.001)
         var json = JSONWriter()

@@ -5,7 +5,7 @@ import MetricsContract
 import Vocabulary
 
 /// `locate`'s state machine on the agent's shape: feeds what the broker sends to a `Locator`,
-/// decides the due ticks every `tick` seconds (monotonic) and publishes through the same
+/// decides the due ticks every `tick` (monotonic) and publishes through the same
 /// `DeliveryPolicy` as the gateway, so its output is bounded, acknowledged (QoS ≥ 1) and
 /// requeued after a lost connection. A stop decides once more, then flushes until the outbox is
 /// acknowledged or `flush` seconds passed.
@@ -13,41 +13,38 @@ package struct LocatorCore: AgentMachine {
     package private(set) var locator: Locator
     package private(set) var termination: AgentTermination?
     private let clock: LocatorClock
-    private let tick: Double
+    private let tick: TimeSpan
     private let flush: TimeSpan
     private var delivery: DeliveryPolicy
     private var nextTick: MonotonicInstant
     private var finishing: MonotonicInstant?
-    private var connectedGeneration: UInt64?
-    private var everConnected = false
-    private var reconnects = 0
+    private var link = BrokerLink()
     private var actions: [AgentAction] = []
-    private var now: MonotonicInstant
-    private var wall: Timestamp
-    /// Both clocks at the start, and how far the wall clock was from the steady timeline (the start's
-    /// wall clock moved on by the monotonic one) when the locator last followed a step of it.
-    private let origin: (now: MonotonicInstant, wall: Timestamp)
+    /// Both clocks, and where they started.
+    private var time: AgentClock
+    /// How far the wall clock was from the steady timeline (the start's wall clock moved on by the
+    /// monotonic one) when the locator last followed a step of it.
     private var wallOffset = TimeSpan(microseconds: 0)
+    private var now: MonotonicInstant { time.now }
+    private var wall: Timestamp { time.wall }
     /// Home Assistant discovery for the beacons' room trackers (nil: `homeassistant.discovery` off).
     private var discovery: HomeAssistantLocatorDiscovery?
     /// What discovery says the software is, kept for a discovery that is switched on later.
     private let softwareVersion: String
 
     package init(
-        locator: Locator, clock: LocatorClock, tick: Double, outboxLimit: Int, flush: TimeSpan = .seconds(2), now: MonotonicInstant,
+        locator: Locator, clock: LocatorClock, tick: TimeSpan, outboxLimit: Int, flush: TimeSpan = .seconds(2), now: MonotonicInstant,
         wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil
     ) {
         self.locator = locator
         self.discovery = discovery.flatMap { $0.settings.discovery ? $0 : nil }
         softwareVersion = discovery?.softwareVersion ?? ""
         self.clock = clock
-        self.tick = max(tick, 0.001)
+        self.tick = max(tick, .milliseconds(1))
         self.flush = flush
         delivery = DeliveryPolicy(outboxLimit: outboxLimit, inFlightWindow: Self.inFlightWindow)
         nextTick = now
-        self.now = now
-        self.wall = wall
-        origin = (now, wall)
+        time = AgentClock(now: now, wall: wall, origin: (now, wall))
     }
 
     /// QoS ≥ 1 messages unacknowledged at once (the session is given the same, `MQTTConnectionOptions.inFlightWindow`).
@@ -69,7 +66,7 @@ package struct LocatorCore: AgentMachine {
     package var metrics: LocatorMetrics {
         LocatorMetrics(
             locations: locator.locatedCount, changes: locator.changes,
-            broker: BrokerMetrics(connected: connectedGeneration != nil, reconnects: reconnects))
+            broker: BrokerMetrics(connected: link.isConnected, reconnects: link.reconnects))
     }
 
     package var nextWake: MonotonicInstant {
@@ -90,12 +87,11 @@ package struct LocatorCore: AgentMachine {
         }
         if now >= nextTick {
             decide()
-            nextTick = max(nextTick.adding(seconds: tick), now.adding(seconds: tick / 10))
+            nextTick = max(nextTick + tick, now + TimeSpan(microseconds: tick.microseconds / 10))
             // On the wall clock, wake when the next tick falls due rather than up to `tick` later, so
             // a location goes out `settle` after its tick (issue #18: p99 ≤ settle + 50 ms).
             if clock == .wall, let due = locator.nextDue {
-                let wait = Double((due - wall).microseconds) / 1e6
-                nextTick = min(nextTick, now.adding(seconds: max(wait, 0.001)))
+                nextTick = min(nextTick, now + max(due - wall, .milliseconds(1)))
             }
         }
         publishQueued(&session)
@@ -107,15 +103,12 @@ package struct LocatorCore: AgentMachine {
         set(now, wall)
         switch input {
         case .mqtt(.connected(let generation)):
-            connectedGeneration = generation
-            if everConnected {
-                reconnects += 1
+            if link.connected(generation) {
                 // The broker may have lost the retained locations (a restart without persistence, a crash).
                 var out: [OutboundMessage] = []
                 locator.retainedLocations(into: &out)
                 delivery.enqueue(out)
             }
-            everConnected = true
             for pattern in locator.subscriptions { _ = session.subscribe(pattern, qos: 1) }
             actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))
             if let discovery {
@@ -123,11 +116,10 @@ package struct LocatorCore: AgentMachine {
                 delivery.enqueue(discovery.messages())
             }
         case .mqtt(.disconnected(let generation, _)):
-            guard generation == connectedGeneration else { break }
+            guard link.disconnected(generation) else { break }
             delivery.connectionLost()
-            connectedGeneration = nil
         case .mqtt(.published(let generation, let mid)):
-            guard generation == connectedGeneration else { break }
+            guard link.isLive(generation) else { break }
             delivery.published(mid: mid)
         case .mqtt(.message(let topic, let payload, _, _)) where topic == discovery?.birthTopic:
             // Home Assistant restarted: announce again.
@@ -154,10 +146,9 @@ package struct LocatorCore: AgentMachine {
     /// follow the wall clock, as the readings' timestamps do, while every timeout runs on the
     /// monotonic clock. Differences under `LocatorCore.stepThreshold` are the two reads' jitter.
     private mutating func set(_ now: MonotonicInstant, _ wall: Timestamp) {
-        self.now = max(now, self.now)
-        self.wall = wall
+        time.set(now, wall)
         guard clock == .wall else { return }
-        let steady = origin.wall + TimeSpan(microseconds: (self.now.nanoseconds &- origin.now.nanoseconds) / 1000)
+        let steady = time.origin.wall + (self.now - time.origin.now)
         let offset = wall - steady
         let step = TimeSpan(microseconds: offset.microseconds - wallOffset.microseconds)
         guard abs(step.microseconds) >= Self.stepThreshold.microseconds else { return }
@@ -180,7 +171,7 @@ package struct LocatorCore: AgentMachine {
             into: &out)
         let next = HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: softwareVersion)
         let current = next.settings.discovery ? next.messages() : []
-        if connectedGeneration != nil {
+        if link.isConnected {
             let kept = Set(current.map(\.topic))
             out += (discovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
             if discovery?.birthTopic != next.birthTopic, next.settings.discovery { _ = session.subscribe(next.birthTopic, qos: 0) }
@@ -203,7 +194,7 @@ package struct LocatorCore: AgentMachine {
     }
 
     private mutating func publishQueued<Session: BrokerSession>(_ session: inout Session) {
-        for record in delivery.publishQueued(generation: connectedGeneration, to: &session) {
+        for record in delivery.publishQueued(generation: link.generation, to: &session) {
             actions.append(.log(record))
         }
     }

@@ -12,8 +12,8 @@ import Vocabulary
 /// `readBackQuiet` passed after the subscriptions were acknowledged was removed meanwhile, and goes.
 package struct RemoteConfiguration: Sendable {
     package let topics: TopicTree
-    package var minimumInterval = 1.0
-    package var readBackQuiet = 1.0
+    package var minimumInterval = TimeSpan.seconds(1)
+    package var readBackQuiet = TimeSpan.seconds(1)
     /// The layers applied now.
     package var applied: Set<ConfigLayer>
     /// The retained effective configuration, republished on every connect.
@@ -55,7 +55,7 @@ package struct RemoteConfiguration: Sendable {
 
     package mutating func subscribed(generation: UInt64, mid: Int32, at now: MonotonicInstant) {
         guard generation == self.generation, let layer = subscriptionMids.removeValue(forKey: mid) else { return }
-        readBackEnds[layer] = now.adding(seconds: readBackQuiet)
+        readBackEnds[layer] = now + readBackQuiet
     }
 
     /// A set message; returns false when it is not for a set topic.
@@ -77,7 +77,7 @@ package struct RemoteConfiguration: Sendable {
             guard let payload = pending[layer], now >= nextAllowed[layer] ?? now else { continue }
             pending[layer] = nil
             requested[layer] = ConfigLayer.digest(payload)
-            nextAllowed[layer] = now.adding(seconds: minimumInterval)
+            nextAllowed[layer] = now + minimumInterval
             out.append((layer, payload))
         }
         return out

@@ -49,7 +49,7 @@ package final class LocateService: Sendable {
         level = Mutex(logger.level)
         waiting = Mutex(
             LocatorCore(
-                locator: locator, clock: clock, tick: Double(tick / .microseconds(1)) / 1e6,
+                locator: locator, clock: clock, tick: TimeSpan(tick),
                 outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallClock.now(),
                 discovery: discovery))
         let queue = self.queue

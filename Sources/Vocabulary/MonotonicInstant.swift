@@ -7,12 +7,6 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable {
     @inlinable
     public init(nanoseconds: Int64) { self.nanoseconds = nanoseconds }
 
-    /// This instant moved on by `seconds` (negative: back).
-    @inlinable
-    public func adding(seconds: Double) -> MonotonicInstant {
-        MonotonicInstant(nanoseconds: nanoseconds &+ Int64((seconds * 1e9).rounded()))
-    }
-
     /// Seconds from `earlier` to this instant (negative when `earlier` is later).
     @inlinable
     public func seconds(since earlier: MonotonicInstant) -> Double { Double(nanoseconds &- earlier.nanoseconds) / 1e9 }

@@ -15,7 +15,7 @@ import Vocabulary
             let step: Double = turn == 5 ? 3600 : turn == 9 ? -3600 : 0
             h.pass(0.5, wallStep: step)
             h.tick()
-            #expect(h.core.nextWake <= h.now.adding(seconds: 1))
+            #expect(h.core.nextWake <= h.now + .seconds(1))
         }
         // One advance per monotonic second (turns 2, 4, … 12; the restore made the first one), on
         // the steady timeline: a second apart, whatever the wall clock did.

@@ -12,7 +12,7 @@ import Vocabulary
         h.actions = []
         h.handle(.signal(.stop(name: "SIGTERM")))
         #expect(h.actions == [.log(LogRecord(.info, "stopping", ["signal": "SIGTERM"])), .notify(.stopping), .stopSource])
-        let deadline = h.now.adding(seconds: 5)
+        let deadline = h.now + .seconds(5)
         #expect(h.core.phase == .finishing(deadline: deadline))
         // A second signal changes nothing.
         h.handle(.signal(.stop(name: "SIGINT")))
@@ -46,7 +46,7 @@ import Vocabulary
         h.actions = []
         h.handle(.sourceFinished(nil))
         #expect(h.logs == ["info: end of input; letting pending exits fire and publishing what is queued"])
-        #expect(h.core.phase == .finishing(deadline: h.now.adding(seconds: 30)))
+        #expect(h.core.phase == .finishing(deadline: h.now + .seconds(30)))
         h.acknowledgeAll()
         h.tick()
         guard case .clean? = h.core.termination else { return #expect(Bool(false), "no clean end") }

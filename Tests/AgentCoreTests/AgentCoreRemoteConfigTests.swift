@@ -54,7 +54,7 @@ import Vocabulary
         h.pass(0.999)
         h.tick()
         #expect(requests(h).count == 2)
-        #expect(h.core.nextWake == h.now.adding(seconds: 0.001))
+        #expect(h.core.nextWake == h.now + .milliseconds(1))
         h.pass(0.001)
         h.tick()
         #expect(requests(h).map(\.1).last == "gateway: {room: r50}")

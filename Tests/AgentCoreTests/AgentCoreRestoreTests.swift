@@ -46,7 +46,7 @@ import Vocabulary
         h.pass(2.999)
         h.tick()
         #expect(h.core.phase == .restoring)
-        #expect(h.core.nextWake == start.adding(seconds: 3))
+        #expect(h.core.nextWake == start + .seconds(3))
         h.pass(0.001)
         h.tick()
         #expect(h.core.phase == .running)

@@ -32,7 +32,7 @@ struct CoreHarness {
 
     /// Moves the monotonic clock by `seconds` and the wall clock by `seconds + wallStep`.
     mutating func pass(_ seconds: Double, wallStep: Double = 0) {
-        now = now.adding(seconds: seconds)
+        now = now + TimeSpan(microseconds: Int64((seconds * 1e6).rounded()))
         wall = wall + TimeSpan(microseconds: Int64((seconds + wallStep) * 1_000_000))
     }
 

@@ -42,7 +42,7 @@ struct LiveCore {
 
     /// Both clocks move on; the wall clock by `wallStep` more. Ticks the core.
     mutating func pass(_ seconds: Double, wallStep: Double = 0) {
-        now = now.adding(seconds: seconds)
+        now = now + TimeSpan(microseconds: Int64((seconds * 1e6).rounded()))
         wall = wall + TimeSpan(microseconds: Int64(((seconds + wallStep) * 1e6).rounded()))
         core.tick(at: now, wall: wall, &broker)
         _ = core.takeActions()

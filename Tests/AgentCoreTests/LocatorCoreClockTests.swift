@@ -21,7 +21,7 @@ import Vocabulary
         settings.staleAfter = .seconds(5)
         settings.awayTimeout = .seconds(10)
         core = LocatorCore(
-            locator: Locator(settings: settings), clock: .wall, tick: 0.2, outboxLimit: 1000, now: now, wall: wall)
+            locator: Locator(settings: settings), clock: .wall, tick: .milliseconds(200), outboxLimit: 1000, now: now, wall: wall)
         core.handle(.mqtt(.connected(generation: 1)), at: now, wall: wall, &broker)
     }
 
@@ -29,7 +29,7 @@ import Vocabulary
     mutating func pass(_ seconds: Double, wallStep: Double = 0, reading: Bool) {
         var step = wallStep
         for turn in 0..<Int((seconds / 0.2).rounded()) {
-            now = now.adding(seconds: 0.2)
+            now = now + .milliseconds(200)
             wall = wall + TimeSpan(microseconds: Int64(((0.2 + step) * 1e6).rounded()))
             step = 0
             if reading, turn % 5 == 4 {

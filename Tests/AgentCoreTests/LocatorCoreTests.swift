@@ -9,7 +9,7 @@ import Vocabulary
 @Suite struct LocatorCoreTests {
     static let beacon = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1"
     var core = LocatorCore(
-        locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 100,
+        locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 100,
         now: MonotonicInstant(nanoseconds: 0), wall: Timestamp(microseconds: 0))
     var broker = FakeBroker()
     var now = MonotonicInstant(nanoseconds: 0)
@@ -18,7 +18,7 @@ import Vocabulary
     mutating func handle(_ input: AgentInput) { core.handle(input, at: now, wall: wall, &broker) }
 
     mutating func tick(after seconds: Double) {
-        now = now.adding(seconds: seconds)
+        now = now + TimeSpan(microseconds: Int64((seconds * 1e6).rounded()))
         core.tick(at: now, wall: wall, &broker)
     }
 
@@ -48,7 +48,7 @@ import Vocabulary
     @Test mutating func configuredBeaconsAreReadBackThroughTheirExactTopics() {
         var locator = Locator()
         locator.readBackTopics = ["\(Self.beacon)/location"]
-        core = LocatorCore(locator: locator, clock: .messages, tick: 0.2, outboxLimit: 100, now: now, wall: wall)
+        core = LocatorCore(locator: locator, clock: .messages, tick: .milliseconds(200), outboxLimit: 100, now: now, wall: wall)
         handle(.mqtt(.connected(generation: 1)))
         #expect(broker.subscribed.last == "\(Self.beacon)/location")
         #expect(broker.subscribed.count == 8)
@@ -112,7 +112,7 @@ import Vocabulary
     /// A fresh site's first tick places every beacon at once: `inFlightWindow` of its messages go out
     /// before the first acknowledgement (64 did, one broker round trip per 64), the rest as they come.
     @Test mutating func aStartUpBurstGoesOutThroughTheLocatorsWindow() {
-        core = LocatorCore(locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 10_000, now: now, wall: wall)
+        core = LocatorCore(locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 10_000, now: now, wall: wall)
         handle(.mqtt(.connected(generation: 1)))
         for s in 0...2 {
             for minor in 1...600 {
@@ -129,7 +129,7 @@ import Vocabulary
     }
 
     @Test mutating func withoutABrokerTheOutputStaysWithinTheLimit() {
-        core = LocatorCore(locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 4, now: now, wall: wall)
+        core = LocatorCore(locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 4, now: now, wall: wall)
         // Twelve beacons, each located once: twelve locations and twelve events for an outbox of 4.
         for s in 0...5 {
             for minor in 1...12 {
@@ -173,7 +173,7 @@ import Vocabulary
         var c = Configuration()
         c.gateway.id = "gw1"
         core = LocatorCore(
-            locator: Locator(), clock: .messages, tick: 0.2, outboxLimit: 100, now: now, wall: wall,
+            locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 100, now: now, wall: wall,
             discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: "1.0"))
         handle(.mqtt(.connected(generation: 1)))
         feed(seconds: 0...5)

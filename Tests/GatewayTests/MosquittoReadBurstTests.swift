@@ -45,7 +45,7 @@ import Vocabulary
         client.start()
         #expect(client.waitForFirstAttempt(timeout: .seconds(10)))
         let mid = try #require(client.subscribe("burst/+", qos: qos))
-        let deadline = MonotonicClock.now().adding(seconds: 10)
+        let deadline = MonotonicClock.now() + .seconds(10)
         while let event = queue.take(includeSource: false, until: deadline) {
             if case .mqtt(.subscribed(_, mid)) = event { return client }
         }
@@ -60,7 +60,7 @@ import Vocabulary
     /// The payloads of the first `count` messages taken from `queue` (nil on a timeout).
     static func messages(_ count: Int, from queue: AgentEventQueue) -> [String]? {
         var payloads: [String] = []
-        let deadline = MonotonicClock.now().adding(seconds: 10)
+        let deadline = MonotonicClock.now() + .seconds(10)
         while payloads.count < count {
             guard let event = queue.take(includeSource: false, until: deadline) else { return nil }
             if case .mqtt(.message(_, let payload, _, _)) = event { payloads.append(String(decoding: payload, as: UTF8.self)) }

@@ -39,7 +39,7 @@ import Vocabulary
 
     /// A taker that takes no source events (the outbox is full) lends nothing while it waits.
     static func expectNoLendingToAControlOnlyTaker(_ queue: AgentEventQueue) {
-        let waiting = taker(queue, until: MonotonicClock.now().adding(seconds: 0.5), includeSource: false)
+        let waiting = taker(queue, until: MonotonicClock.now() + .milliseconds(500), includeSource: false)
         #expect(!waitUntil(timeout: 0.3) { queue.borrowForSource() })
         #expect(waitUntil(timeout: 5) { waiting.returned })
     }
@@ -53,7 +53,7 @@ import Vocabulary
     @Test func onlyAWaitingTakerWithNothingQueuedLendsItsTurns() {
         let queue = AgentEventQueue()
         #expect(!queue.borrowForSource())  // nobody waits
-        let far = MonotonicClock.now().adding(seconds: 60)
+        let far = MonotonicClock.now() + .seconds(60)
         let taken = Self.lendingTaker(queue, until: far)
         #expect(!queue.borrowForSource())  // lent already
         Self.returnTurn(queue, nextWake: far)
@@ -68,7 +68,7 @@ import Vocabulary
 
     @Test func whileLentTheTakerDoesNotReturnAndTakesWhatArrivedOnceGivenBack() {
         let queue = AgentEventQueue()
-        let far = MonotonicClock.now().adding(seconds: 60)
+        let far = MonotonicClock.now() + .seconds(60)
         let taken = Self.lendingTaker(queue, until: far)
         queue.post(.signal(.reload))
         #expect(!waitUntil(timeout: 0.2) { taken.returned })
@@ -84,10 +84,10 @@ import Vocabulary
 
     @Test func aReturnedTurnWakesTheTakerOnlyWhenItMustTickSooner() {
         let queue = AgentEventQueue()
-        let far = MonotonicClock.now().adding(seconds: 60)
+        let far = MonotonicClock.now() + .seconds(60)
         let taken = Self.lendingTaker(queue, until: far)
         // The turn left the deadline later than the taker's: it goes on waiting, lendable again.
-        Self.returnTurn(queue, nextWake: MonotonicClock.now().adding(seconds: 120))
+        Self.returnTurn(queue, nextWake: MonotonicClock.now() + .seconds(120))
         #expect(!waitUntil(timeout: 0.2) { taken.returned })
         #expect(queue.borrowForSource())
         // This one moved it earlier: the taker returns at once with nothing, to tick.
@@ -106,7 +106,7 @@ import Vocabulary
     /// taker returns to wait without them, and no source thread runs another turn meanwhile.
     @Test func aTurnThatStopsSourceEventsEndsTheLending() {
         let queue = AgentEventQueue()
-        let far = MonotonicClock.now().adding(seconds: 60)
+        let far = MonotonicClock.now() + .seconds(60)
         let taken = Self.lendingTaker(queue, until: far)
         Self.returnTurn(queue, nextWake: far, takesSource: false)
         #expect(!queue.borrowForSource())
@@ -117,17 +117,17 @@ import Vocabulary
 
     @Test func aTakerWhoseDeadlinePassedWhileLentReturnsWhenGivenBack() {
         let queue = AgentEventQueue()
-        let deadline = MonotonicClock.now().adding(seconds: 0.1)
+        let deadline = MonotonicClock.now() + .milliseconds(100)
         let taken = Self.lendingTaker(queue, until: deadline)
         #expect(!waitUntil(timeout: 0.4) { taken.returned })  // past its deadline, still lent
-        Self.returnTurn(queue, nextWake: MonotonicClock.now().adding(seconds: 60))
+        Self.returnTurn(queue, nextWake: MonotonicClock.now() + .seconds(60))
         #expect(waitUntil(timeout: 5) { taken.returned })
         #expect(taken.input == nil)
     }
 
     @Test func aClosedQueueLendsNothing() {
         let queue = AgentEventQueue()
-        let taken = Self.taker(queue, until: MonotonicClock.now().adding(seconds: 0.5))
+        let taken = Self.taker(queue, until: MonotonicClock.now() + .milliseconds(500))
         queue.close()
         #expect(!waitUntil(timeout: 0.2) { queue.borrowForSource() })
         #expect(waitUntil(timeout: 5) { taken.returned })

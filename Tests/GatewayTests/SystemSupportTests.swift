@@ -92,7 +92,7 @@ import Vocabulary
         let condition = ConditionLock()
         let start = MonotonicClock.now()
         condition.lock()
-        let signalled = condition.wait(until: start.adding(seconds: 0.05))
+        let signalled = condition.wait(until: start + .milliseconds(50))
         condition.unlock()
         #expect(!signalled)
         #expect(MonotonicClock.now().seconds(since: start) >= 0.049)
@@ -112,7 +112,7 @@ import Vocabulary
             shared.condition.broadcast()
             shared.condition.unlock()
         }
-        let deadline = MonotonicClock.now().adding(seconds: 10)
+        let deadline = MonotonicClock.now() + .seconds(10)
         shared.condition.lock()
         while !shared.ready, shared.condition.wait(until: deadline) {}
         let ready = shared.ready
