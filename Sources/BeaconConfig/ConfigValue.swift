@@ -163,7 +163,7 @@ package struct ConfigValue {
     /// `count` hexadecimal digits (any case), as their integer value.
     func hex(digits count: Int, what: String) throws(ConfigError) -> [UInt8] {
         let text = try text()
-        guard text.count == count, let bytes = Hex.bytes(text), !text.contains(where: \.isWhitespace) else {
+        guard let bytes = Hex.bytes(text, digits: count) else {
             throw error("\(what) must be \(count) hexadecimal digits, found '\(text)'")
         }
         return bytes

@@ -164,7 +164,7 @@ private struct FieldReader {
     func hex(_ field: AdvertiseField, octets: Int) throws(AdvertiseSettingsError) -> [UInt8] {
         let text = values[field] ?? ""
         let digits = text.lowercased().hasPrefix("0x") ? String(text.dropFirst(2)) : text
-        guard digits.count == 2 * octets, digits.allSatisfy(\.isHexDigit), let bytes = Hex.bytes(digits) else {
+        guard let bytes = Hex.bytes(digits, digits: 2 * octets) else {
             throw AdvertiseSettingsError(field, "needs \(octets) octets as \(2 * octets) hex digits, not '\(text)'")
         }
         return bytes

@@ -38,9 +38,7 @@ package struct IdentityResolvingKey: Sendable, Hashable, CustomStringConvertible
             guard let raw = Base64.decode(t), let key = Self(bytes: raw.reversed()) else { return nil }
             self = key
         } else {
-            guard t.utf8.count == 32, !t.contains(where: \.isWhitespace), let raw = Hex.bytes(t),
-                let key = Self(bytes: raw)
-            else { return nil }
+            guard let raw = Hex.bytes(t, digits: 32), let key = Self(bytes: raw) else { return nil }
             self = key
         }
     }

@@ -27,8 +27,8 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
         guard parts.count == 6 else { return nil }
         var value: UInt64 = 0
         for part in parts {
-            guard part.count == 2, let byte = UInt8(part, radix: 16) else { return nil }
-            value = value << 8 | UInt64(byte)
+            guard let byte = Hex.bytes(part, digits: 2) else { return nil }
+            value = value << 8 | UInt64(byte[0])
         }
         self.init(rawValue: value)
     }
@@ -56,45 +56,4 @@ public struct BluetoothAddress: Hashable, Sendable, Comparable, CustomStringConv
     }
 
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
-}
-
-/// Lowercase hexadecimal helpers shared by the printable wire types.
-public enum Hex {
-    /// Lowercase hex of `bytes`, no separators.
-    public static func string(_ bytes: some Sequence<UInt8>) -> String {
-        var out: [UInt8] = []
-        for byte in bytes { ASCIIText.appendHex(byte, to: &out) }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// Parses an even-length hex string (whitespace ignored); nil when malformed.
-    public static func bytes(_ text: some StringProtocol) -> [UInt8]? {
-        var out: [UInt8] = []
-        out.reserveCapacity(text.utf8.count / 2)
-        var high: UInt8?
-        for c in text.utf8 {
-            guard let v = nibble(c) else {
-                if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { continue }
-                return nil
-            }
-            if let h = high {
-                out.append(h << 4 | v)
-                high = nil
-            } else {
-                high = v
-            }
-        }
-        return high == nil ? out : nil
-    }
-
-    /// The value of one ASCII hex digit (either case); nil for any other byte.
-    @inlinable
-    public static func nibble(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: c - 0x30
-        case 0x41...0x46: c - 0x37
-        case 0x61...0x66: c - 0x57
-        default: nil
-        }
-    }
 }

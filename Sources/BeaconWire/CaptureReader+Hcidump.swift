@@ -71,20 +71,11 @@ extension CaptureReader {
                 at += 1
                 continue
             }
-            guard at + 1 < end, let high = hexValue(c), let low = hexValue(bytes[at + 1]),
+            guard at + 1 < end, let high = Hex.nibble(c), let low = Hex.nibble(bytes[at + 1]),
                 at + 2 == end || [0x20, 0x09, 0x0D].contains(bytes[at + 2])
             else { throw .malformed(what: "hcidump hex byte", offset: at) }
             out.append(high << 4 | low)
             at += 2
-        }
-    }
-
-    static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x37
-        case 0x61...0x66: return c - 0x57
-        default: return nil
         }
     }
 }

@@ -7,7 +7,7 @@ import Runtime
 import Synchronization
 import Vocabulary
 
-/// A short MQTT session for `beacon2mqtt config`: subscribes to `patterns` on connect, collects the
+/// A short MQTT session for `beacon2mqtt config` and `status`: subscribes to `patterns` on connect, collects the
 /// retained messages the broker sends and every live one after them, and publishes retained
 /// layers with an acknowledgement. Every wait is on the monotonic clock.
 final class BrokerClientSession: Sendable {

@@ -5,7 +5,6 @@ import Glibc
 import MQTTTransport
 import MessageContract
 import Platform
-import Synchronization
 import Vocabulary
 
 /// `beacon2mqtt status`: asks the broker what every gateway last announced: the retained `status`
@@ -36,20 +35,6 @@ struct StatusCommand: Command {
         try arguments.finish()
     }
 
-    /// What arrived, shared with the client's network thread.
-    private final class Collected: Sendable {
-        struct Heard: Sendable {
-            var retained: [String: String] = [:]
-            var subscribed = false
-            /// SUBACKs and retained messages so far, and when the last came (monotonic, as every
-            /// wait here is: a wall-clock step moves no deadline).
-            var changes = 0
-            var lastChange = ContinuousClock.now
-        }
-        let heard = WaitableState(Heard())
-        let client = Mutex<MosquittoClient?>(nil)
-    }
-
     func run(_ context: CommandContext) -> ExitCode {
         let configuration: Configuration
         var options: MQTTConnectionOptions
@@ -62,47 +47,14 @@ struct StatusCommand: Command {
         options.cleanSession = true
         let base = configuration.mqtt.baseTopic
         let topics = TopicTree(base: base)
-        let collected = Collected()
-        let client = MosquittoClient(options: options, logger: Logger(level: .critical) { _ in }) { event in
-            switch event {
-            case .connected:
-                let c = collected.client.withLock { $0 }
-                _ = c?.subscribe(topics.anyGatewayStatus, qos: 0)
-                _ = c?.subscribe(topics.anyGatewayStats, qos: 0)
-            case .subscribed:
-                collected.heard.withLock { h in
-                    h.subscribed = true
-                    h.changes += 1
-                    h.lastChange = .now
-                }
-            case .message(let topic, let payload, _, true):
-                collected.heard.withLock { h in
-                    h.retained[topic] = String(decoding: payload, as: UTF8.self)
-                    h.changes += 1
-                    h.lastChange = .now
-                }
-            default:
-                break
-            }
-        }
-        collected.client.withLock { $0 = client }
-        client.start()
-        defer { client.stop(timeout: .seconds(1)) }
-        guard client.waitForFirstAttempt(timeout: .seconds(Int64(wait))) else {
-            context.err("cannot reach the broker at \(options.endpoint): \(client.lastFailure ?? "timeout")\n")
+        let session = BrokerClientSession(options: options, patterns: [topics.anyGatewayStatus, topics.anyGatewayStats])
+        defer { session.stop() }
+        let deadline = ContinuousClock.now + .seconds(wait)
+        guard session.connect(by: deadline) else {
+            context.err("cannot reach the broker at \(options.endpoint): \(session.lastFailure ?? "timeout")\n")
             return .unavailable
         }
-        // Retained messages follow the SUBACKs at once; quiet for 300 ms means they are all here.
-        // So each wait ends at the first change, at 300 ms after the last one once subscribed, or
-        // at the deadline; one that ends without a change ends the collecting.
-        let deadline = ContinuousClock.now + .seconds(wait)
-        var heard = collected.heard.withLock { $0 }
-        while ContinuousClock.now < deadline {
-            let quietEnd = heard.subscribed ? min(heard.lastChange + .milliseconds(300), deadline) : deadline
-            let seen = heard.changes
-            guard collected.heard.wait(for: quietEnd - .now, for: { heard = $0; return $0.changes != seen }) else { break }
-        }
-        let retained = collected.heard.withLock { $0.retained }
+        let retained = session.retained(by: deadline)
         let rows = Self.rows(retained, base: base, now: WallClock.now())
         guard !rows.isEmpty else {
             context.err("no gateway has announced itself under \(topics.gateways) on \(options.endpoint)\n")
