@@ -161,7 +161,6 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     ) {
         set(now, wall)
         switch input {
-        case .source(.packet(let packet)): ingest(PacketBatch(CollectionOfOne(packet)), from: 0, &session)
         case .source(.packets(let batch)): ingest(batch, from: 0, &session)
         case .source(.health(let health)): healthChanged(health)
         case .source(.advertising(let state)): advertisingChanged(state)

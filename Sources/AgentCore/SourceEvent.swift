@@ -3,9 +3,8 @@ import Vocabulary
 
 /// What a packet source reports to the agent's loop.
 package enum SourceEvent: Sendable {
-    case packet(CapturedPacket)
-    /// Several packets in order, handed over at once in one buffer (one queue hand-over and
-    /// wake-up for all, and no array per packet).
+    /// Packets in order, handed over at once in one buffer (one queue hand-over and wake-up for
+    /// all, and no array per packet): the one shape packets arrive in, one or many.
     case packets(PacketBatch)
     /// The source's health changed.
     case health(SourceHealth)
@@ -21,10 +20,12 @@ package enum SourceEvent: Sendable {
     /// Packets built one by one (the simulators), handed over as one batch.
     package static func packets(_ packets: [CapturedPacket]) -> SourceEvent { .packets(PacketBatch(packets)) }
 
+    /// One packet, as a batch of one.
+    package static func packet(_ packet: CapturedPacket) -> SourceEvent { .packets(PacketBatch(CollectionOfOne(packet))) }
+
     /// The packets this event carries, in order (none for health and end).
     package var carriedPackets: [CapturedPacket] {
         switch self {
-        case .packet(let packet): [packet]
         case .packets(let batch): batch.packets
         case .health, .advertising, .caughtUp, .end: []
         }

@@ -159,7 +159,6 @@ package final class AgentEventQueue: @unchecked Sendable {
 
     private static func packetCount(_ event: AgentInput) -> Int {
         switch event {
-        case .source(.packet): 1
         case .source(.packets(let batch)): batch.count
         default: 0
         }
