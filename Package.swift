@@ -155,6 +155,11 @@ let package = Package(
         .target(
             name: "TestFixtures", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire"], path: "Tests/TestFixtures",
             swiftSettings: strict),
+        // The agent's scripted test pipelines (`WholePacketPipeline`), shared by AgentCoreTests and GatewayTests.
+        .target(
+            name: "AgentTestFixtures",
+            dependencies: ["Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract"],
+            path: "Tests/AgentTestFixtures", swiftSettings: strict),
         .testTarget(name: "BeaconWireTests", dependencies: ["Vocabulary", "BeaconWire"], swiftSettings: strict),
         .testTarget(
             name: "BeaconCoreTests", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
@@ -165,7 +170,8 @@ let package = Package(
             dependencies: ["Vocabulary", "MessageContract", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
             swiftSettings: strict),
         .testTarget(
-            name: "AgentCoreTests", dependencies: ["Vocabulary", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire"],
+            name: "AgentCoreTests",
+            dependencies: ["Vocabulary", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire"],
             swiftSettings: strict),
         .testTarget(
             name: "IdentityCryptoTests", dependencies: ["Vocabulary", "IdentityCrypto", "BeaconCore", "BeaconWire"],
@@ -177,7 +183,7 @@ let package = Package(
         .testTarget(
             name: "GatewayTests",
             dependencies: [
-                "Vocabulary", "CLI", "Runtime", "AgentCore", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
+                "Vocabulary", "CLI", "Runtime", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
                 "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "IdentityCrypto",
                 "MetricsContract", "MetricsTransport",
             ],

@@ -4,12 +4,12 @@ import MessageContract
 import Vocabulary
 
 /// What the agent's loop needs from the core: MessageContract's `Pipeline` conforms (see
-/// `Pipeline+MessagePipeline.swift`); tests drive the loop with small scripted pipelines. Its type
-/// reaches the source thread, which may run a turn of the loop (Runtime's `PipelineTurns`).
+/// `Pipeline+MessagePipeline.swift`) and implements every requirement; tests drive the loop with
+/// small scripted pipelines (Tests/AgentTestFixtures' `WholePacketPipeline`). Its type reaches the
+/// source thread, which may run a turn of the loop (Runtime's `PipelineTurns`).
 package protocol MessagePipeline: SendableMetatype {
-    /// Decodes one HCI packet and runs monitoring and ranging up to its time.
-    mutating func ingest(_ packet: CapturedPacket, into out: inout [OutboundMessage])
-    /// The same for a packet read in place from a `PacketBatch` (the sources' hand-over).
+    /// Decodes one HCI packet, read in place from a `PacketBatch` (the sources' hand-over), and
+    /// runs monitoring and ranging up to its time.
     mutating func ingest(_ packet: PacketView, into out: inout [OutboundMessage])
     /// Runs the timers (exit timeouts, ranging ticks) up to `now`.
     mutating func advance(to now: Timestamp, into out: inout [OutboundMessage])
@@ -22,9 +22,8 @@ package protocol MessagePipeline: SendableMetatype {
     /// The retained messages (state, attributes) that describe the current state, to republish
     /// after a reconnect.
     mutating func republishRetained(into out: inout [OutboundMessage])
-    /// The end of a finite source: lets pending exits and ranging updates fire, as `replay` does.
-    mutating func finish(into out: inout [OutboundMessage])
-    /// `finish` in steps of at most `step` of the pipeline's time; true when finished.
+    /// The end of a finite source: lets pending exits and ranging updates fire, as `replay` does, in
+    /// steps of at most `step` of the pipeline's time; true when finished.
     mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool
     /// What to add to the pipeline's times when they are printed in payloads: the wall clock's
     /// distance from a live pipeline's steady time (AgentCore+Time); 0 for a capture.
@@ -41,32 +40,4 @@ package protocol MessagePipeline: SendableMetatype {
     var statistics: PipelineStatistics { get }
     /// Each configured region's state, for `/metrics`.
     var regionStates: [(name: String, state: RegionState)] { get }
-}
-
-extension MessagePipeline {
-    /// Pipelines that take only whole packets (the tests' scripted ones) get a copy.
-    package mutating func ingest(_ packet: PacketView, into out: inout [OutboundMessage]) {
-        ingest(CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming), into: &out)
-    }
-
-    /// Pipelines without regions (the tests' scripted ones).
-    package var regionStates: [(name: String, state: RegionState)] { [] }
-
-    /// Pipelines that compose everything at once (the tests' scripted ones).
-    package var defersRanging: Bool {
-        get { false }
-        set {}
-    }
-    package var deferredOutput: Int { 0 }
-    package var deferredTicks: Int { 0 }
-    package mutating func composeDeferred(upTo limit: Int, into out: inout [OutboundMessage]) {}
-
-    /// Pipelines that print no times (the tests' scripted ones).
-    package mutating func setPayloadClockOffset(_ offset: TimeSpan) {}
-
-    /// Pipelines without a clock of their own finish in one step.
-    package mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
-        finish(into: &out)
-        return true
-    }
 }

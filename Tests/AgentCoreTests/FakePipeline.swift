@@ -1,4 +1,5 @@
 import AgentCore
+import AgentTestFixtures
 import BeaconCore
 import BeaconWire
 import MessageContract
@@ -6,7 +7,7 @@ import Vocabulary
 
 /// A scripted core: packet n yields `b/n/event` (QoS 1), `b/n/proximity` (QoS 0) and sets the
 /// retained `b/n/state`; it records what the agent told it.
-struct FakePipeline: MessagePipeline {
+struct FakePipeline: WholePacketPipeline {
     var statistics = PipelineStatistics()
     var states: [Int: String] = [:]
     /// `advance(to:)` calls, in order.

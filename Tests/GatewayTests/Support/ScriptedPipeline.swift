@@ -1,4 +1,5 @@
 import AgentCore
+import AgentTestFixtures
 import BeaconCore
 import BeaconWire
 import CLI
@@ -10,7 +11,7 @@ import Vocabulary
 /// A stand-in core for runtime tests: every packet whose first payload byte after the H4 event
 /// header is `n` yields an `event` message numbered n (QoS 1) and a proximity message (QoS 0), and
 /// sets the retained state of beacon n. So what the broker delivers can be checked exactly.
-struct ScriptedPipeline: MessagePipeline {
+struct ScriptedPipeline: WholePacketPipeline {
     var statistics = PipelineStatistics()
     var states: [Int: String] = [:]
     let recorder = PipelineRecorder()
