@@ -69,6 +69,12 @@ package struct LocatorTrack: Sendable {
     private var beliefTick: Timestamp?
     private var beliefMoving = false
     private var floorLead = 0
+    /// `belief`: the last update's evidence and offline gateways, and whether that update left the
+    /// belief where it was (its fixed point for that evidence): further ticks of the same evidence
+    /// change nothing, so a track decided only when due believes what one decided every tick does.
+    private var beliefEvidence: [RoomBelief.Evidence] = []
+    private var beliefOffline: Set<String> = []
+    private var beliefSettled = false
     /// The earliest tick whose decision can differ from the last one's if no message for this
     /// beacon arrives before it (`wake`); nil: decide at the next tick.
     package private(set) var nextDecision: Timestamp?
@@ -343,9 +349,20 @@ package struct LocatorTrack: Sendable {
     {
         restoredTick = nil
         let evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
-        let seconds = beliefTick.map { (t - $0).seconds } ?? s.interval.seconds
+        let change: Double
+        if beliefSettled, evidence == beliefEvidence, offline == beliefOffline {
+            belief.repeated()
+            change = 0
+        } else {
+            // After a settled stretch the belief stood at its fixed point until the last tick: one
+            // tick's move from there, however long ago it was last updated.
+            let seconds = beliefSettled ? s.interval.seconds : beliefTick.map { (t - $0).seconds } ?? s.interval.seconds
+            change = belief.update(seconds: seconds, evidence: evidence, offline: offline, s.model)
+            beliefEvidence = evidence
+            beliefOffline = offline
+        }
         beliefTick = t
-        let change = belief.update(seconds: seconds, evidence: evidence, offline: offline, s.model)
+        beliefSettled = change <= 1e-6
         guard let best = belief.best else { return nil }
         let named = location.flatMap { l in
             l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil
@@ -409,6 +426,8 @@ package struct LocatorTrack: Sendable {
         location = next
         belief = RoomBelief()
         beliefTick = nil
+        beliefEvidence = []
+        beliefSettled = false
         floorLead = 0
         restoredTick = nil
         return (previous, next)

@@ -113,6 +113,12 @@ package struct RoomBelief: Sendable, Equatable {
         return change
     }
 
+    /// One tick of the same evidence as the last update's, which left the belief at its fixed
+    /// point: only the ticks of evidence count on.
+    package mutating func repeated() {
+        updates += 1
+    }
+
     /// New places from the evidence: the first tick's share the belief evenly; later ones each get
     /// the mass one tick's moves would give it.
     private mutating func admit(_ evidence: [Evidence], _ m: Model) {

@@ -15,8 +15,9 @@ import Vocabulary
         ("A", "1", "hall"), ("B", "1", "kitchen"), ("C", "2", "office"), ("D", "2", "lab"), ("E", "3", "attic"),
     ]
 
-    static func settings(_ rng: inout SeededRandom) -> LocatorSettings {
+    static func settings(_ rng: inout SeededRandom, engine: LocatorSettings.Engine) -> LocatorSettings {
         var s = LocatorSettings()
+        s.engine = engine
         s.interval = .seconds(1)
         s.settle = .milliseconds(Int64(rng.next() % 1500))
         s.staleAfter = .seconds(Int64(2 + rng.next() % 12))
@@ -29,12 +30,13 @@ import Vocabulary
         return s
     }
 
-    @Test func decidingOnlyTheDueBeaconsPublishesWhatDecidingEveryBeaconDoes() {
+    @Test(arguments: LocatorSettings.Engine.allCases)
+    func decidingOnlyTheDueBeaconsPublishesWhatDecidingEveryBeaconDoes(engine: LocatorSettings.Engine) {
         var rng = SeededRandom(state: 18)
         var changes = 0
         var skipped = 0
         for site in 0..<40 {
-            let settings = Self.settings(&rng)
+            let settings = Self.settings(&rng, engine: engine)
             let publishesRoom = rng.next() % 2 == 0
             var due = Locator(settings: settings, publishesRoom: publishesRoom)
             var every = due
@@ -73,7 +75,7 @@ import Vocabulary
                     input(&every)
                 }
                 if step == 200 {
-                    var next = Self.settings(&rng)
+                    var next = Self.settings(&rng, engine: engine)
                     next.interval = settings.interval
                     due.reconfigure(settings: next, qos: 1, distance: DistanceSettings(), publishesRoom: true, into: &outDue)
                     every.reconfigure(
