@@ -4,6 +4,11 @@
 /// Directed: LE Directed Advertising Report, §7.7.65.11 (subevent 0x0B; ADV_DIRECT_IND, no data).
 /// Extended: LE Extended Advertising Report, §7.7.65.13 (subevent 0x0D).
 /// Multi-byte HCI fields are little-endian.
+///
+/// A report is its header (`ReportHeader`: who sent it, how, how loud; read as `report.address`,
+/// `report.rssi`, …) and a copy of its AD data. The decoder's hot path reads the header and the data
+/// in place instead; this is the copy the commands and tests keep.
+@dynamicMemberLookup
 public struct AdvertisingReport: Sendable, Equatable {
     /// Raw values are the LE Meta subevent codes.
     public enum Kind: UInt8, Sendable {
@@ -12,28 +17,14 @@ public struct AdvertisingReport: Sendable, Equatable {
         case extended = 0x0D
     }
 
-    public var kind: Kind
-    /// Legacy: Event_Type 0…4 (ADV_IND, ADV_DIRECT_IND, ADV_SCAN_IND, ADV_NONCONN_IND, SCAN_RSP).
-    /// Extended: the 16-bit Event_Type bit field.
-    public var eventType: UInt16
-    public var addressType: UInt8
-    public var address: BluetoothAddress
-    /// dBm; 127 means "not available".
-    public var rssi: Int8
-    /// Extended only (legacy reports: 1 = LE 1M).
-    public var primaryPHY: UInt8
-    /// Extended only; 0 = no packets on the secondary channel.
-    public var secondaryPHY: UInt8
-    /// Extended only; 0xFF = no ADI field.
-    public var sid: UInt8
-    /// Extended only; dBm, 127 means "not available".
-    public var txPower: Int8
-    /// Extended only; 0 = no periodic advertising.
-    public var periodicAdvertisingInterval: UInt16
-    public var directAddressType: UInt8
-    public var directAddress: BluetoothAddress
+    public var header: ReportHeader
     /// The raw AD data (Data field).
     public var data: [UInt8]
+
+    public init(_ header: ReportHeader, data: [UInt8]) {
+        self.header = header
+        self.data = data
+    }
 
     public init(
         kind: Kind, eventType: UInt16, addressType: UInt8, address: BluetoothAddress, rssi: Int8,
@@ -41,25 +32,23 @@ public struct AdvertisingReport: Sendable, Equatable {
         periodicAdvertisingInterval: UInt16 = 0, directAddressType: UInt8 = 0,
         directAddress: BluetoothAddress = BluetoothAddress(rawValue: 0), data: [UInt8]
     ) {
-        self.kind = kind
-        self.eventType = eventType
-        self.addressType = addressType
-        self.address = address
-        self.rssi = rssi
-        self.primaryPHY = primaryPHY
-        self.secondaryPHY = secondaryPHY
-        self.sid = sid
-        self.txPower = txPower
-        self.periodicAdvertisingInterval = periodicAdvertisingInterval
-        self.directAddressType = directAddressType
-        self.directAddress = directAddress
-        self.data = data
+        self.init(
+            ReportHeader(
+                kind: kind, eventType: eventType, addressType: addressType, address: address, rssi: rssi,
+                primaryPHY: primaryPHY, secondaryPHY: secondaryPHY, sid: sid, txPower: txPower,
+                periodicAdvertisingInterval: periodicAdvertisingInterval, directAddressType: directAddressType,
+                directAddress: directAddress),
+            data: data)
     }
 
-    /// Extended Event_Type bit 4: the report came from a legacy advertising PDU.
-    public var isLegacyPDU: Bool { kind != .extended || eventType & 0x10 != 0 }
-    /// Extended Event_Type bits 5–6: 0 complete, 1 incomplete (more to come), 2 truncated.
-    public var dataStatus: UInt8 { kind != .extended ? 0 : UInt8((eventType >> 5) & 0x3) }
-    /// True when the report is a scan response (legacy SCAN_RSP, or extended bit 3).
-    public var isScanResponse: Bool { kind != .extended ? eventType == 4 : eventType & 0x08 != 0 }
+    /// The header's fields, as the report's own.
+    @inlinable
+    public subscript<T>(dynamicMember field: WritableKeyPath<ReportHeader, T>) -> T {
+        get { header[keyPath: field] }
+        set { header[keyPath: field] = newValue }
+    }
+
+    /// The header's derived fields.
+    @inlinable
+    public subscript<T>(dynamicMember field: KeyPath<ReportHeader, T>) -> T { header[keyPath: field] }
 }

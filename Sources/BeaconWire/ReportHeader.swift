@@ -1,18 +1,25 @@
-/// The fixed fields of one advertising report, without its AD data: small and trivially
-/// copyable so the zero-allocation path (`HCIPacketDecoder.forEachReport`) can hand it out
-/// per report. Field meanings as in `AdvertisingReport` (Core Spec Vol 4, Part E, §7.7.65.2, §7.7.65.13).
+/// The fixed fields of one advertising report, without its AD data (Core Spec Vol 4, Part E,
+/// §7.7.65.2, §7.7.65.11, §7.7.65.13): small and trivially copyable so the zero-allocation path
+/// (`HCIPacketDecoder.forEachReport`) can hand it out per report; `AdvertisingReport` is a header
+/// and a copy of the data.
 public struct ReportHeader: Sendable, Equatable {
     public var kind: AdvertisingReport.Kind
+    /// Legacy: Event_Type 0…4 (ADV_IND, ADV_DIRECT_IND, ADV_SCAN_IND, ADV_NONCONN_IND, SCAN_RSP).
+    /// Extended: the 16-bit Event_Type bit field.
     public var eventType: UInt16
     public var addressType: UInt8
     public var address: BluetoothAddress
-    /// dBm; 127 = not available.
+    /// dBm; 127 means "not available".
     public var rssi: Int8
+    /// Extended only (legacy reports: 1 = LE 1M).
     public var primaryPHY: UInt8
+    /// Extended only; 0 = no packets on the secondary channel.
     public var secondaryPHY: UInt8
+    /// Extended only; 0xFF = no ADI field.
     public var sid: UInt8
-    /// dBm; 127 = not available.
+    /// Extended only; dBm, 127 means "not available".
     public var txPower: Int8
+    /// Extended only; 0 = no periodic advertising.
     public var periodicAdvertisingInterval: UInt16
     public var directAddressType: UInt8
     public var directAddress: BluetoothAddress
@@ -36,17 +43,16 @@ public struct ReportHeader: Sendable, Equatable {
         self.directAddressType = directAddressType
         self.directAddress = directAddress
     }
+
+    /// Extended Event_Type bit 4: the report came from a legacy advertising PDU.
+    public var isLegacyPDU: Bool { kind != .extended || eventType & 0x10 != 0 }
+    /// Extended Event_Type bits 5–6: 0 complete, 1 incomplete (more to come), 2 truncated.
+    public var dataStatus: UInt8 { kind != .extended ? 0 : UInt8((eventType >> 5) & 0x3) }
+    /// True when the report is a scan response (legacy SCAN_RSP, or extended bit 3).
+    public var isScanResponse: Bool { kind != .extended ? eventType == 4 : eventType & 0x08 != 0 }
 }
 
 extension AdvertisingReport {
     /// Builds a report from a header and its AD data (copied).
-    public init(_ header: ReportHeader, data: UnsafeRawBufferPointer) {
-        self.init(
-            kind: header.kind, eventType: header.eventType, addressType: header.addressType,
-            address: header.address, rssi: header.rssi, primaryPHY: header.primaryPHY,
-            secondaryPHY: header.secondaryPHY, sid: header.sid, txPower: header.txPower,
-            periodicAdvertisingInterval: header.periodicAdvertisingInterval,
-            directAddressType: header.directAddressType, directAddress: header.directAddress,
-            data: Array(data))
-    }
+    public init(_ header: ReportHeader, data: UnsafeRawBufferPointer) { self.init(header, data: Array(data)) }
 }
