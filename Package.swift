@@ -93,7 +93,7 @@ let package = Package(
             swiftSettings: strict),
         // The simulator and floor plans, as a packet source (the file format lives with the commands).
         .target(
-            name: "Simulation", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract"],
+            name: "Simulation", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire"],
             swiftSettings: strict
         ),
         // The thread shell that runs the agent core (run and locate): event queue, signals, the

@@ -37,8 +37,11 @@ import Testing
         ]
         let library = ["HCITransport": "CBlueZ", "MQTTTransport": "CMosquitto", "SystemdTransport": "CSystemd",
                        "MetricsTransport": "CMicroHTTPD"]
+        // Transports know no message contract: sources hand packets to the agent's core as
+        // `SourceEvent`s, and what becomes a message is decided above them.
         for transport in transports {
-            graph[transport] = allPure.union(["Platform"]).union(library[transport].map { [$0] } ?? [])
+            graph[transport] = allPure.subtracting(["MessageContract"]).union(["Platform"])
+                .union(library[transport].map { [$0] } ?? [])
         }
         // The broker's transport speaks topic strings and bytes: it knows no message contract, no
         // configuration and no agent (Runtime adapts it as the agent's `BrokerPort`).

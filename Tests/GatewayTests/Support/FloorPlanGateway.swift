@@ -1,21 +1,21 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Simulation
 import Vocabulary
 
 /// One gateway of a floor plan, end to end in virtual time: the simulator's sightings go through
 /// the real monitoring and ranging engine, configured as that gateway (id, floor, room), and come
-/// out as the messages the gateway would publish. Tests and demos replay a walk with it as fast as
-/// they like.
-package struct FloorPlanGateway: Sendable {
-    package let simulator: FloorPlanSimulator
-    package let start: Timestamp
+/// out as the messages the gateway would publish. Tests replay a walk with it as fast as they like.
+struct FloorPlanGateway: Sendable {
+    let simulator: FloorPlanSimulator
+    let start: Timestamp
     private var pipeline: Pipeline
     /// Seconds after `start` generated so far.
-    package private(set) var offset: Double = 0
+    private(set) var offset: Double = 0
 
     /// `configuration` supplies everything but the gateway's identity, which comes from the plan.
-    package init(plan: FloorPlan, gateway id: String, configuration: Configuration, start: Timestamp)
+    init(plan: FloorPlan, gateway id: String, configuration: Configuration, start: Timestamp)
         throws(FloorPlanError)
     {
         simulator = try FloorPlanSimulator(plan: plan, gateway: id)
@@ -28,7 +28,7 @@ package struct FloorPlanGateway: Sendable {
     }
 
     /// Runs the scenario up to `until` seconds after the start; appends what the gateway publishes.
-    package mutating func run(until: Double, into out: inout [OutboundMessage]) {
+    mutating func run(until: Double, into out: inout [OutboundMessage]) {
         guard until > offset else { return }
         for s in simulator.sightings(from: offset, to: until, start: start) {
             pipeline.observe(s, into: &out)
