@@ -1,9 +1,10 @@
 import BeaconWire
 import Vocabulary
 
-/// How the locator picks the gateway (room, floor) that owns each beacon.
+/// How the locator decides each beacon's floor and room: by default the belief engine
+/// (`RoomBelief`); the `nearest` engine's hand-over rule takes the settings below it.
 ///
-/// Defaults and where they come from (docs/locator.md, "Defaults and where they come from"; peers.md §3):
+/// The `nearest` engine's defaults and where they come from (docs/locator.md, "Defaults and where they come from"; peers.md §3):
 /// - hand-over at once when a challenger is ≥ 30 % closer, or when it is ≥ 15 % closer in every one of
 ///   its last 5 readings with at least 3 of them (Bermuda `pdiff_outright` 0.30, `pdiff_historical` 0.15,
 ///   `history_window` 5, `min_history` 3);
@@ -22,7 +23,7 @@ package struct LocatorSettings: Sendable, Equatable {
         case belief
     }
 
-    package var engine: Engine = .nearest
+    package var engine: Engine = .belief
     /// `belief`: a room is named (first, or in place of another) once it is at least this likely.
     package var minConfidence: Double = 0.7
     /// `belief`: say `unknown` rather than a room when none of the named room's gateways hears the

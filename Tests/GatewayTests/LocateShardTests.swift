@@ -31,7 +31,7 @@ import Vocabulary
                     let metres = i == near ? 1.0 : 6.0 + Double(i)
                     out.append(
                         ("beacons/\(uuid)/1/\(minor)/\(g.id)/proximity",
-                            #"{"uuid":"\#(uuid)","major":1,"minor":\#(minor),"gateway":"\#(g.id)","floor":"\#(g.floor)","room":"\#(g.room)","rssi":-65,"rssi_filtered":-65,"measured_power":-59,"accuracy":\#(metres),"proximity":"near","timestamp":"\#(at.rfc3339)"}"#
+                            #"{"uuid":"\#(uuid)","major":1,"minor":\#(minor),"gateway":"\#(g.id)","floor":"\#(g.floor)","room":"\#(g.room)","rssi":-65,"rssi_filtered":null,"measured_power":-59,"accuracy":\#(metres),"proximity":"near","timestamp":"\#(at.rfc3339)"}"#
                         ))
                 }
             }

@@ -55,8 +55,15 @@ import Vocabulary
         }
     }
 
-    @Test func aNoisyWalkFlipsOncePerRealMove() {
-        var h = H()
+    static func settings(_ engine: LocatorSettings.Engine) -> LocatorSettings {
+        var s = LocatorSettings()
+        s.engine = engine
+        return s
+    }
+
+    @Test(arguments: LocatorSettings.Engine.allCases)
+    func aNoisyWalkFlipsOncePerRealMove(engine: LocatorSettings.Engine) {
+        var h = H(Self.settings(engine))
         Self.feed(&h, Self.walk(), until: 285, step: 1)
         #expect(h.owners == ["A", "B", "C", "B", "A"])
         // Each hand-over comes during its move or within 15 s after it.
@@ -66,7 +73,7 @@ import Vocabulary
             #expect(t >= move.lowerBound && t <= move.upperBound + 15, "hand-over at \(t) for move \(move)")
         }
         // The same walk without hysteresis flaps: the scenario is noisy enough to test it.
-        var bare = LocatorSettings()
+        var bare = LocatorSettings.nearest
         bare.switchOutright = 0
         bare.switchSustained = 0
         bare.minDwell = .zero
@@ -75,13 +82,14 @@ import Vocabulary
         #expect(flappy.owners.count > 7)
     }
 
-    @Test func twoLocatorsFedInDifferentOrderAndPacePublishTheSameLocations() {
+    @Test(arguments: LocatorSettings.Engine.allCases)
+    func twoLocatorsFedInDifferentOrderAndPacePublishTheSameLocations(engine: LocatorSettings.Engine) {
         let readings = Self.walk()
-        var first = H()
+        var first = H(Self.settings(engine))
         Self.feed(&first, readings, until: 285, step: 1)
         // The second receives each second's readings reversed and late by up to 0.7 s, and its
         // clock ticks at another pace.
-        var second = H()
+        var second = H(Self.settings(engine))
         var shuffled: [LocatorReading] = []
         for s in 0..<280 {
             shuffled += readings.filter { Int(($0.timestamp - Fixtures.t0).seconds) == s }.reversed()
@@ -96,18 +104,23 @@ import Vocabulary
             second.advance(now)
             now += 0.35
         }
-        #expect(first.out.count == 10)
+        // Five moves, a location and an event each (the belief engine's locations again for new
+        // confidence bands besides).
+        #expect(first.out.count(where: { $0.topic == H.eventTopic }) == 5)
+        #expect(engine == .belief || first.out.count == 10)
         #expect(first.out == second.out)
     }
 
+    /// The nearest engine holds nothing but the location: a late locator that adopts it decides as
+    /// the first one does from then on.
     @Test func aLocatorStartedLateAdoptsTheRetainedLocationAndConverges() {
         let readings = Self.walk()
-        var first = H()
+        var first = H(.nearest)
         Self.feed(&first, readings.filter { $0.timestamp < Fixtures.at(100) }, until: 100, step: 1)
         #expect(first.owners == ["A", "B"])
         // The late one reads the retained location the first published, then both get the same stream.
         let retained = first.out.last { $0.retain }!
-        var late = H()
+        var late = H(.nearest)
         let adopted = late.locator.handle(topic: retained.topic, payload: retained.payload.text)
         #expect(adopted)
         #expect(late.locator.location(of: H.beacon) == first.locator.location(of: H.beacon))
@@ -129,8 +142,9 @@ import Vocabulary
         #expect(late.owners == ["C", "B", "A"])
     }
 
+    /// The nearest engine gives a restored owner `stale_after` to report.
     @Test func aRestoredOwnerThatNeverReportsAgainIsReplacedAfterStaleAfter() {
-        var late = H()
+        var late = H(.nearest)
         let home = LocatorLocation(
             gateway: "A", floor: "1", room: "hall", accuracy: 1, since: Fixtures.at(0), confidence: 1,
             lastSeen: Fixtures.at(0))
@@ -185,18 +199,21 @@ import Vocabulary
                 baseTopic: "beacons") == nil)
     }
 
-    @Test func exitEventsAndStatusMessagesAreRouted() {
-        var h = H()
+    /// Nearest: B at the first settled tick; belief: at the third tick of evidence. Both: C once B's
+    /// exit event (10.5 s) takes its readings away.
+    @Test(arguments: [(LocatorSettings.Engine.nearest, [1.0, 11]), (.belief, [3, 11])])
+    func exitEventsAndStatusMessagesAreRouted(engine: LocatorSettings.Engine, times: [Double]) {
+        var h = H(Self.settings(engine))
         h.see("B", 1, at: 0.5)
         h.see("C", 5, at: 0.5)
-        h.advance(2)
+        h.advance(4)
         let exit =
             #"{"event":"exit","uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":1,"name":null,"gateway":"B","floor":"2","room":"office","address":"c0:ff:ee:00:00:01","rssi":-70,"timestamp":"2024-05-01T12:00:10.500Z","last_seen":"2024-05-01T12:00:00.500Z"}"#
         let handled = h.locator.handle(topic: "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/B/event", payload: exit)
         #expect(handled)
         h.advance(12)
         #expect(h.owners == ["B", "C"])
-        #expect(h.eventTimes == [1, 11])
+        #expect(h.eventTimes == times)
         let unknown = h.locator.handle(topic: "beacons/regions/office/B/state", payload: "inside")
         #expect(!unknown)
     }

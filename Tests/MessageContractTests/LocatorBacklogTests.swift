@@ -15,20 +15,25 @@ import Testing
         [("A", 2.0, s), ("B", s < 30 ? 5.0 : 1.0, s + 0.2)]
     }
 
-    @Test func sixtySecondsOfReadingsReadBeforeTheirTicksDecideAsInRealTime() {
-        var live = H()
+    /// Nearest: the first settled tick, then another floor outright on two readings (30.7, 31.7 s).
+    /// Belief: the third tick of evidence, then another floor leading on two ticks (32, 33 s).
+    @Test(arguments: [(LocatorSettings.Engine.nearest, [1.0, 32]), (.belief, [3, 33])])
+    func sixtySecondsOfReadingsReadBeforeTheirTicksDecideAsInRealTime(engine: LocatorSettings.Engine, times: [Double]) {
+        var settings = LocatorSettings()
+        settings.engine = engine
+        var live = H(settings)
         for r in Self.readings {
             live.advance(r.at)
             live.see(r.gw, r.metres, at: r.at)
         }
         live.advance(62)
         #expect(live.owners == ["A", "B"])
-        #expect(live.eventTimes == [1, 32])  // another floor: outright on two readings (30.7, 31.7 s)
+        #expect(live.eventTimes == times)
 
         // The same messages, all read before any tick is decided: in order, and shuffled.
         var rng = SeededRandom(state: 18)
         for order in [Self.readings, Self.readings.shuffled(using: &rng)] {
-            var backlog = H()
+            var backlog = H(settings)
             for r in order { backlog.see(r.gw, r.metres, at: r.at) }
             backlog.advance(62)
             #expect(backlog.out == live.out, "\(backlog.owners) at \(backlog.eventTimes)")
@@ -36,9 +41,9 @@ import Testing
     }
 
     /// `history_window` may be up to 60 readings: a challenger 20 % closer in each of 20 readings
-    /// (`min_history` 20) takes over with the sustained rule.
+    /// (`min_history` 20) takes over with the nearest engine's sustained rule.
     @Test func aHistoryWindowOfTwentyReadingsIsKeptWhole() {
-        var s = LocatorSettings()
+        var s = LocatorSettings.nearest
         s.historyWindow = 20
         s.minHistory = 20
         var h = H(s)

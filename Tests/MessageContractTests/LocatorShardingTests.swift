@@ -35,7 +35,7 @@ import Vocabulary
                     let at = Double(second) + Double(rng.next() % 900) / 1000
                     out.append(
                         ("\(path)/\(g.id)/proximity",
-                            #"{"uuid":"\#(b.id.uuidString)","major":1,"minor":\#(minor),"gateway":"\#(g.id)","floor":"\#(g.floor)","room":"\#(g.room)","rssi":-70,"rssi_filtered":-70,"measured_power":-59,"accuracy":\#(metres),"proximity":"near","timestamp":"\#(Fixtures.at(at).rfc3339)"}"#,
+                            #"{"uuid":"\#(b.id.uuidString)","major":1,"minor":\#(minor),"gateway":"\#(g.id)","floor":"\#(g.floor)","room":"\#(g.room)","rssi":-70,"rssi_filtered":null,"measured_power":-59,"accuracy":\#(metres),"proximity":"near","timestamp":"\#(Fixtures.at(at).rfc3339)"}"#,
                             at))
                 }
                 if second == 100, minor % 7 == 0 {
@@ -49,10 +49,11 @@ import Vocabulary
         return out.sorted { $0.2 < $1.2 }
     }
 
-    static func run(_ shard: LocatorShard?, _ input: [(topic: String, payload: String, at: Double)]) -> (
-        Locator, [OutboundMessage]
-    ) {
+    static func run(
+        _ shard: LocatorShard?, _ input: [(topic: String, payload: String, at: Double)], engine: LocatorSettings.Engine
+    ) -> (Locator, [OutboundMessage]) {
         var settings = LocatorSettings()
+        settings.engine = engine
         settings.shard = shard
         var locator = Locator(settings: settings)
         var out: [OutboundMessage] = []
@@ -73,14 +74,15 @@ import Vocabulary
         Dictionary(grouping: messages, by: \.topic)
     }
 
-    @Test func threeShardsTogetherPublishWhatOneLocatorDoesEachBeaconOnce() {
+    @Test(arguments: LocatorSettings.Engine.allCases)
+    func threeShardsTogetherPublishWhatOneLocatorDoesEachBeaconOnce(engine: LocatorSettings.Engine) {
         let input = Self.messages()
-        let (whole, all) = Self.run(nil, input)
-        #expect(whole.changes > 100)
+        let (whole, all) = Self.run(nil, input, engine: engine)
+        #expect(whole.changes > 100, "\(whole.changes)")
         var union: [String: [OutboundMessage]] = [:]
         var tracked = 0
         for k in 1...3 {
-            let (part, out) = Self.run(LocatorShard(index: k, count: 3), input)
+            let (part, out) = Self.run(LocatorShard(index: k, count: 3), input, engine: engine)
             // A share of the site, not all of it or none.
             #expect(part.trackedCount > 5 && part.trackedCount < 30, "shard \(k): \(part.trackedCount)")
             #expect(part.otherShard > 0)
