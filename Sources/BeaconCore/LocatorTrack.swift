@@ -347,7 +347,16 @@ package struct LocatorTrack: Sendable {
     private mutating func believed(at t: Timestamp, _ cands: [Candidate], _ s: LocatorSettings, offline: Set<String>)
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
-        restoredTick = nil
+        // A restored room's gateways get `stale_after` from the first tick after the restore to
+        // report (they publish on a change or the heartbeat) before the room counts as unheard.
+        let grace = restoredTick.map { t < $0 + s.staleAfter } ?? false
+        if !grace { restoredTick = nil }
+        // Meanwhile the restored room keeps its belief as a room of offline gateways does.
+        var offline = offline
+        if grace, let l = location, l.isHome, !l.isUnknown, let owner = l.gateway {
+            belief.seed(.init(floor: l.floor, room: l.room ?? owner), gateway: owner)
+            if !cands.contains(where: { $0.gateway == owner }) { offline.insert(owner) }
+        }
         let evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
         let change: Double
         if beliefSettled, evidence == beliefEvidence, offline == beliefOffline {
@@ -369,7 +378,8 @@ package struct LocatorTrack: Sendable {
         }
         let floor = named?.floor ?? location?.floor
         floorLead = best.place.floor != floor && best.probability >= s.minConfidence ? floorLead + 1 : 0
-        let ready = location?.isHome == true || belief.updates >= s.model.firstTicks
+        // No room before `firstTicks` of evidence, in place of a restored one neither.
+        let ready = belief.updates >= s.model.firstTicks
         // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
         // ticks of evidence, another floor's lead), though no message comes.
         beliefMoving = change > 1e-6 || !ready || floorLead > 0
@@ -381,7 +391,7 @@ package struct LocatorTrack: Sendable {
         guard let named else { return nil }
         let probability = belief.probability(of: named)
         let heard = evidence.contains { $0.place == named }
-        if s.allowsUnknown, !heard, probability < s.minConfidence {
+        if s.allowsUnknown, !heard, probability < s.minConfidence, !grace {
             return placed(named, probability: probability, cands, at: t, unknown: true)
         }
         // The named room's confidence moved to another band: the location again, its room and

@@ -113,6 +113,15 @@ package struct RoomBelief: Sendable, Equatable {
         return change
     }
 
+    /// Starts an empty belief from a place already known (a location read back at start), certain
+    /// until evidence weighs on it; `gateway` is the place's gateway that had placed it there.
+    package mutating func seed(_ place: Place, gateway: String) {
+        guard places.isEmpty else { return }
+        places = [place]
+        probabilities = [1]
+        gateways = [[gateway]]
+    }
+
     /// One tick of the same evidence as the last update's, which left the belief at its fixed
     /// point: only the ticks of evidence count on.
     package mutating func repeated() {

@@ -2,6 +2,7 @@ import Foundation
 import BeaconCore
 import BeaconWire
 import MessageContract
+import TestFixtures
 import Testing
 import Vocabulary
 
@@ -198,6 +199,34 @@ struct BeliefEngineTests {
 }
 
 extension BeliefEngineTests {
+    /// A locator that starts late adopts the retained room: its gateways get `stale_after` to
+    /// report (a still beacon's gateway publishes on its heartbeat), and no other room is named
+    /// before three ticks of evidence.
+    @Test func aRestoredRoomWaitsForItsGatewaysAndForEvidence() {
+        let hall = LocatorLocation(
+            gateway: "A", floor: "1", room: "hall", accuracy: 1, since: Fixtures.at(0), confidence: 0.9,
+            lastSeen: Fixtures.at(0))
+        // The hall's gateway reports 10 s after the start, nearer than the office's.
+        var kept = LocatorHarness(Self.belief)
+        kept.locator.restore(LocatorHarness.beacon, hall)
+        for s in stride(from: 100.5, to: 140, by: 1) {
+            Self.see(&kept, "B", rssi: -75, at: s)
+            if s > 110 { Self.see(&kept, "A", rssi: -60, at: s) }
+            kept.advance(s + 1.5)
+        }
+        #expect(kept.eventTimes.isEmpty, "\(Self.rooms(kept))")
+        // It never reports: once the hall's grace has passed (`stale_after` from the first tick,
+        // 100 s) the hall is unknown, then the office once its floor has led two ticks.
+        var moved = LocatorHarness(Self.belief)
+        moved.locator.restore(LocatorHarness.beacon, hall)
+        for s in stride(from: 100.5, to: 140, by: 1) {
+            Self.see(&moved, "B", rssi: -75, at: s)
+            moved.advance(s + 1.5)
+        }
+        #expect(Self.rooms(moved) == ["?", "office"])
+        #expect(moved.eventTimes == [136, 137])
+    }
+
     /// The locator decides a track only when its decision can change; a belief waiting for its
     /// first ticks of evidence, or for a floor lead to last, can change with no new message.
     @Test func aBeliefWaitingForTicksIsDecidedWithoutANewMessage() {
