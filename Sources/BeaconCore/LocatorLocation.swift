@@ -1,7 +1,8 @@
 import BeaconWire
 import Vocabulary
 
-/// Where the locator places one beacon: the owning gateway with its floor and room, or `not_home`.
+/// Where the locator places one beacon: its floor and room with the gateway that speaks for it,
+/// `unknown` (belief engine), or `not_home`.
 /// Published retained on `<base>/<beacon>/location`; read back by a locator that starts late.
 package struct LocatorLocation: Sendable, Equatable {
     /// nil when `not_home`.

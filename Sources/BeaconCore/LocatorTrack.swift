@@ -279,7 +279,7 @@ package struct LocatorTrack: Sendable {
         (a.latest.distance, a.gateway) < (b.latest.distance, b.gateway)
     }
 
-    /// The hand-over rule (docs/locator.md, "The rule"): outright (≥ 30 % closer now) or sustained (≥ 15 %
+    /// The nearest engine's hand-over rule (docs/locator.md, "The nearest engine"): outright (≥ 30 % closer now) or sustained (≥ 15 %
     /// closer in every reading of a history of ≥ 3); across floors, outright must hold on the last
     /// `floor_confirmations` readings, and a sustained-only win is refused when the owner's floor has
     /// more gateways seeing the beacon.

@@ -9,7 +9,7 @@ import Vocabulary
 /// whole multiples of `interval` from the readings stamped at or before the tick, and a tick is
 /// decided once the clock passed it by `settle`. So two locators fed the same messages publish the
 /// same locations with the same `since`, and one that starts late adopts the retained locations and
-/// converges. The rule is in `LocatorTrack.qualifies` and docs/locator.md, "The rule".
+/// converges. The rules are in `LocatorTrack` (`believed`, `qualifies`) and docs/locator.md.
 ///
 /// Output: retained `<base>/<beacon>/location` (and `<base>/<beacon>/room` with Home Assistant discovery), a `<base>/<beacon>/event` (`location` or `not_home`)
 /// on every change, and optionally Home Assistant `mqtt_room` messages.
