@@ -94,6 +94,17 @@ test-metrics:
 	BEACON2MQTT_TEST_METRICS=1 $(SWIFT) test --skip-build --filter 'PrometheusScrapeTests|RunMetricsTests' 2>&1 \
 	  | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; exit $${PIPESTATUS[0]}
 
+# Theengs Gateway's messages made by the real Theengs decoder (PyPI TheengsDecoder, into .build/theengs-venv)
+# from the recorded captures, read by the locator's foreign sources (docs/locator.md, "Foreign receivers").
+.PHONY: test-foreign
+test-foreign: deps
+	@scripts/install-deps.sh python3-venv
+	@test -x .build/theengs-venv/bin/python || python3 -m venv .build/theengs-venv
+	@.build/theengs-venv/bin/python -c "import TheengsDecoder" 2>/dev/null || .build/theengs-venv/bin/pip install -q TheengsDecoder==2.5.0
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter 'TheengsDecoderTests|ForeignSource' 2>&1 | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; \
+	  exit $${PIPESTATUS[0]}
+
 # beacon2mqtt against a real Home Assistant from PyPI, run as root in a Debian testing root with its
 # Python 3.14, made once under .build/ha-root (docs/testing.md, "Home Assistant"): discovery against the
 # release's MQTT schemas, states, availability, restarts, removal, recorder rows, README's configuration.

@@ -31,11 +31,14 @@ package struct LocatorCore: AgentMachine {
     private var discovery: HomeAssistantLocatorDiscovery?
     /// What discovery says the software is, kept for a discovery that is switched on later.
     private let softwareVersion: String
+    /// Other projects' receivers (`locator.foreign_sources`), read as extra gateways.
+    private var foreign: ForeignSourceReader
 
     package init(
         locator: Locator, clock: LocatorClock, tick: TimeSpan, outboxLimit: Int, flush: TimeSpan = .seconds(2), now: MonotonicInstant,
-        wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil
+        wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil, foreign: ForeignSourceReader? = nil
     ) {
+        self.foreign = foreign ?? ForeignSourceReader(sources: locator.settings.foreignSources, distance: locator.distance)
         self.locator = locator
         self.discovery = discovery.flatMap { $0.settings.discovery ? $0 : nil }
         softwareVersion = discovery?.softwareVersion ?? ""
@@ -58,6 +61,8 @@ package struct LocatorCore: AgentMachine {
     /// Messages published (QoS 0 written, QoS ≥ 1 acknowledged).
     package var published: Int { delivery.counters.published }
     package var counters: Outbox.Counters { delivery.counters }
+    /// What became of the foreign sources' messages.
+    package var foreignCounters: ForeignSourceReader.Counters { foreign.counters }
     package var queuedCount: Int { delivery.queuedCount }
 
     package var takesSourceEvents: Bool { false }
@@ -109,7 +114,7 @@ package struct LocatorCore: AgentMachine {
                 locator.retainedLocations(into: &out)
                 delivery.enqueue(out)
             }
-            for pattern in locator.subscriptions { _ = session.subscribe(pattern, qos: 1) }
+            for pattern in locator.subscriptions + foreign.subscriptions { _ = session.subscribe(pattern, qos: 1) }
             actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))
             if let discovery {
                 _ = session.subscribe(discovery.birthTopic, qos: 0)
@@ -125,7 +130,11 @@ package struct LocatorCore: AgentMachine {
             // Home Assistant restarted: announce again.
             delivery.enqueue(discovery?.messages(onBirth: String(decoding: payload, as: UTF8.self)) ?? [])
         case .mqtt(.message(let topic, let payload, _, _)):
-            locator.handle(topic: topic, payload: String(decoding: payload, as: UTF8.self))
+            if let outcome = foreign.read(topic: topic, payload: payload, at: foreignStamp) {
+                readForeign(outcome, topic: topic)
+            } else {
+                locator.handle(topic: topic, payload: String(decoding: payload, as: UTF8.self))
+            }
             // On the messages' clock a tick is due once a reading passed it by `settle`: decided at
             // once, not at the next turn's tick, so a backlog read faster than real time (a replay at
             // speed, a bridge draining) is decided tick by tick as it arrives.
@@ -140,6 +149,27 @@ package struct LocatorCore: AgentMachine {
             break
         }
         publishQueued(&session)
+    }
+
+    /// When a foreign message counts: it carries no timestamp, so it is stamped on arrival by the
+    /// locator's clock — the wall clock, or with `--clock messages` the newest reading's timestamp.
+    private var foreignStamp: Timestamp {
+        switch clock {
+        case .wall: wall
+        case .messages: locator.newestReading ?? wall
+        }
+    }
+
+    private mutating func readForeign(_ outcome: ForeignSourceReader.Outcome, topic: String) {
+        switch outcome {
+        case .reading(let r, let device):
+            locator.observe(r, device: device)
+        case .status(let gateway, let online):
+            locator.setGateway(gateway, online: online)
+        case .ignored(let reason):
+            // Bad input from another project's node changes nothing: counted, and told at debug level.
+            actions.append(.log(LogRecord(.debug, "foreign message ignored", ["topic": topic, "reason": reason])))
+        }
     }
 
     /// A step of the wall clock shifts the locator's whole timeline (`Locator.shiftTimeline`): decisions
@@ -169,14 +199,22 @@ package struct LocatorCore: AgentMachine {
         locator.reconfigure(
             settings: c.locator, qos: c.mqtt.qos, distance: c.ranging.distance, publishesRoom: c.homeAssistant.discovery,
             into: &out)
-        let next = HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: softwareVersion)
-        let current = next.settings.discovery ? next.messages() : []
+        let next = ForeignSourceReader(sources: c.locator.foreignSources, devices: c.devices, distance: c.ranging.distance)
+        if link.isConnected, next.subscriptions != foreign.subscriptions {
+            for pattern in foreign.subscriptions where !next.subscriptions.contains(pattern) { session.unsubscribe(pattern) }
+            for pattern in next.subscriptions where !foreign.subscriptions.contains(pattern) { _ = session.subscribe(pattern, qos: 1) }
+        }
+        foreign = next
+        let announced = HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: softwareVersion)
+        let current = announced.settings.discovery ? announced.messages() : []
         if link.isConnected {
             let kept = Set(current.map(\.topic))
             out += (discovery?.removals() ?? []).filter { !kept.contains($0.topic) } + current
-            if discovery?.birthTopic != next.birthTopic, next.settings.discovery { _ = session.subscribe(next.birthTopic, qos: 0) }
+            if discovery?.birthTopic != announced.birthTopic, announced.settings.discovery {
+                _ = session.subscribe(announced.birthTopic, qos: 0)
+            }
         }
-        discovery = next.settings.discovery ? next : nil
+        discovery = announced.settings.discovery ? announced : nil
         delivery.enqueue(out)
     }
 

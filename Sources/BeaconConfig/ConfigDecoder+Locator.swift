@@ -34,6 +34,7 @@ extension ConfigDecoder {
             try Self.topicPrefix(v)
         }
         try m.readOptional("shard", into: &s.shard) { v throws(ConfigError) in try Self.shard(v) }
+        try m.read("foreign_sources", into: &s.foreignSources) { v throws(ConfigError) in try Self.foreignSources(v) }
         if s.minHistory > s.historyWindow {
             throw m.error(
                 "min_history", locatedAt: ["min_history", "history_window"],

@@ -31,8 +31,10 @@ enum ConfigKeys {
         "locator": [
             "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",
-            "shard", "engine", "min_confidence", "allow_unknown",
+            "shard", "engine", "min_confidence", "allow_unknown", "foreign_sources",
         ],
+        "locator.foreign_sources[]": ["format", "topic", "availability", "nodes"],
+        "locator.foreign_sources[].nodes[]": ["node", "gateway", "floor", "room"],
         "advertise": ["enabled", "type"] + AdvertiseField.allCases.map(\.configKey) + ["connectable"],
         "beacons[]": ["uuid", "major", "minor", "namespace", "instance", "name", "measured_power", "exit_timeout"],
         "devices[]": ["name", "irk", "irk_file", "address", "measured_power", "exit_timeout"],

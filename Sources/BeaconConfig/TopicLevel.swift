@@ -24,4 +24,17 @@ enum TopicLevel {
         }
         return nil
     }
+
+    /// Why `text` cannot be a subscription filter (`home/+/BTtoMQTT/+`), or nil: `+` and `#` stand
+    /// alone in their level, and `#` only last.
+    static func filterProblem(_ text: String) -> String? {
+        if text.isEmpty { return "must not be empty" }
+        if text.unicodeScalars.contains("\u{0}") { return "must not contain NUL" }
+        let levels = text.split(separator: "/", omittingEmptySubsequences: false)
+        for (i, level) in levels.enumerated() where level.contains("+") || level.contains("#") {
+            if level.count > 1 { return "a wildcard ('+' or '#') must be a whole level" }
+            if level == "#", i != levels.count - 1 { return "'#' must be the last level" }
+        }
+        return nil
+    }
 }

@@ -62,6 +62,8 @@ package struct LocatorSettings: Sendable, Equatable {
     package var mqttRoomTopic: String? = nil
     /// Decide only the beacons of this shard (nil: every beacon), so several locators split a site.
     package var shard: LocatorShard? = nil
+    /// Other projects' receivers read as extra gateways (ESPresense, OpenMQTTGateway).
+    package var foreignSources: [ForeignSource] = []
 
     package init() {}
 }

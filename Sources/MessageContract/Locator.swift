@@ -167,6 +167,13 @@ package struct Locator: Sendable {
         }
     }
 
+    /// A foreign node's reading (`ForeignSourceReader`), observed as a gateway's; a configured
+    /// device's name is learnt as its own topics would teach it, so its location is published under it.
+    package mutating func observe(_ r: LocatorReading, device: String?) {
+        observe(r)
+        if let device, tracks[r.beacon] != nil { topics.learnDevice(named: device) }
+    }
+
     /// A gateway's retained status. It carries no timestamp, so it applies from the next tick.
     package mutating func setGateway(_ id: String, online: Bool) {
         let changed = online ? offline.remove(id) != nil : offline.insert(id).inserted

@@ -221,7 +221,14 @@ package struct TopicTree: Sendable, Equatable {
     /// when it was new. A locator learns the names of devices from the gateways' topics this way.
     @discardableResult
     package mutating func learnDevice(in topic: String) -> Bool {
-        guard let name = deviceName(in: topic), TopicName.problem(level: name) == nil else { return false }
+        guard let name = deviceName(in: topic) else { return false }
+        return learnDevice(named: name)
+    }
+
+    /// Remembers a device's name (a foreign node's reading of a configured device names it).
+    @discardableResult
+    package mutating func learnDevice(named name: String) -> Bool {
+        guard TopicName.problem(level: name) == nil else { return false }
         return deviceNames.updateValue(name, forKey: .device(named: name)) == nil
     }
 

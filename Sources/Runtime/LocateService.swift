@@ -41,7 +41,7 @@ package final class LocateService: Sendable {
     package init(
         locator: Locator, connection: MQTTConnectionOptions, clock: Clock = .wall, logger: Logger,
         tick: Duration = .milliseconds(200), discovery: HomeAssistantLocatorDiscovery? = nil,
-        metrics board: MetricsBoard? = nil
+        foreign: ForeignSourceReader? = nil, metrics board: MetricsBoard? = nil
     ) {
         self.clock = clock
         self.board = board
@@ -51,7 +51,7 @@ package final class LocateService: Sendable {
             LocatorCore(
                 locator: locator, clock: clock, tick: TimeSpan(tick),
                 outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallClock.now(),
-                discovery: discovery))
+                discovery: discovery, foreign: foreign))
         let queue = self.queue
         var connection = connection
         connection.inFlightWindow = LocatorCore.inFlightWindow
@@ -76,7 +76,9 @@ package final class LocateService: Sendable {
         locator.readBackTopics = TopicTree(c).locations(of: c.beacons.map(\.identity) + c.devices.map(\.identity))
         self.init(
             locator: locator, connection: connection, clock: clock, logger: logger,
-            discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string), metrics: board)
+            discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string),
+            foreign: ForeignSourceReader(sources: settings.foreignSources, devices: c.devices, distance: c.ranging.distance),
+            metrics: board)
     }
 
     /// Messages published so far (locations, events, mqtt_room): written, or acknowledged at QoS ≥ 1.

@@ -62,6 +62,11 @@ import Testing
         // bobs-watch's base64 is the Core Spec's sample key, octets reversed.
         #expect(config.devices[1].identification == .irk(IdentityResolvingKey(text: "ec0234a357c8ad05341010a60a397d9b")!))
         #expect(config.devices[2].identification == .address(BluetoothAddress("c1:02:03:04:05:06")!))
+        #expect(
+            config.locator.foreignSources == [
+                ForeignSource(
+                    format: .espresense, nodes: ["kitchen": .init(gateway: "esp-kitchen", floor: "1", room: "kitchen")])
+            ])
     }
 
     @Test func everyAcceptedKeyAppearsInTheExampleFile() throws {
@@ -111,6 +116,8 @@ import Testing
             "regions": [("name", "a"), ("uuid", uuid)],
             "beacons": [("uuid", uuid), ("major", "1"), ("minor", "2")],
             "devices": [("name", "p"), ("irk", "ec0234a357c8ad05341010a60a397d9b")],
+            "foreign_sources": [("format", "espresense"), ("nodes", "[]")],
+            "nodes": [("node", "n1")],
         ]
         for path in ConfigKeys.allPaths {
             let parts = path.split(separator: ".").map(String.init)

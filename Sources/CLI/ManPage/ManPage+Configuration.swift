@@ -217,6 +217,27 @@ extension ManPage {
             "Also publish Home Assistant mqtt_room messages from the locator."),
         .init("locator.shard", "k/n, 1 ≤ k ≤ n ≤ 1024", "none",
             "Decide only shard k of n: the beacons whose identity hashes to it, so n locators split a site."),
+        .init(
+            "locator.foreign_sources[].format", "espresense openmqttgateway", "—",
+            "Required: whose messages (ESPresense nodes; OpenMQTTGateway or Theengs Gateway)."),
+        .init(
+            "locator.foreign_sources[].topic", "MQTT subscription", "the format's",
+            "Where its nodes publish readings: espresense/devices/+/+, home/+/BTtoMQTT/+."),
+        .init(
+            "locator.foreign_sources[].availability", "MQTT subscription", "the format's",
+            "Where its nodes say online/offline: espresense/rooms/+/status, home/+/LWT."),
+        .init(
+            "locator.foreign_sources[].nodes[].node", "topic level", "—",
+            "Required: the node as its topics name it (ESPresense: its room id; OpenMQTTGateway: its gateway name). Unlisted nodes are ignored and counted."),
+        .init(
+            "locator.foreign_sources[].nodes[].gateway", "topic level", "node",
+            "The gateway id its readings count as (also its locator.rssi_offset key)."),
+        .init(
+            "locator.foreign_sources[].nodes[].floor", "text", "none",
+            "The node's floor."),
+        .init(
+            "locator.foreign_sources[].nodes[].room", "text", "none",
+            "The node's room."),
         .init("homeassistant.discovery", "boolean", "false",
             "Publish retained MQTT discovery for the configured beacons and regions."),
         .init("homeassistant.prefix", "topic prefix", "homeassistant",
