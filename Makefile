@@ -86,7 +86,7 @@ test-brokers: deps
 	  status=$${PIPESTATUS[0]}; cat .build/chaos-results.txt 2>/dev/null; exit $$status
 
 # A real Prometheus server (Debian's prometheus package) scrapes a running agent; promtool checks the
-# exposition (Tests/GatewayTests/PrometheusScrapeTests.swift; see docs/testing.md).
+# exposition (Tests/IntegrationTests/PrometheusScrapeTests.swift; see docs/testing.md).
 .PHONY: test-metrics
 test-metrics:
 	@scripts/install-deps.sh prometheus

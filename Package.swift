@@ -12,6 +12,13 @@ let strict: [SwiftSetting] = [
     .unsafeFlags(["-Xfrontend", "-function-sections"], .when(configuration: .release)),
 ]
 
+/// What the tests of the I/O modules see: every module they drive, and the agent's scripted pipelines.
+let integrationTestDependencies: [Target.Dependency] = [
+    "Vocabulary", "CLI", "Runtime", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire",
+    "BeaconConfig", "Platform", "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
+    "IdentityCrypto", "MetricsContract", "MetricsTransport",
+]
+
 let package = Package(
     name: "beacon2mqtt",
     products: [
@@ -155,7 +162,7 @@ let package = Package(
         .target(
             name: "TestFixtures", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire"], path: "Tests/TestFixtures",
             swiftSettings: strict),
-        // The agent's scripted test pipelines (`WholePacketPipeline`), shared by AgentCoreTests and GatewayTests.
+        // The agent's scripted test pipelines (`WholePacketPipeline`), shared by AgentCoreTests and the I/O modules' tests.
         .target(
             name: "AgentTestFixtures",
             dependencies: ["Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract"],
@@ -180,14 +187,19 @@ let package = Package(
         .testTarget(name: "RoomScoringTests", dependencies: ["RoomScoring"], swiftSettings: strict),
         .testTarget(
             name: "BeaconConfigTests", dependencies: ["Vocabulary", "BeaconConfig", "BeaconCore"], swiftSettings: strict),
-        .testTarget(
-            name: "GatewayTests",
-            dependencies: [
-                "Vocabulary", "CLI", "Runtime", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire", "BeaconConfig", "Platform",
-                "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "IdentityCrypto",
-                "MetricsContract", "MetricsTransport",
-            ],
-            swiftSettings: strict
-        ),
+        // What the tests of the I/O modules share: real brokers (mosquitto, amqtt, RabbitMQ), child
+        // processes, subscribers, the agent harness and the in-memory broker port. Not a test target,
+        // so every test target below can use it (`@testable import`, in the debug builds tests run in).
+        .target(
+            name: "IntegrationSupport", dependencies: integrationTestDependencies, path: "Tests/IntegrationSupport",
+            swiftSettings: strict),
     ]
+    // One test target per I/O module, then the tests across processes (IntegrationTests) and the
+    // package's (PackagingTests).
+    + [
+        "PlatformTests", "MQTTTransportTests", "HCITransportTests", "CaptureTransportTests", "SimulationTests",
+        "SystemdTransportTests", "RuntimeTests", "CLITests", "IntegrationTests", "PackagingTests",
+    ].map {
+        .testTarget(name: $0, dependencies: integrationTestDependencies + ["IntegrationSupport"], swiftSettings: strict)
+    }
 )

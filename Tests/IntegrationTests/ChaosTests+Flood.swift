@@ -1,0 +1,96 @@
+import BeaconWire
+import Foundation
+import Testing
+import Vocabulary
+
+@testable import IntegrationSupport
+
+/// Memory under a flood: a million distinct identities over ten minutes of capture time (simulated
+/// time: `run --replay --speed max` runs it as fast as the agent goes), RSS sampled from procfs.
+extension ChaosTests {
+    static let floodUUID = BeaconID128(uuidString: "f7826da6-4fa2-4e98-8024-bc5b71e0893e")!
+
+    /// `count` reports over `seconds` of capture time, each from a new address with a new identity
+    /// (the flood UUID, major and minor from the report's number): a btsnoop file at `path`.
+    static func writeFlood(count: Int, seconds: Double, to path: String) throws {
+        let data = try BeaconEncoder.advertisingData(
+            .iBeacon(IBeacon(uuid: floodUUID, major: 0, minor: 0, measuredPower: -59)))
+        let template = AdvertisingReportEvent.bytes(address: BluetoothAddress(rawValue: 0), addressType: 0, data: data, rssi: -70)
+        // H4 event: address at 7…12 (little-endian), AD at 14 (major at +25, minor at +27, big-endian), RSSI last.
+        let record = BtsnoopWriter.record(CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: template))
+        let packetStart = record.count - template.count
+        var out = BtsnoopWriter.fileHeader()
+        out.reserveCapacity(out.count + record.count * count)
+        let start = Int64(1_764_547_200_000_000) + CaptureFormat.btsnoopUnixEpochOffset
+        var r = record
+        for n in 0..<count {
+            let stamp = UInt64(start + Int64(Double(n) * seconds * 1e6 / Double(count)))
+            for i in 0..<8 { r[16 + i] = UInt8(truncatingIfNeeded: stamp >> (56 - 8 * UInt64(i))) }
+            let address = UInt64(0xC0_0000_0000) | UInt64(n)
+            for i in 0..<6 { r[packetStart + 7 + i] = UInt8(truncatingIfNeeded: address >> (8 * UInt64(i))) }
+            r[packetStart + 14 + 25] = UInt8(n >> 24 & 0xFF)
+            r[packetStart + 14 + 26] = UInt8(n >> 16 & 0xFF)
+            r[packetStart + 14 + 27] = UInt8(n >> 8 & 0xFF)
+            r[packetStart + 14 + 28] = UInt8(n & 0xFF)
+            r[r.count - 1] = UInt8(bitPattern: Int8(-40 - n % 50))
+            out += r
+        }
+        try Data(out).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// VmRSS of `pid` in KiB.
+    static func residentKiB(_ pid: pid_t) -> Int? {
+        guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return Int(line.split(separator: " ").dropFirst().first ?? "")
+    }
+
+    /// 1,000,000 identities in 600 s of capture time, the tracking table at its default cap (4,096):
+    /// RSS from 10 % of the run to its end stays within 10 % of its value at 10 %.
+    @Test func aMillionIdentityFloodForTenSimulatedMinutesKeepsRSSFlat() throws {
+        let broker = try MosquittoBroker()
+        let identities = 1_000_000
+        let workspace = try Workspace(
+            port: broker.port, gateway: "flood",
+            extra: """
+                monitoring:
+                  per_beacon: false
+                  max_tracked: 4096
+                regions:
+                  - name: flood
+                    uuid: f7826da6-4fa2-4e98-8024-bc5b71e0893e
+                ranging:
+                  publish:
+                    ranging_list: false
+                    on_proximity_change: false
+                    accuracy_deadband: 0
+                    rssi_deadband: 0
+                    heartbeat: 0s
+
+                """)
+        let capture = workspace.directory.appendingPathComponent("flood.btsnoop").path
+        try Self.writeFlood(count: identities, seconds: 600, to: capture)
+        let began = Date()
+        let agent = try workspace.start(["--replay", capture, "--speed", "max"])
+        defer { agent.signal(SIGKILL) }
+        var samples: [(at: Double, kib: Int)] = []
+        while agent.isRunning, Date().timeIntervalSince(began) < 240 {
+            if let kib = Self.residentKiB(agent.pid) { samples.append((Date().timeIntervalSince(began), kib)) }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        let finished = agent.wait(timeout: 0) == 0
+        let seconds = Date().timeIntervalSince(began)
+        try #require(samples.count >= 8, "too few samples: \(samples.count); \(workspace.logText.suffix(1500))")
+        let early = samples[samples.count / 10].kib
+        let late = samples[(samples.count / 10)...].map(\.kib)
+        let growth = Double((late.max() ?? 0) - early) / Double(early) * 100
+        let reports = workspace.logText.split(separator: "\n").first { $0.contains("stopped") } ?? ""
+        Self.report(
+            "chaos flood: \(identities) identities in 600 s of capture time, replayed in \(String(format: "%.0f", seconds)) s "
+                + "(\(finished ? "whole capture" : "STOPPED at the limit")); RSS at 10 % \(early / 1024) MiB, max after "
+                + "\((late.max() ?? 0) / 1024) MiB, end \(samples.last!.kib / 1024) MiB: \(String(format: "%+.1f", growth)) %; \(reports)")
+        #expect(finished, "\(workspace.logText.suffix(1000))")
+        #expect(growth < 10, "RSS grew \(growth) % after the first 10 % of the run")
+    }
+}
