@@ -45,18 +45,17 @@ package struct LocatorLocation: Sendable, Equatable {
         return gateway == other.gateway && floor == other.floor && room == other.room && isUnknown == other.isUnknown
     }
 
-    /// The belief engine's confidence bands: 0 below `min_confidence`, 1 up to halfway from it to
-    /// certainty, 2 beyond. A named room's location is published again when its band changes.
-    /// Given the confidence it `was` in, a band is left only `bandMargin` past its edge, so a
-    /// confidence hovering at an edge is not published again and again.
+    /// The belief engine's confidence bands: 1 from `min_confidence` (the named room is as likely as
+    /// naming it takes), 0 below (its evidence weakened). A named room's location is published again
+    /// when its band changes: the room and its confidence went out when it was named, and a room is
+    /// named at about `min_confidence`, so a finer band above would add a message, and a Home
+    /// Assistant recorder row, to every move. Given the confidence it `was` in, the band is left
+    /// only `bandMargin` past its edge, so a confidence hovering at the edge is not published again
+    /// and again.
     package static func band(_ confidence: Double, _ minConfidence: Double, was: Double? = nil) -> Int {
-        let edges = [minConfidence, (1 + minConfidence) / 2]
-        let plain = edges.count { confidence >= $0 }
-        guard let was else { return plain }
-        let old = band(was, minConfidence)
-        if plain > old { return edges.count { confidence >= $0 + bandMargin } > old ? plain : old }
-        if plain < old { return edges.count { confidence >= $0 - bandMargin } < old ? plain : old }
-        return old
+        guard let was else { return confidence >= minConfidence ? 1 : 0 }
+        return band(was, minConfidence) == 1
+            ? (confidence < minConfidence - bandMargin ? 0 : 1) : (confidence >= minConfidence + bandMargin ? 1 : 0)
     }
     package static let bandMargin = 0.1
 

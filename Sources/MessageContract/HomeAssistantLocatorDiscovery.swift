@@ -62,13 +62,12 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
                 return e
             }
             // HA's MQTT device tracker: a payload other than home/not_home is the location's name,
-            // here the room; `unknown` resets it to HA's own unknown state. Its attributes are the
+            // here the room, and `unknown` is HA's own unknown state. Its attributes are the
             // location's confidence and likely rooms, which the locator publishes only when the room
             // or the confidence band changes (docs/locator.md), so they add few recorder rows.
             var tracker = entity(.deviceTracker, "_room_tracker", nil, topics.locatorRoom(id))
             tracker.fields = { w in
                 w.field("source_type", "bluetooth_le")
-                w.field("payload_reset", "unknown")
                 w.field("json_attributes_topic", location)
                 w.field("json_attributes_template", Self.trackerAttributes)
             }
