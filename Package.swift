@@ -70,7 +70,9 @@ let package = Package(
             swiftSettings: strict),
         // The IRK resolver (`ah`, Core Spec Vol 3, Part H, §2.2.2) over libcrypto's AES: computation
         // only, handed to the pure pipeline as an `IdentityResolver` so the pure modules carry no cipher.
-        .target(name: "IdentityCrypto", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "CCrypto"], swiftSettings: strict),
+        .target(
+            name: "IdentityCrypto", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "CCrypto"],
+            swiftSettings: strict),
         // PURE: the Prometheus exposition of the gateway's figures (`/metrics`, `/healthz`'s verdict):
         // plain values in, text out. Sees nothing else, so the HTTP transport needs no pipeline module.
         .target(name: "MetricsContract", swiftSettings: strict),
@@ -84,7 +86,8 @@ let package = Package(
         // Transports: thin adapters over one C library each (or none). They see Platform and the pure
         // modules, never each other, the runtime or the command line.
         .target(
-            name: "HCITransport", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "CBlueZ"],
+            name: "HCITransport",
+            dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "CBlueZ"],
             swiftSettings: strict
         ),
         // libmosquitto's session: topic strings and payload bytes, no message contract or configuration
@@ -93,7 +96,8 @@ let package = Package(
         .target(name: "SystemdTransport", dependencies: ["CSystemd"], swiftSettings: strict),
         // `/metrics` and `/healthz` over libmicrohttpd, on the library's own thread.
         .target(
-            name: "MetricsTransport", dependencies: ["Platform", "MetricsContract", "CMicroHTTPD"], swiftSettings: strict
+            name: "MetricsTransport", dependencies: ["Platform", "MetricsContract", "CMicroHTTPD"],
+            swiftSettings: strict
         ),
         .target(
             name: "CaptureTransport", dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconWire"],
@@ -151,7 +155,8 @@ let package = Package(
             name: "beacon2mqtt-bench",
             // The campus section hosts real gateways (Runtime's Agent) and reads floor plans as `run` does (CLI).
             dependencies: [
-                "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto", "IdentityCrypto",
+                "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto",
+                "IdentityCrypto",
                 "AgentCore", "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring",
             ],
             swiftSettings: strict
@@ -169,16 +174,21 @@ let package = Package(
             path: "Tests/AgentTestFixtures", swiftSettings: strict),
         .testTarget(name: "BeaconWireTests", dependencies: ["Vocabulary", "BeaconWire"], swiftSettings: strict),
         .testTarget(
-            name: "BeaconCoreTests", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
+            name: "BeaconCoreTests",
+            dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MessageContractTests",
-            dependencies: ["Vocabulary", "MessageContract", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
+            dependencies: [
+                "Vocabulary", "MessageContract", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "AgentCoreTests",
-            dependencies: ["Vocabulary", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire"],
+            dependencies: [
+                "Vocabulary", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire",
+            ],
             swiftSettings: strict),
         .testTarget(
             name: "IdentityCryptoTests", dependencies: ["Vocabulary", "IdentityCrypto", "BeaconCore", "BeaconWire"],
@@ -186,7 +196,8 @@ let package = Package(
         .testTarget(name: "MetricsContractTests", dependencies: ["MetricsContract"], swiftSettings: strict),
         .testTarget(name: "RoomScoringTests", dependencies: ["RoomScoring"], swiftSettings: strict),
         .testTarget(
-            name: "BeaconConfigTests", dependencies: ["Vocabulary", "BeaconConfig", "BeaconCore"], swiftSettings: strict),
+            name: "BeaconConfigTests", dependencies: ["Vocabulary", "BeaconConfig", "BeaconCore"], swiftSettings: strict
+        ),
         // What the tests of the I/O modules share: real brokers (mosquitto, amqtt, RabbitMQ), child
         // processes, subscribers, the agent harness and the in-memory broker port. Not a test target,
         // so every test target below can use it (`@testable import`, in the debug builds tests run in).
@@ -194,12 +205,13 @@ let package = Package(
             name: "IntegrationSupport", dependencies: integrationTestDependencies, path: "Tests/IntegrationSupport",
             swiftSettings: strict),
     ]
-    // One test target per I/O module, then the tests across processes (IntegrationTests) and the
-    // package's (PackagingTests).
-    + [
-        "PlatformTests", "MQTTTransportTests", "HCITransportTests", "CaptureTransportTests", "SimulationTests",
-        "SystemdTransportTests", "RuntimeTests", "CLITests", "IntegrationTests", "PackagingTests",
-    ].map {
-        .testTarget(name: $0, dependencies: integrationTestDependencies + ["IntegrationSupport"], swiftSettings: strict)
-    }
+        // One test target per I/O module, then the tests across processes (IntegrationTests) and the
+        // package's (PackagingTests).
+        + [
+            "PlatformTests", "MQTTTransportTests", "HCITransportTests", "CaptureTransportTests", "SimulationTests",
+            "SystemdTransportTests", "RuntimeTests", "CLITests", "IntegrationTests", "PackagingTests",
+        ].map {
+            .testTarget(
+                name: $0, dependencies: integrationTestDependencies + ["IntegrationSupport"], swiftSettings: strict)
+        }
 )

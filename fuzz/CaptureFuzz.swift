@@ -41,7 +41,9 @@ import BeaconWire
     #error("build with -D BTSNOOP, -D PCAP, -D PCAPNG or -D HCIDUMP")
 #endif
 
-func bigEndian(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+func bigEndian(_ v: UInt32) -> [UInt8] {
+    [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func captureFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -96,6 +98,8 @@ public func captureFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
         }
     }
     precondition(packets == whole.packets, "streamed and whole reads give other packets")
-    precondition(streamedError == whole.error, "streamed \(String(describing: streamedError)), whole \(String(describing: whole.error))")
+    precondition(
+        streamedError == whole.error,
+        "streamed \(String(describing: streamedError)), whole \(String(describing: whole.error))")
     return 0
 }

@@ -11,7 +11,9 @@ public func configFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     var warnings: [ConfigWarning] = []
     do throws(ConfigError) {
         let configuration = try ConfigLoader.parse(yaml: text, file: "fuzz.yaml", warnings: &warnings)
-        precondition(configuration.mqtt.reconnectMax >= configuration.mqtt.reconnectMin, "reconnect_max < reconnect_min accepted")
+        precondition(
+            configuration.mqtt.reconnectMax >= configuration.mqtt.reconnectMin, "reconnect_max < reconnect_min accepted"
+        )
     } catch {
         precondition(error.file == "fuzz.yaml", "error names another file: \(error)")
         precondition(error.line >= 1 && error.column >= 0, "error without a position: \(error)")

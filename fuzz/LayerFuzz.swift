@@ -51,7 +51,9 @@ let prepared: [ConfigLayers] = (0..<4).map { selector in
         var layers = try ConfigLayers(file: fileName, bytes: Array(fileText.utf8), defaults: defaults)
         if selector & 2 != 0 {
             let other: ConfigLayer = layer == .fleet ? .gateway : .fleet
-            _ = try layers.set(other, payload: Array(#"{"gateway": {"floor": "2"}, "monitoring": {"exit_timeout": "20s"}}"#.utf8), source: topics[other]!, at: t0)
+            _ = try layers.set(
+                other, payload: Array(#"{"gateway": {"floor": "2"}, "monitoring": {"exit_timeout": "20s"}}"#.utf8),
+                source: topics[other]!, at: t0)
         }
         return layers
     } catch {
@@ -82,18 +84,22 @@ public func layerFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
         // Taking the layer away again gives back what ran before it.
         if !before.applied.contains(layer) {
             let after = try layers.set(layer, payload: [], source: source, at: t0 + .seconds(2))
-            precondition(after == before.configuration, "removing the layer did not give back the configuration before it")
-            precondition(layers.document == before.document, "removing the layer did not give back the document before it")
+            precondition(
+                after == before.configuration, "removing the layer did not give back the configuration before it")
+            precondition(
+                layers.document == before.document, "removing the layer did not give back the document before it")
         }
     } catch {
-        precondition(layers.configuration == before.configuration, "a refused layer changed the configuration: \(error)")
+        precondition(
+            layers.configuration == before.configuration, "a refused layer changed the configuration: \(error)")
         precondition(layers.document == before.document, "a refused layer changed the effective document: \(error)")
         precondition(Set(layers.layers.keys) == before.applied, "a refused layer changed the layers applied")
         precondition(!error.message.isEmpty, "a refusal without a message")
         precondition(error.file == source || error.file == fileName, "the refusal names another source: \(error)")
         let text = error.file == source ? payload : Array(fileText.utf8)
         let lines = yamlLineCount(String(decoding: text, as: UTF8.self))
-        precondition(error.line >= 1 && error.line <= lines + 1 && error.column >= 0, "a refusal outside its text: \(error)")
+        precondition(
+            error.line >= 1 && error.line <= lines + 1 && error.column >= 0, "a refusal outside its text: \(error)")
         if let parsed = try? ConfigLayerDocument(payload: payload, source: source), !parsed.isEmpty {
             precondition(!error.key.isEmpty, "a refusal of a well-formed layer names no key: \(error)")
         }

@@ -8,6 +8,15 @@ cd "$(dirname "$0")/.."
 log=.build/test.log
 mkdir -p .build
 start=$SECONDS
+# The formatter first: its configuration is .swift-format (docs/testing.md, "Formatting"); a file it
+# would change fails the run, and `swift format format -i -r Sources Tests Package.swift fuzz` fixes it.
+echo "test: swift format lint …" >&2
+if ! swift format lint --strict --parallel -r Sources Tests Package.swift fuzz >.build/format.log 2>&1; then
+    grep -E 'warning:|error:' .build/format.log | head -20 >&2
+    echo "test: format: $(grep -cE 'warning:|error:' .build/format.log) findings (all: .build/format.log); fix with swift format format -i" >&2
+    exit 1
+fi
+echo "test: format: clean" >&2
 echo "test: building (swift build --build-tests) …" >&2
 if ! swift build --build-tests >.build/test-build.log 2>&1; then
     grep -E 'error:' .build/test-build.log | sort -u >&2

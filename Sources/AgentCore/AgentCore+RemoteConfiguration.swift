@@ -11,7 +11,9 @@ extension AgentCore {
     mutating func connectRemoteConfiguration<Session: BrokerSession>(generation: UInt64, _ session: inout Session) {
         guard var remote else { return }
         remote.subscribe(generation: generation, on: &session)
-        if let document = remote.document { out.append(ConfigurationReport.effective(document, topics: TopicTree(configuration))) }
+        if let document = remote.document {
+            out.append(ConfigurationReport.effective(document, topics: TopicTree(configuration)))
+        }
         self.remote = remote
         enqueueOutput()
     }
@@ -58,7 +60,8 @@ extension AgentCore {
             log(.info, "configuration layer applied", ["layer": layer.rawValue, "source": source])
             for failure in update.keepFailures {
                 log(
-                    .warning, "configuration layer not kept in the state directory; a restart without the broker starts without it",
+                    .warning,
+                    "configuration layer not kept in the state directory; a restart without the broker starts without it",
                     ["layer": layer.rawValue, "error": failure])
             }
         case .failure(let rejection):

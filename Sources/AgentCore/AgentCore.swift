@@ -115,7 +115,9 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     // MARK: - Time
 
     /// One turn of the loop before waiting: ends, restore deadline, timers, draining, deferred packets.
-    package mutating func tick<Session: BrokerSession>(at now: MonotonicInstant, wall: Timestamp, _ session: inout Session) {
+    package mutating func tick<Session: BrokerSession>(
+        at now: MonotonicInstant, wall: Timestamp, _ session: inout Session
+    ) {
         set(now, wall)
         if case .finishing(let deadline) = phase, delivery.isIdle || now >= deadline {
             phase = .ended
@@ -128,7 +130,9 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             drainStep()
             publishQueued(&session)
         }
-        if let deferred = intake.deferred, acceptsSourceEvents { ingest(deferred.batch, from: deferred.offset, &session) }
+        if let deferred = intake.deferred, acceptsSourceEvents {
+            ingest(deferred.batch, from: deferred.offset, &session)
+        }
         publishQueued(&session)
     }
 
@@ -259,7 +263,9 @@ package struct AgentCore<Pipeline: MessagePipeline> {
 
     /// Ingests packets in order while the source may go on (`acceptsSourceEvents`); the rest waits
     /// in `deferred`. Each packet's messages are published at once, so a batch holds none back.
-    private mutating func ingest<Session: BrokerSession>(_ batch: PacketBatch, from offset: Int, _ session: inout Session) {
+    private mutating func ingest<Session: BrokerSession>(
+        _ batch: PacketBatch, from offset: Int, _ session: inout Session
+    ) {
         let rest: Int? = batch.withPackets(from: offset) { packets in
             var last: Timestamp?
             // What it reads (phase, connection, outbox) changes only when messages are queued and
@@ -313,7 +319,9 @@ package struct AgentCore<Pipeline: MessagePipeline> {
             log(.info, "restored retained states", ["read": String(messages.count)])
         }
         if cleared > 0 {
-            log(.info, "cleared retained topics of regions and beacons no longer configured", ["topics": String(cleared)])
+            log(
+                .info, "cleared retained topics of regions and beacons no longer configured",
+                ["topics": String(cleared)])
         }
         phase = .running
         pacer.advanceNow(now)
@@ -323,7 +331,8 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     var homeAssistant: HomeAssistantDiscovery? {
         guard configuration.homeAssistant.discovery else { return nil }
         return HomeAssistantDiscovery(
-            configuration: configuration, settings: configuration.homeAssistant, softwareVersion: options.softwareVersion)
+            configuration: configuration, settings: configuration.homeAssistant,
+            softwareVersion: options.softwareVersion)
     }
 
     /// On every connect: publish discovery (retained) and listen for Home Assistant's birth message.

@@ -18,7 +18,9 @@ package protocol BrokerPort: AnyObject, Sendable {
     func stop(timeout: TimeSpan)
     /// Publishes on the current connection; with `generation`, only on that one (the outbox
     /// re-sends what an older connection left unacknowledged, in order).
-    func publish(topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, generation: UInt64?)
+    func publish(
+        topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, generation: UInt64?
+    )
         -> PublishOutcome
     /// Subscribes; the packet id its SUBACK will carry, or nil when it could not be sent.
     func subscribe(_ pattern: String, qos: Int) -> Int32?

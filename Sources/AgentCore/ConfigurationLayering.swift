@@ -9,7 +9,9 @@ package protocol ConfigurationLayering: AnyObject {
     /// SIGHUP: the file read again, under the layers applied.
     func reloadFile() throws -> ConfigurationUpdate
     /// One layer set (an empty payload removes it); a refusal changes nothing.
-    func apply(_ layer: ConfigLayer, payload: [UInt8], source: String, at time: Timestamp)
+    func apply(
+        _ layer: ConfigLayer, payload: [UInt8], source: String, at time: Timestamp
+    )
         -> Result<ConfigurationUpdate, ConfigurationRejection>
 }
 
@@ -25,7 +27,8 @@ package struct ConfigurationUpdate: Sendable, Equatable {
     package var keepFailures: [String]
 
     package init(
-        configuration: Configuration, document: String? = nil, layers: Set<ConfigLayer> = [], keepFailures: [String] = []
+        configuration: Configuration, document: String? = nil, layers: Set<ConfigLayer> = [],
+        keepFailures: [String] = []
     ) {
         self.configuration = configuration
         self.document = document

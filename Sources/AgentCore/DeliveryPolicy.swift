@@ -88,7 +88,8 @@ package struct DeliveryPolicy: Sendable {
         let e = expendables.counters
         return [
             LaneMetrics(
-                lane: "must_deliver", published: m.published, dropped: m.dropped + m.coalesced + rejected - rejectedExpendable,
+                lane: "must_deliver", published: m.published,
+                dropped: m.dropped + m.coalesced + rejected - rejectedExpendable,
                 queued: mustDeliver.count),
             LaneMetrics(
                 lane: "expendable", published: e.published, dropped: e.dropped + e.coalesced + rejectedExpendable,

@@ -35,10 +35,12 @@ package struct LocatorCore: AgentMachine {
     private var foreign: ForeignSourceReader
 
     package init(
-        locator: Locator, clock: LocatorClock, tick: TimeSpan, outboxLimit: Int, flush: TimeSpan = .seconds(2), now: MonotonicInstant,
+        locator: Locator, clock: LocatorClock, tick: TimeSpan, outboxLimit: Int, flush: TimeSpan = .seconds(2),
+        now: MonotonicInstant,
         wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil, foreign: ForeignSourceReader? = nil
     ) {
-        self.foreign = foreign ?? ForeignSourceReader(sources: locator.settings.foreignSources, distance: locator.distance)
+        self.foreign =
+            foreign ?? ForeignSourceReader(sources: locator.settings.foreignSources, distance: locator.distance)
         self.locator = locator
         self.discovery = discovery.flatMap { $0.settings.discovery ? $0 : nil }
         softwareVersion = discovery?.softwareVersion ?? ""
@@ -84,7 +86,9 @@ package struct LocatorCore: AgentMachine {
         return actions
     }
 
-    package mutating func tick<Session: BrokerSession>(at now: MonotonicInstant, wall: Timestamp, _ session: inout Session) {
+    package mutating func tick<Session: BrokerSession>(
+        at now: MonotonicInstant, wall: Timestamp, _ session: inout Session
+    ) {
         set(now, wall)
         if let finishing {
             if delivery.isIdle || now >= finishing { termination = .clean }
@@ -138,7 +142,9 @@ package struct LocatorCore: AgentMachine {
             // On the messages' clock a tick is due once a reading passed it by `settle`: decided at
             // once, not at the next turn's tick, so a backlog read faster than real time (a replay at
             // speed, a bridge draining) is decided tick by tick as it arrives.
-            if clock == .messages, let due = locator.nextDue, let newest = locator.newestReading, newest >= due { decide() }
+            if clock == .messages, let due = locator.nextDue, let newest = locator.newestReading, newest >= due {
+                decide()
+            }
         case .signal(.stop):
             guard finishing == nil else { break }
             decide()
@@ -184,7 +190,11 @@ package struct LocatorCore: AgentMachine {
         guard abs(step.microseconds) >= Self.stepThreshold.microseconds else { return }
         wallOffset = offset
         locator.shiftTimeline(by: step)
-        actions.append(.log(LogRecord(.info, "wall clock stepped; locator timeline moved with it", ["seconds": String(Double(step.microseconds) / 1e6)])))
+        actions.append(
+            .log(
+                LogRecord(
+                    .info, "wall clock stepped; locator timeline moved with it",
+                    ["seconds": String(Double(step.microseconds) / 1e6)])))
     }
 
     /// The smallest wall-clock step the locator follows (smaller differences are jitter between the reads).
@@ -197,12 +207,18 @@ package struct LocatorCore: AgentMachine {
     private mutating func reconfigure<Session: BrokerSession>(_ c: Configuration, _ session: inout Session) {
         var out: [OutboundMessage] = []
         locator.reconfigure(
-            settings: c.locator, qos: c.mqtt.qos, distance: c.ranging.distance, publishesRoom: c.homeAssistant.discovery,
+            settings: c.locator, qos: c.mqtt.qos, distance: c.ranging.distance,
+            publishesRoom: c.homeAssistant.discovery,
             into: &out)
-        let next = ForeignSourceReader(sources: c.locator.foreignSources, devices: c.devices, distance: c.ranging.distance)
+        let next = ForeignSourceReader(
+            sources: c.locator.foreignSources, devices: c.devices, distance: c.ranging.distance)
         if link.isConnected, next.subscriptions != foreign.subscriptions {
-            for pattern in foreign.subscriptions where !next.subscriptions.contains(pattern) { session.unsubscribe(pattern) }
-            for pattern in next.subscriptions where !foreign.subscriptions.contains(pattern) { _ = session.subscribe(pattern, qos: 1) }
+            for pattern in foreign.subscriptions where !next.subscriptions.contains(pattern) {
+                session.unsubscribe(pattern)
+            }
+            for pattern in next.subscriptions where !foreign.subscriptions.contains(pattern) {
+                _ = session.subscribe(pattern, qos: 1)
+            }
         }
         foreign = next
         let announced = HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: softwareVersion)

@@ -45,7 +45,8 @@ package struct RestoreSession: Sendable {
     }
 
     /// A retained message arrived; each one restarts the quiet period once the SUBACKs are in.
-    package mutating func received(topic: String, payload: [UInt8], retained isRetained: Bool, at now: MonotonicInstant) {
+    package mutating func received(topic: String, payload: [UInt8], retained isRetained: Bool, at now: MonotonicInstant)
+    {
         guard isRetained, !payload.isEmpty else { return }
         retained[topic] = String(decoding: payload, as: UTF8.self)
         if quietUntil != nil { quietUntil = now + quiet }
@@ -75,7 +76,8 @@ extension RestoreSession {
             case .eddystone:
                 guard let instance = r.instance else { return nil }
                 let instanceBits: UInt64 = 0xFFFF_FFFF_FFFF
-                return .eddystone(BeaconID128(high: r.uuid.high, low: (r.uuid.low & ~instanceBits) | (instance & instanceBits)))
+                return .eddystone(
+                    BeaconID128(high: r.uuid.high, low: (r.uuid.low & ~instanceBits) | (instance & instanceBits)))
             case .device: return nil
             }
         }

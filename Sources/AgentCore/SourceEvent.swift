@@ -21,7 +21,9 @@ package enum SourceEvent: Sendable {
     package static func packets(_ packets: [CapturedPacket]) -> SourceEvent { .packets(PacketBatch(packets)) }
 
     /// One packet, as a batch of one.
-    package static func packet(_ packet: CapturedPacket) -> SourceEvent { .packets(PacketBatch(CollectionOfOne(packet))) }
+    package static func packet(_ packet: CapturedPacket) -> SourceEvent {
+        .packets(PacketBatch(CollectionOfOne(packet)))
+    }
 
     /// The packets this event carries, in order (none for health and end).
     package var carriedPackets: [CapturedPacket] {

@@ -10,7 +10,8 @@ extension ConfigDecoder {
         var enabled = false
         try m.read("enabled", into: &enabled) { v throws(ConfigError) in try v.bool() }
         var format: AdvertiseSettings.Format?
-        try m.readOptional("type", into: &format) { v throws(ConfigError) in try v.choice(AdvertiseSettings.Format.self) }
+        try m.readOptional("type", into: &format) { v throws(ConfigError) in try v.choice(AdvertiseSettings.Format.self)
+        }
         var connectable = false
         try m.read("connectable", into: &connectable) { v throws(ConfigError) in try v.bool() }
         var values: [AdvertiseField: String] = [:]
@@ -33,7 +34,8 @@ extension ConfigDecoder {
             throw m.error("type", locatedAt: ["enabled"], "missing; advertise needs a type: \(formats)")
         }
         do {
-            return try AdvertiseSettings.make(format: format, values: values, interval: interval, connectable: connectable)
+            return try AdvertiseSettings.make(
+                format: format, values: values, interval: interval, connectable: connectable)
         } catch {
             let key = error.field.configKey
             let message = error.message.hasPrefix("is required") ? "missing; it \(error.message)" : error.message

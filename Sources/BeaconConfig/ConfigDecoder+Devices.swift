@@ -16,14 +16,18 @@ extension ConfigDecoder {
             let name = try Self.uniqueName(m, item, what: "device", in: &names)
             let identity = BeaconIdentity.device(named: name)
             if let other = identities[identity] {
-                throw m.error("name", locatedAt: ["name"], "'\(name)' and '\(other)' hash to the same identity; rename one")
+                throw m.error(
+                    "name", locatedAt: ["name"], "'\(name)' and '\(other)' hash to the same identity; rename one")
             }
             identities[identity] = name
 
-            let given = ["irk", "irk_file", "address"].compactMap { key in m[key].flatMap { $0.isNull ? nil : (key, $0) } }
+            let given = ["irk", "irk_file", "address"].compactMap { key in
+                m[key].flatMap { $0.isNull ? nil : (key, $0) }
+            }
             guard given.count == 1, let (key, v) = given.first else {
                 if given.count > 1 {
-                    throw given[1].1.error("cannot be combined with \(given[0].0); a device has one of irk, irk_file or address")
+                    throw given[1].1.error(
+                        "cannot be combined with \(given[0].0); a device has one of irk, irk_file or address")
                 }
                 throw m.at.error("needs irk (its identity resolving key), irk_file or address")
             }
@@ -43,7 +47,9 @@ extension ConfigDecoder {
                 if let first = keys[k] { throw v.error("the same key as \(first.path) (line \(first.node.line))") }
                 keys[k] = v
             case .address(let a):
-                if let first = addresses[a] { throw v.error("the same address as \(first.path) (line \(first.node.line))") }
+                if let first = addresses[a] {
+                    throw v.error("the same address as \(first.path) (line \(first.node.line))")
+                }
                 addresses[a] = v
             }
             try m.readOptional("measured_power", into: &device.measuredPower) { v throws(ConfigError) in
@@ -61,7 +67,8 @@ extension ConfigDecoder {
     /// quoted back in an error.
     private static func irk(_ v: ConfigValue) throws(ConfigError) -> IdentityResolvingKey {
         guard let key = IdentityResolvingKey(text: try v.text()) else {
-            throw v.error("must be an identity resolving key: 32 hex digits, or Home Assistant's base64 form ending in '='")
+            throw v.error(
+                "must be an identity resolving key: 32 hex digits, or Home Assistant's base64 form ending in '='")
         }
         return key
     }

@@ -21,7 +21,9 @@ extension ConfigDecoder {
                 let n = try entry.mapping()
                 let nodeValue = try n.required("node")
                 let node = try topicLevel(nodeValue)
-                guard source.nodes[node] == nil else { throw nodeValue.error("node \(node) is listed twice in this source") }
+                guard source.nodes[node] == nil else {
+                    throw nodeValue.error("node \(node) is listed twice in this source")
+                }
                 var mapped = ForeignSource.Node(gateway: node)
                 try n.read("gateway", into: &mapped.gateway) { v throws(ConfigError) in try topicLevel(v) }
                 try n.readOptional("floor", into: &mapped.floor) { v throws(ConfigError) in try v.nonEmptyText() }

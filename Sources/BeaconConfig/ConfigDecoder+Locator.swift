@@ -21,7 +21,8 @@ extension ConfigDecoder {
         }
         try m.read("settle", into: &s.settle) { v throws(ConfigError) in try v.duration(in: .zero...(.seconds(10))) }
         try m.read("stale_after", into: &s.staleAfter) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1)) }
-        try m.read("away_timeout", into: &s.awayTimeout) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1)) }
+        try m.read("away_timeout", into: &s.awayTimeout) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1))
+        }
         try m.read("switch_outright", into: &s.switchOutright) { v throws(ConfigError) in try v.number(in: 0...1) }
         try m.read("switch_sustained", into: &s.switchSustained) { v throws(ConfigError) in try v.number(in: 0...1) }
         try m.read("history_window", into: &s.historyWindow) { v throws(ConfigError) in try v.integer(in: 1...60) }
@@ -66,7 +67,9 @@ extension ConfigDecoder {
         guard parts.count == 2, digits(parts[0]), digits(parts[1]), let k = Int(parts[0]), let n = Int(parts[1]) else {
             throw v.error("expected k/n, this locator's shard k of n (for example 1/2), found '\(text)'")
         }
-        guard (1...1024).contains(n) else { throw v.error("n (the number of shards) must be between 1 and 1024, found \(n)") }
+        guard (1...1024).contains(n) else {
+            throw v.error("n (the number of shards) must be between 1 and 1024, found \(n)")
+        }
         guard let shard = LocatorShard(index: k, count: n) else {
             throw v.error("k must be between 1 and \(n) (shards are numbered from 1), found \(k)")
         }

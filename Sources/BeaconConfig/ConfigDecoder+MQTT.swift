@@ -17,7 +17,9 @@ extension ConfigDecoder {
         try m.readOptional("password_file", into: &s.passwordFile) { v throws(ConfigError) in try v.nonEmptyText() }
         if let v = m["tls"] { try tls(v, into: &s.tls) }
         try m.read("qos", into: &s.qos) { v throws(ConfigError) in try v.integer(in: 0...2) }
-        try m.read("keepalive", into: &s.keepalive) { v throws(ConfigError) in try v.duration(in: .seconds(5)...(.seconds(3600))) }
+        try m.read("keepalive", into: &s.keepalive) { v throws(ConfigError) in
+            try v.duration(in: .seconds(5)...(.seconds(3600)))
+        }
         try m.read("protocol", into: &s.protocolVersion) { v throws(ConfigError) in try Self.protocolVersion(v) }
         try m.read("clean_session", into: &s.cleanSession) { v throws(ConfigError) in try v.bool() }
         try m.read("stats_interval", into: &s.statsInterval) { v throws(ConfigError) in
@@ -25,17 +27,24 @@ extension ConfigDecoder {
         }
         try m.read("outbox_limit", into: &s.outboxLimit) { v throws(ConfigError) in try v.integer(atLeast: 100) }
         try m.read("require_broker_at_start", into: &s.requireBrokerAtStart) { v throws(ConfigError) in try v.bool() }
-        try m.read("reconnect_min", into: &s.reconnectMin) { v throws(ConfigError) in try v.duration(atLeast: .milliseconds(100)) }
-        try m.read("reconnect_max", into: &s.reconnectMax) { v throws(ConfigError) in try v.duration(atLeast: .milliseconds(100)) }
+        try m.read("reconnect_min", into: &s.reconnectMin) { v throws(ConfigError) in
+            try v.duration(atLeast: .milliseconds(100))
+        }
+        try m.read("reconnect_max", into: &s.reconnectMax) { v throws(ConfigError) in
+            try v.duration(atLeast: .milliseconds(100))
+        }
         if s.reconnectMin > s.reconnectMax {
             throw m.error(
                 "reconnect_max", locatedAt: ["reconnect_max", "reconnect_min"],
-                "\(DurationText.format(s.reconnectMax)) is shorter than mqtt.reconnect_min (\(DurationText.format(s.reconnectMin)))")
+                "\(DurationText.format(s.reconnectMax)) is shorter than mqtt.reconnect_min (\(DurationText.format(s.reconnectMin)))"
+            )
         }
         if let id = s.clientID, let v = m["client_id"],
             id.utf8.count > 23 || !id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
         {
-            warn(v.warning("brokers need only accept 1 to 23 letters and digits (MQTT 3.1.1 §3.1.3.1); some may refuse it"))
+            warn(
+                v.warning(
+                    "brokers need only accept 1 to 23 letters and digits (MQTT 3.1.1 §3.1.3.1); some may refuse it"))
         }
         if let file = s.passwordFile, let v = m["password_file"] {
             // The broker takes a password only with a user name, so run cannot start without one.
@@ -57,25 +66,32 @@ extension ConfigDecoder {
     private mutating func tls(_ value: ConfigValue, into s: inout TLSSettings) throws(ConfigError) {
         let m = try value.mapping()
         try m.read("enabled", into: &s.enabled) { v throws(ConfigError) in try v.bool() }
-        for (key, path) in [("ca_file", \TLSSettings.caFile), ("ca_path", \.caPath), ("cert_file", \.certFile), ("key_file", \.keyFile)] {
+        for (key, path) in [
+            ("ca_file", \TLSSettings.caFile), ("ca_path", \.caPath), ("cert_file", \.certFile), ("key_file", \.keyFile),
+        ] {
             try m.readOptional(key, into: &s[keyPath: path]) { v throws(ConfigError) in try v.nonEmptyText() }
         }
         try m.readOptional("version", into: &s.version) { v throws(ConfigError) in
             let text = try v.text()
-            guard text == "tlsv1.2" || text == "tlsv1.3" else { throw v.error("must be tlsv1.2 or tlsv1.3, found '\(text)'") }
+            guard text == "tlsv1.2" || text == "tlsv1.3" else {
+                throw v.error("must be tlsv1.2 or tlsv1.3, found '\(text)'")
+            }
             return text
         }
         try m.read("insecure", into: &s.insecure) { v throws(ConfigError) in try v.bool() }
         if (s.certFile == nil) != (s.keyFile == nil) {
             let (missing, present) = s.certFile == nil ? ("cert_file", "key_file") : ("key_file", "cert_file")
-            throw m.error(missing, locatedAt: [present], "is required with mqtt.tls.\(present) (a client certificate needs its key)")
+            throw m.error(
+                missing, locatedAt: [present],
+                "is required with mqtt.tls.\(present) (a client certificate needs its key)")
         }
         if s.insecure, let v = m["insecure"] {
             warn(v.warning("the broker's certificate host name is not checked; anyone on the path can impersonate it"))
         }
         if s.enabled {
             let kinds: [(String, ConfigNamedFile.Kind)] = [
-                ("ca_file", .certificate), ("ca_path", .directory), ("cert_file", .certificate), ("key_file", .privateKey),
+                ("ca_file", .certificate), ("ca_path", .directory), ("cert_file", .certificate),
+                ("key_file", .privateKey),
             ]
             for (key, kind) in kinds {
                 if let v = m[key], !v.isNull, let path = try? v.nonEmptyText() { named(path, kind, at: v) }

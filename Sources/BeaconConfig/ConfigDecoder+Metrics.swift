@@ -11,7 +11,9 @@ extension ConfigDecoder {
             throw v.error("is metrics.listen's address and port; run and locate on one host cannot share one")
         }
         if let listen = s.listen, listen.port == 65535, s.locatorListen == nil, let v = m["listen"] {
-            throw v.error("port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen")
+            throw v.error(
+                "port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen"
+            )
         }
     }
 

@@ -12,7 +12,8 @@ extension ConfigDecoder {
         if s.staleAfter < s.interval {
             throw m.error(
                 "stale_after", locatedAt: ["stale_after", "interval"],
-                "\(DurationText.format(s.staleAfter)) is shorter than ranging.interval (\(DurationText.format(s.interval)))")
+                "\(DurationText.format(s.staleAfter)) is shorter than ranging.interval (\(DurationText.format(s.interval)))"
+            )
         }
         if let v = m["filter"] { try filter(v, into: &s.filter) }
         if let v = m["distance"] { try distance(v, into: &s.distance) }
@@ -29,9 +30,15 @@ extension ConfigDecoder {
         }
         if let v = m["publish"] {
             let p = try v.mapping()
-            try p.read("on_proximity_change", into: &s.publish.onProximityChange) { v throws(ConfigError) in try v.bool() }
-            try p.read("accuracy_deadband", into: &s.publish.accuracyDeadband) { v throws(ConfigError) in try v.number(atLeast: 0) }
-            try p.read("rssi_deadband", into: &s.publish.rssiDeadband) { v throws(ConfigError) in try v.number(atLeast: 0) }
+            try p.read("on_proximity_change", into: &s.publish.onProximityChange) { v throws(ConfigError) in
+                try v.bool()
+            }
+            try p.read("accuracy_deadband", into: &s.publish.accuracyDeadband) { v throws(ConfigError) in
+                try v.number(atLeast: 0)
+            }
+            try p.read("rssi_deadband", into: &s.publish.rssiDeadband) { v throws(ConfigError) in
+                try v.number(atLeast: 0)
+            }
             try p.read("heartbeat", into: &s.publish.heartbeat) { v throws(ConfigError) in try v.duration() }
             try p.read("ranging_list", into: &s.publish.rangingList) { v throws(ConfigError) in try v.bool() }
         }
@@ -43,7 +50,9 @@ extension ConfigDecoder {
         try m.read("window", into: &s.window) { v throws(ConfigError) in try v.duration(atLeast: .milliseconds(100)) }
         try m.read("trim", into: &s.trim) { v throws(ConfigError) in
             let trim = try v.number(atLeast: 0)
-            guard trim < 0.5 else { throw v.error("must be less than 0.5 (it is trimmed from each end), found \(ConfigValue.format(trim))") }
+            guard trim < 0.5 else {
+                throw v.error("must be less than 0.5 (it is trimmed from each end), found \(ConfigValue.format(trim))")
+            }
             return trim
         }
         try m.read("process_noise", into: &s.processNoise) { v throws(ConfigError) in try v.positiveNumber() }

@@ -100,7 +100,9 @@ extension ConfigDecoder {
         }
         switch (given("uuid"), given("namespace")) {
         case (let uuid?, nil):
-            if let v = given("instance") { throw v.error("only applies with namespace (Eddystone); use major and minor with uuid") }
+            if let v = given("instance") {
+                throw v.error("only applies with namespace (Eddystone); use major and minor with uuid")
+            }
             if requireAll {
                 for key in ["major", "minor"] where given(key) == nil {
                     throw m.error(key, locatedAt: ["uuid"], "is required with uuid (a beacon is uuid, major and minor)")
@@ -109,10 +111,14 @@ extension ConfigDecoder {
             return .uuid(try Self.uuid(uuid))
         case (nil, let namespace?):
             for key in ["major", "minor"] {
-                if let v = given(key) { throw v.error("only applies with uuid; use instance with namespace (Eddystone)") }
+                if let v = given(key) {
+                    throw v.error("only applies with uuid; use instance with namespace (Eddystone)")
+                }
             }
             if requireAll, given("instance") == nil {
-                throw m.error("instance", locatedAt: ["namespace"], "is required with namespace (a beacon is namespace and instance)")
+                throw m.error(
+                    "instance", locatedAt: ["namespace"],
+                    "is required with namespace (a beacon is namespace and instance)")
             }
             let bytes = try namespace.hex(digits: 20, what: "an Eddystone namespace")
             // 10 bytes, big-endian, as the UID frame carries them: the top 80 bits of the 128-bit id.
@@ -120,7 +126,8 @@ extension ConfigDecoder {
             let low = UInt64(ByteReader.uint16(bytes, at: 8, .bigEndian)) << 48
             return .eddystone(BeaconID128(high: high, low: low))
         case (_?, let namespace?):
-            throw namespace.error("cannot be combined with uuid; an entry is either iBeacon/AltBeacon (uuid) or Eddystone (namespace)")
+            throw namespace.error(
+                "cannot be combined with uuid; an entry is either iBeacon/AltBeacon (uuid) or Eddystone (namespace)")
         case (nil, nil):
             let what = requireAll ? "uuid, major and minor, or namespace and instance" : "uuid or namespace"
             throw m.at.error("needs \(what)")
@@ -145,6 +152,7 @@ extension ConfigDecoder {
     /// The 48-bit Eddystone-UID instance (Eddystone protocol, UID frame: 6 bytes, big-endian).
     private static func instance(_ v: ConfigValue) throws(ConfigError) -> UInt64 {
         let bytes = try v.hex(digits: 12, what: "an Eddystone instance")
-        return UInt64(ByteReader.uint16(bytes, at: 0, .bigEndian)) << 32 | UInt64(ByteReader.uint32(bytes, at: 2, .bigEndian))
+        return UInt64(ByteReader.uint16(bytes, at: 0, .bigEndian)) << 32
+            | UInt64(ByteReader.uint32(bytes, at: 2, .bigEndian))
     }
 }

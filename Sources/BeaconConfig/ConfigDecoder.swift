@@ -18,7 +18,9 @@ struct ConfigDecoder {
             let top = ConfigValue(node: root, path: .root, file: file)
             guard case .mapping = root.kind else {
                 if root.isNull { return try validated(config) }
-                throw top.error("the configuration must be a mapping of sections (gateway:, mqtt:, …), found \(root.kindDescription)")
+                throw top.error(
+                    "the configuration must be a mapping of sections (gateway:, mqtt:, …), found \(root.kindDescription)"
+                )
             }
             let m = try top.mapping()
             try m.read("log_level", into: &config.logLevel) { v throws(ConfigError) in try v.choice(LogLevel.self) }
@@ -35,7 +37,9 @@ struct ConfigDecoder {
             if let v = m["homeassistant"] { try homeAssistant(v, into: &config.homeAssistant) }
             if let v = m["telemetry"] { try telemetry(v, into: &config.telemetry) }
             if let v = m["remote_config"] {
-                try v.mapping().read("enabled", into: &config.remoteConfig.enabled) { v throws(ConfigError) in try v.bool() }
+                try v.mapping().read("enabled", into: &config.remoteConfig.enabled) { v throws(ConfigError) in
+                    try v.bool()
+                }
             }
             if let v = m["metrics"] { try metrics(v, into: &config.metrics) }
             if let v = m["advertise"] { config.advertise = try advertise(v, scanner: config.scanner) }
@@ -83,8 +87,12 @@ struct ConfigDecoder {
         try m.read("mode", into: &s.mode) { v throws(ConfigError) in try v.choice(ScannerSettings.Mode.self) }
         try m.read("interval", into: &s.interval) { v throws(ConfigError) in try v.duration(in: Self.scanTimeRange) }
         try m.read("window", into: &s.window) { v throws(ConfigError) in try v.duration(in: Self.scanTimeRange) }
-        try m.read("watchdog", into: &s.watchdog) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1), orOff: true) }
-        try m.read("read_interval", into: &s.readInterval) { v throws(ConfigError) in try v.duration(in: Self.readIntervalRange) }
+        try m.read("watchdog", into: &s.watchdog) { v throws(ConfigError) in
+            try v.duration(atLeast: .seconds(1), orOff: true)
+        }
+        try m.read("read_interval", into: &s.readInterval) { v throws(ConfigError) in
+            try v.duration(in: Self.readIntervalRange)
+        }
         for key in ["interval", "window"] {
             let span = key == "interval" ? s.interval : s.window
             if span.microseconds % 625 != 0, let v = m[key] {
@@ -101,7 +109,8 @@ struct ConfigDecoder {
 
     private func monitoring(_ value: ConfigValue, into s: inout MonitoringSettings) throws(ConfigError) {
         let m = try value.mapping()
-        try m.read("exit_timeout", into: &s.exitTimeout) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1)) }
+        try m.read("exit_timeout", into: &s.exitTimeout) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1))
+        }
         try m.read("restore_max_age", into: &s.restoreMaxAge) { v throws(ConfigError) in try v.duration() }
         try m.read("max_tracked", into: &s.maxTracked) { v throws(ConfigError) in try v.integer(atLeast: 16) }
         try m.read("per_beacon", into: &s.perBeacon) { v throws(ConfigError) in try v.bool() }
@@ -114,7 +123,9 @@ struct ConfigDecoder {
     static func adapter(_ v: ConfigValue) throws(ConfigError) -> String {
         let text = try v.text()
         if text == "auto" { return text }
-        if text.hasPrefix("hci"), text.count > 3, text.dropFirst(3).allSatisfy({ $0.isASCII && $0.isNumber }) { return text }
+        if text.hasPrefix("hci"), text.count > 3, text.dropFirst(3).allSatisfy({ $0.isASCII && $0.isNumber }) {
+            return text
+        }
         if let address = BluetoothAddress(text) { return address.description }
         throw v.error("must be auto, hciN (e.g. hci0) or a controller address like 00:1a:7d:da:71:13, found '\(text)'")
     }

@@ -41,7 +41,9 @@ enum ConfigDocumentJSON {
             w.endObject()
         case .sequence(let items):
             w.beginArray()
-            for (i, item) in items.enumerated() { write(item, path: path.appending(index: i), redacting: redacting, to: &w) }
+            for (i, item) in items.enumerated() {
+                write(item, path: path.appending(index: i), redacting: redacting, to: &w)
+            }
             w.endArray()
         case .scalar(let text, let style):
             guard style.isPlain else { return w.string(text) }
@@ -52,7 +54,9 @@ enum ConfigDocumentJSON {
             default: break
             }
             if let i = Int(text) { return w.int(i) }
-            if text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let d = Double(text), d.isFinite {
+            if text.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.eE".contains($0)) }), let d = Double(text),
+                d.isFinite
+            {
                 return w.raw(String(d))
             }
             w.string(text)

@@ -6,7 +6,8 @@ import BeaconCore
 enum ConfigKeys {
     static let sections: [String: [String]] = [
         "": [
-            "log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "devices", "locator",
+            "log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "devices",
+            "locator",
             "homeassistant", "telemetry", "remote_config", "metrics", "advertise",
         ],
         "gateway": ["id", "floor", "room", "rssi_offset"],
@@ -23,7 +24,9 @@ enum ConfigKeys {
         "ranging.distance": ["model", "exponent", "default_measured_power"],
         "ranging.proximity": ["immediate", "near"],
         "ranging.publish": ["on_proximity_change", "accuracy_deadband", "rssi_deadband", "heartbeat", "ranging_list"],
-        "regions[]": ["name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout"],
+        "regions[]": [
+            "name", "uuid", "namespace", "major", "minor", "instance", "notify_entry", "notify_exit", "exit_timeout",
+        ],
         "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities", "via_device"],
         "telemetry": ["enabled", "interval", "low_battery_mv"],
         "remote_config": ["enabled"],

@@ -41,7 +41,8 @@ package struct ConfigLayerDocument: Sendable {
     /// Sets `key` to `valueText` read as YAML (so JSON too): `2`, `"2"`, `[...]`, `{...}`.
     package mutating func set(_ key: String, valueText: String) throws(ConfigError) {
         guard let value = try YAMLDocumentParser(file: "value").parse(Array(valueText.utf8)) else {
-            throw ConfigError(file: "value", line: 0, column: 0, key: key, message: "no value given; use 'unset' to remove a key")
+            throw ConfigError(
+                file: "value", line: 0, column: 0, key: key, message: "no value given; use 'unset' to remove a key")
         }
         root = Self.setting(root, Self.levels(key)[...], to: value)
     }
@@ -63,7 +64,9 @@ package struct ConfigLayerDocument: Sendable {
         if let i = pairs.firstIndex(where: { $0.key == level }) {
             pairs[i].value = child
         } else {
-            pairs.append(YAMLNode.Pair(key: level, keyNode: YAMLNode(kind: .scalar(level, .plain), line: 1, column: 1), value: child))
+            pairs.append(
+                YAMLNode.Pair(
+                    key: level, keyNode: YAMLNode(kind: .scalar(level, .plain), line: 1, column: 1), value: child))
         }
         return YAMLNode(kind: .mapping(pairs), line: node?.line ?? 1, column: node?.column ?? 1)
     }
@@ -76,7 +79,11 @@ package struct ConfigLayerDocument: Sendable {
         if levels.count == 1 {
             pairs.remove(at: i)
         } else if let child = removing(pairs[i].value, levels.dropFirst()) {
-            if case .mapping(let rest) = child.kind, rest.isEmpty { pairs.remove(at: i) } else { pairs[i].value = child }
+            if case .mapping(let rest) = child.kind, rest.isEmpty {
+                pairs.remove(at: i)
+            } else {
+                pairs[i].value = child
+            }
         }
         var out = node
         out.kind = .mapping(pairs)

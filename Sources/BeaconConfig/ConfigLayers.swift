@@ -65,7 +65,9 @@ package struct ConfigLayers: Sendable {
 
     /// Applies (or, with an empty payload, removes) `layer`, read from `source` at `time`. On error
     /// nothing changes and the error says what is wrong where.
-    package mutating func set(_ layer: ConfigLayer, payload: [UInt8], source: String, at time: Timestamp)
+    package mutating func set(
+        _ layer: ConfigLayer, payload: [UInt8], source: String, at time: Timestamp
+    )
         throws(ConfigError) -> Configuration
     {
         var next = layers
@@ -75,10 +77,14 @@ package struct ConfigLayers: Sendable {
             guard payload.count <= ConfigLayer.maximumPayload else {
                 throw ConfigError(
                     file: source, line: 0, column: 0, key: "",
-                    message: "payload of \(payload.count) bytes is over the limit of \(ConfigLayer.maximumPayload); nothing applied")
+                    message:
+                        "payload of \(payload.count) bytes is over the limit of \(ConfigLayer.maximumPayload); nothing applied"
+                )
             }
             // A null document (`~`, `null`) sets nothing; merged as a value it would replace the whole file.
-            let root = try YAMLDocumentParser(file: source).parse(payload).flatMap { $0.isNull ? nil : Self.labelled($0, source) }
+            let root = try YAMLDocumentParser(file: source).parse(payload).flatMap {
+                $0.isNull ? nil : Self.labelled($0, source)
+            }
             try Self.checkRunTimeKeys(root, source: source)
             next[layer] = Applied(source: source, payload: payload, applied: time, root: root)
         }
@@ -144,7 +150,9 @@ package struct ConfigLayers: Sendable {
         guard case .mapping(let pairs) = root.kind else {
             throw ConfigError(
                 file: source, line: root.line, column: root.column, key: "",
-                message: "a configuration layer must be a mapping of the file's keys (beacons:, regions:, …), found \(root.kindDescription)")
+                message:
+                    "a configuration layer must be a mapping of the file's keys (beacons:, regions:, …), found \(root.kindDescription)"
+            )
         }
         let known = ConfigKeys.sections[""] ?? []
         for pair in pairs where !runTimeKeys.contains(pair.key) && known.contains(pair.key) {
@@ -158,7 +166,8 @@ package struct ConfigLayers: Sendable {
                     message: "a layer sets gateway.floor, gateway.room or gateway.rssi_offset as a mapping, "
                         + "found \(gateway.value.kindDescription); the section itself cannot be replaced")
             }
-            for pair in keys where !runTimeGatewayKeys.contains(pair.key) && (ConfigKeys.sections["gateway"] ?? []).contains(pair.key) {
+            for pair in keys
+            where !runTimeGatewayKeys.contains(pair.key) && (ConfigKeys.sections["gateway"] ?? []).contains(pair.key) {
                 throw restartOnly(pair.keyNode, "gateway.\(pair.key)", source)
             }
         }
@@ -181,7 +190,9 @@ package struct ConfigLayers: Sendable {
         case .sequence(let items): n.kind = .sequence(items.map { labelled($0, source) })
         case .mapping(let pairs):
             n.kind = .mapping(
-                pairs.map { YAMLNode.Pair(key: $0.key, keyNode: labelled($0.keyNode, source), value: labelled($0.value, source)) })
+                pairs.map {
+                    YAMLNode.Pair(key: $0.key, keyNode: labelled($0.keyNode, source), value: labelled($0.value, source))
+                })
         }
         return n
     }

@@ -67,7 +67,8 @@ package enum ConfigLoader {
     /// The one place this module touches a file: the whole file, with errno's text on failure.
     package static func readFile(_ path: String) throws(ConfigError) -> [UInt8] {
         func failure() -> ConfigError {
-            ConfigError(file: path, line: 0, column: 0, key: "", message: "cannot read: \(String(cString: strerror(errno)))")
+            ConfigError(
+                file: path, line: 0, column: 0, key: "", message: "cannot read: \(String(cString: strerror(errno)))")
         }
         guard let stream = fopen(path, "rb") else { throw failure() }
         defer { fclose(stream) }

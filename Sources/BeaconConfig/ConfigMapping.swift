@@ -14,7 +14,8 @@ package struct ConfigMapping {
             let keyValue = at.child(pair.keyNode, path)
             if let reason = at.schema.refused[path.schemaPath] { throw keyValue.error(reason) }
             guard known.contains(pair.key) || at.schema.freeForm.contains(schema) else {
-                let hint = Suggestion.closest(to: pair.key, in: known).map { "did you mean '\($0)'?" }
+                let hint =
+                    Suggestion.closest(to: pair.key, in: known).map { "did you mean '\($0)'?" }
                     ?? "known keys here: \(known.joined(separator: ", "))"
                 throw keyValue.error("unknown key; \(hint)")
             }
@@ -35,7 +36,8 @@ package struct ConfigMapping {
     package func required(_ key: String) throws(ConfigError) -> ConfigValue {
         guard let value = self[key], !value.isNull else {
             throw ConfigError(
-                file: at.node.source ?? at.file, line: at.node.line, column: at.node.column, key: at.path.appending(key).description,
+                file: at.node.source ?? at.file, line: at.node.line, column: at.node.column,
+                key: at.path.appending(key).description,
                 message: "missing; this entry needs it")
         }
         return value
@@ -45,13 +47,17 @@ package struct ConfigMapping {
     var keys: Dictionary<String, ConfigValue>.Keys { values.keys }
 
     /// Reads `key` into `target` when present and not empty; an empty value keeps the default.
-    package func read<T>(_ key: String, into target: inout T, _ parse: (ConfigValue) throws(ConfigError) -> T) throws(ConfigError) {
+    package func read<T>(
+        _ key: String, into target: inout T, _ parse: (ConfigValue) throws(ConfigError) -> T
+    ) throws(ConfigError) {
         guard let value = self[key], !value.isNull else { return }
         target = try parse(value)
     }
 
     /// Reads an optional setting: an empty value sets nil.
-    func readOptional<T>(_ key: String, into target: inout T?, _ parse: (ConfigValue) throws(ConfigError) -> T) throws(ConfigError) {
+    func readOptional<T>(
+        _ key: String, into target: inout T?, _ parse: (ConfigValue) throws(ConfigError) -> T
+    ) throws(ConfigError) {
         guard let value = self[key] else { return }
         target = value.isNull ? nil : try parse(value)
     }
@@ -61,6 +67,7 @@ package struct ConfigMapping {
     package func error(_ key: String, locatedAt keys: [String], _ message: String) -> ConfigError {
         let node = keys.lazy.compactMap { self.values[$0]?.node }.first ?? at.node
         return ConfigError(
-            file: node.source ?? at.file, line: node.line, column: node.column, key: at.path.appending(key).description, message: message)
+            file: node.source ?? at.file, line: node.line, column: node.column, key: at.path.appending(key).description,
+            message: message)
     }
 }

@@ -9,7 +9,8 @@ enum ConfigTreeMerge {
     }
 
     private static func merge(_ lower: YAMLNode?, _ upper: YAMLNode, path: ConfigPath) throws(ConfigError) -> YAMLNode {
-        if path.components.count == 1, case .mapping(let patch) = upper.kind, case .key(let section) = path.components[0],
+        if path.components.count == 1, case .mapping(let patch) = upper.kind,
+            case .key(let section) = path.components[0],
             let identity = ItemIdentity(section: section)
         {
             return try apply(patch, to: lower, identity: identity, at: upper, path: path)
@@ -25,7 +26,10 @@ enum ConfigTreeMerge {
             if let i = pairs.firstIndex(where: { $0.key == pair.key }) {
                 pairs[i].value = try merge(pairs[i].value, pair.value, path: path.appending(pair.key))
             } else {
-                pairs.append(YAMLNode.Pair(key: pair.key, keyNode: pair.keyNode, value: try merge(nil, pair.value, path: path.appending(pair.key))))
+                pairs.append(
+                    YAMLNode.Pair(
+                        key: pair.key, keyNode: pair.keyNode,
+                        value: try merge(nil, pair.value, path: path.appending(pair.key))))
             }
         }
         merged.kind = .mapping(pairs)
@@ -61,12 +65,15 @@ enum ConfigTreeMerge {
             guard case .mapping = pair.value.kind else {
                 throw error(
                     pair.value, path.appending(pair.key),
-                    "expected a mapping of this item's keys, or nothing to remove it; found \(pair.value.kindDescription)")
+                    "expected a mapping of this item's keys, or nothing to remove it; found \(pair.value.kindDescription)"
+                )
             }
             if let index {
                 items[index] = try merge(items[index], pair.value, path: path.appending(index: index))
             } else {
-                let seed = YAMLNode(kind: .mapping(key), line: pair.keyNode.line, column: pair.keyNode.column, source: pair.keyNode.source)
+                let seed = YAMLNode(
+                    kind: .mapping(key), line: pair.keyNode.line, column: pair.keyNode.column,
+                    source: pair.keyNode.source)
                 items.append(try merge(seed, pair.value, path: path.appending(index: items.count)))
             }
         }
@@ -74,11 +81,15 @@ enum ConfigTreeMerge {
     }
 
     /// The identity keys an item's key stands for, as the pairs of a new item.
-    private static func keyPairs(_ pair: YAMLNode.Pair, _ identity: ItemIdentity, _ path: ConfigPath) throws(ConfigError)
+    private static func keyPairs(
+        _ pair: YAMLNode.Pair, _ identity: ItemIdentity, _ path: ConfigPath
+    ) throws(ConfigError)
         -> [YAMLNode.Pair]
     {
         func scalar(_ text: String, _ style: YAMLNode.ScalarStyle) -> YAMLNode {
-            YAMLNode(kind: .scalar(text, style), line: pair.keyNode.line, column: pair.keyNode.column, source: pair.keyNode.source)
+            YAMLNode(
+                kind: .scalar(text, style), line: pair.keyNode.line, column: pair.keyNode.column,
+                source: pair.keyNode.source)
         }
         func item(_ key: String, _ value: YAMLNode) -> YAMLNode.Pair {
             YAMLNode.Pair(key: key, keyNode: scalar(key, .plain), value: value)
@@ -94,9 +105,15 @@ enum ConfigTreeMerge {
                     "a beacon is named <uuid>/<major>/<minor> or eddystone/<namespace>/<instance>, as in its topics")
             }
             if levels[0] == "eddystone" {
-                return [item("namespace", scalar(levels[1], .doubleQuoted)), item("instance", scalar(levels[2], .doubleQuoted))]
+                return [
+                    item("namespace", scalar(levels[1], .doubleQuoted)),
+                    item("instance", scalar(levels[2], .doubleQuoted)),
+                ]
             }
-            return [item("uuid", scalar(levels[0], .doubleQuoted)), item("major", scalar(levels[1], .plain)), item("minor", scalar(levels[2], .plain))]
+            return [
+                item("uuid", scalar(levels[0], .doubleQuoted)), item("major", scalar(levels[1], .plain)),
+                item("minor", scalar(levels[2], .plain)),
+            ]
         }
     }
 
@@ -115,6 +132,7 @@ enum ConfigTreeMerge {
     }
 
     private static func error(_ node: YAMLNode, _ path: ConfigPath, _ message: String) -> ConfigError {
-        ConfigError(file: node.source ?? "", line: node.line, column: node.column, key: path.description, message: message)
+        ConfigError(
+            file: node.source ?? "", line: node.line, column: node.column, key: path.description, message: message)
     }
 }

@@ -19,10 +19,14 @@ package struct ConfigValue {
 
     /// The document in `bytes` (libyaml, `YAMLDocumentParser`), nil when it holds none (empty or
     /// only comments). Its mappings accept the keys of `schema`.
-    package static func document(_ bytes: [UInt8], file: String, schema: ConfigSchema) throws(ConfigError)
+    package static func document(
+        _ bytes: [UInt8], file: String, schema: ConfigSchema
+    ) throws(ConfigError)
         -> ConfigValue?
     {
-        try YAMLDocumentParser(file: file).parse(bytes).map { ConfigValue(node: $0, path: .root, file: file, schema: schema) }
+        try YAMLDocumentParser(file: file).parse(bytes).map {
+            ConfigValue(node: $0, path: .root, file: file, schema: schema)
+        }
     }
 
     /// A node below this one, at `path`, read with the same schema.
@@ -31,11 +35,13 @@ package struct ConfigValue {
     }
 
     package func error(_ message: String) -> ConfigError {
-        ConfigError(file: node.source ?? file, line: node.line, column: node.column, key: path.description, message: message)
+        ConfigError(
+            file: node.source ?? file, line: node.line, column: node.column, key: path.description, message: message)
     }
 
     func warning(_ message: String) -> ConfigWarning {
-        ConfigWarning(file: node.source ?? file, line: node.line, column: node.column, key: path.description, message: message)
+        ConfigWarning(
+            file: node.source ?? file, line: node.line, column: node.column, key: path.description, message: message)
     }
 
     var isNull: Bool { node.isNull }
@@ -78,7 +84,9 @@ package struct ConfigValue {
         guard let value = Int(text.filter { $0 != "_" }), !text.hasPrefix("_") else {
             throw error("expected a whole number, found '\(text)'")
         }
-        guard range.contains(value) else { throw error("must be between \(range.lowerBound) and \(range.upperBound), found \(value)") }
+        guard range.contains(value) else {
+            throw error("must be between \(range.lowerBound) and \(range.upperBound), found \(value)")
+        }
         return value
     }
 
@@ -102,14 +110,18 @@ package struct ConfigValue {
     package func number(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
         let value = try number()
         guard range.contains(value) else {
-            throw error("must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), found \(Self.format(value))")
+            throw error(
+                "must be between \(Self.format(range.lowerBound)) and \(Self.format(range.upperBound)), found \(Self.format(value))"
+            )
         }
         return value
     }
 
     package func number(atLeast minimum: Double) throws(ConfigError) -> Double {
         let value = try number()
-        guard value >= minimum else { throw error("must be at least \(Self.format(minimum)), found \(Self.format(value))") }
+        guard value >= minimum else {
+            throw error("must be at least \(Self.format(minimum)), found \(Self.format(value))")
+        }
         return value
     }
 
@@ -152,7 +164,8 @@ package struct ConfigValue {
     }
 
     /// One of an enumeration's raw values, with a suggestion for a near miss.
-    func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(ConfigError) -> E where E.RawValue == String {
+    func choice<E: RawRepresentable & CaseIterable>(_ type: E.Type) throws(ConfigError) -> E
+    where E.RawValue == String {
         let text = try text()
         if let value = E(rawValue: text) { return value }
         let names = E.allCases.map(\.rawValue)

@@ -85,12 +85,16 @@ package enum DurationText {
         guard !overflow else { return .failure(tooLong) }
         if parts.count == 2 {
             let digits = parts[1]
-            guard !digits.isEmpty, digits.count <= 12, let fraction = Int64(digits) else { return .failure(malformed(text)) }
+            guard !digits.isEmpty, digits.count <= 12, let fraction = Int64(digits) else {
+                return .failure(malformed(text))
+            }
             var scale: Int64 = 1
             for _ in 0..<digits.count { scale *= 10 }
             let (scaled, overflow) = fraction.multipliedReportingOverflow(by: unit)
             guard !overflow else { return .failure(tooLong) }
-            guard scaled % scale == 0 else { return .failure(Problem(message: "'\(text)' is finer than a microsecond")) }
+            guard scaled % scale == 0 else {
+                return .failure(Problem(message: "'\(text)' is finer than a microsecond"))
+            }
             total += scaled / scale
         }
         return .success(total)

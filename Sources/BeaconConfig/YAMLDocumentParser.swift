@@ -115,20 +115,23 @@ private struct TreeBuilder {
                 }
                 style = .doubleQuoted  // `!!str 5` reads as the string "5".
             }
-            let text = scalar.value.map {
-                String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
-            } ?? ""
+            let text =
+                scalar.value.map {
+                    String(decoding: UnsafeBufferPointer(start: $0, count: scalar.length), as: UTF8.self)
+                } ?? ""
             try add(YAMLNode(kind: .scalar(text, style), line: line, column: column))
         case YAML_SEQUENCE_START_EVENT:
             try rejectAnchor(event.data.sequence_start.anchor, line, column)
             try rejectTag(event.data.sequence_start.tag, line, column)
             let path = childPath()
-            stack.append(Frame(node: YAMLNode(kind: .sequence([]), line: line, column: column), path: path, isMapping: false))
+            stack.append(
+                Frame(node: YAMLNode(kind: .sequence([]), line: line, column: column), path: path, isMapping: false))
         case YAML_MAPPING_START_EVENT:
             try rejectAnchor(event.data.mapping_start.anchor, line, column)
             try rejectTag(event.data.mapping_start.tag, line, column)
             let path = childPath()
-            stack.append(Frame(node: YAMLNode(kind: .mapping([]), line: line, column: column), path: path, isMapping: true))
+            stack.append(
+                Frame(node: YAMLNode(kind: .mapping([]), line: line, column: column), path: path, isMapping: true))
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             var frame = stack.removeLast()
             frame.node.kind = frame.isMapping ? .mapping(frame.pairs) : .sequence(frame.items)
@@ -179,7 +182,9 @@ private struct TreeBuilder {
         stack[top].pendingKey = nil
     }
 
-    private func rejectAnchor(_ anchor: UnsafeMutablePointer<yaml_char_t>?, _ line: Int, _ column: Int) throws(ConfigError) {
+    private func rejectAnchor(
+        _ anchor: UnsafeMutablePointer<yaml_char_t>?, _ line: Int, _ column: Int
+    ) throws(ConfigError) {
         guard let anchor else { return }
         let name = String(cString: anchor)
         throw error(line, column, "anchors (&\(name)) are not supported; write the value out")

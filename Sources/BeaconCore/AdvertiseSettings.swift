@@ -73,7 +73,8 @@ package struct AdvertiseSettings: Sendable, Equatable {
         switch format {
         case .iBeacon:
             beacon = .iBeacon(
-                IBeacon(uuid: try reader.uuid(.uuid), major: try reader.uint16(.major)!, minor: try reader.uint16(.minor)!,
+                IBeacon(
+                    uuid: try reader.uuid(.uuid), major: try reader.uint16(.major)!, minor: try reader.uint16(.minor)!,
                     measuredPower: power))
         case .altBeacon:
             beacon = .altBeacon(
@@ -86,7 +87,8 @@ package struct AdvertiseSettings: Sendable, Equatable {
             let instance = try reader.hex(.instance, octets: 6)
             let bytes = namespace + instance
             let id = BeaconID128(
-                high: bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) }, low: bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) })
+                high: bytes[0..<8].reduce(0) { $0 << 8 | UInt64($1) },
+                low: bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) })
             beacon = .eddystone(.uid(EddystoneUID(txPowerAt0m: try eddystonePower(power), id: id)))
         case .eddystoneURL:
             let url = values[.url]!
@@ -115,13 +117,15 @@ package struct AdvertiseSettings: Sendable, Equatable {
             }
             address = parsed
         }
-        return AdvertiseSettings(beacon: beacon, interval: interval, txPower: txPower, address: address, connectable: connectable)
+        return AdvertiseSettings(
+            beacon: beacon, interval: interval, txPower: txPower, address: address, connectable: connectable)
     }
 
     private static func eddystonePower(_ atOneMetre: Int8) throws(AdvertiseSettingsError) -> Int8 {
         let value = Int(atOneMetre) + eddystoneLossAt1m
         guard let power = Int8(exactly: value) else {
-            throw AdvertiseSettingsError(.measuredPower, "\(atOneMetre) dBm at 1 m is \(value) dBm at 0 m, beyond what Eddystone carries")
+            throw AdvertiseSettingsError(
+                .measuredPower, "\(atOneMetre) dBm at 1 m is \(value) dBm at 0 m, beyond what Eddystone carries")
         }
         return power
     }
@@ -143,13 +147,18 @@ private struct FieldReader {
         guard let text = values[field] else { return nil }
         let lower = text.lowercased()
         let value = lower.hasPrefix("0x") ? UInt16(lower.dropFirst(2), radix: 16) : UInt16(lower)
-        guard let value else { throw AdvertiseSettingsError(field, "needs a whole number from 0 to 65535 (or 0x0000–0xffff), not '\(text)'") }
+        guard let value else {
+            throw AdvertiseSettingsError(
+                field, "needs a whole number from 0 to 65535 (or 0x0000–0xffff), not '\(text)'")
+        }
         return value
     }
 
     func int8(_ field: AdvertiseField) throws(AdvertiseSettingsError) -> Int8? {
         guard let text = values[field] else { return nil }
-        guard let value = Int8(text) else { throw AdvertiseSettingsError(field, "needs a whole number of dBm from -128 to 127, not '\(text)'") }
+        guard let value = Int8(text) else {
+            throw AdvertiseSettingsError(field, "needs a whole number of dBm from -128 to 127, not '\(text)'")
+        }
         return value
     }
 

@@ -37,7 +37,9 @@ package enum Base64 {
                 case 0x30...0x39: digit = UInt32(c - 0x30 + 52)
                 case 0x2B: digit = 62
                 case 0x2F: digit = 63
-                case 0x3D where start + 4 == chars.count && k >= 2: digit = 0; padding += 1
+                case 0x3D where start + 4 == chars.count && k >= 2:
+                    digit = 0
+                    padding += 1
                 default: return nil
                 }
                 // Padding only at the end of the last group.

@@ -181,7 +181,8 @@ extension BeaconMonitor {
     /// session, or after the broker lost its retained store.
     package mutating func republishRetained(into out: inout [MonitoringEvent]) {
         for r in regions.indices where regions[r].state != .unknown { publishRegionState(r, into: &out) }
-        for i in table.recencyOrder where table[i].state != .unknown && settings.monitorsIndividually(table[i].identity) {
+        for i in table.recencyOrder where table[i].state != .unknown && settings.monitorsIndividually(table[i].identity)
+        {
             publishBeaconState(table[i], into: &out)
         }
     }

@@ -128,7 +128,8 @@ extension BeaconMonitor {
                 sortIdentities.removeAll(keepingCapacity: true)
                 for i in rangeLists[r] {
                     let a = table[i].accuracy
-                    sortKeys.append(((a >= 0 ? a + 0 : .infinity).bitPattern, Int32(truncatingIfNeeded: sortKeys.count)))
+                    sortKeys.append(
+                        ((a >= 0 ? a + 0 : .infinity).bitPattern, Int32(truncatingIfNeeded: sortKeys.count)))
                     sortIdentities.append(table[i].identity)
                 }
                 sortIdentities.withUnsafeBufferPointer { ids in

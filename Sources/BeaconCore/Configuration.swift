@@ -132,7 +132,9 @@ package struct RangingSettings: Sendable, Equatable {
 
 package struct FilterSettings: Sendable, Equatable {
     package enum Kind: String, Sendable, Equatable, CaseIterable {
-        case none, median, trimmedMean = "trimmed_mean", kalman
+        case none, median
+        case trimmedMean = "trimmed_mean"
+        case kalman
     }
     package var kind: Kind = .median
     /// Time window for median / trimmed mean.
@@ -226,7 +228,8 @@ package struct BeaconOverride: Sendable, Equatable {
     package var measuredPower: Int?
     package var exitTimeout: TimeSpan?
 
-    package init(identity: BeaconIdentity, name: String? = nil, measuredPower: Int? = nil, exitTimeout: TimeSpan? = nil) {
+    package init(identity: BeaconIdentity, name: String? = nil, measuredPower: Int? = nil, exitTimeout: TimeSpan? = nil)
+    {
         self.identity = identity
         self.name = name
         self.measuredPower = measuredPower

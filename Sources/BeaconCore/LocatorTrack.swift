@@ -114,7 +114,8 @@ package struct LocatorTrack: Sendable {
             list.insert(s, at: 0)
         }
         guard list.count > keep else { return }
-        let ahead = decided.map { d in list.count - (list.lastIndex { $0.timestamp <= d }.map { $0 + 1 } ?? 0) } ?? list.count
+        let ahead =
+            decided.map { d in list.count - (list.lastIndex { $0.timestamp <= d }.map { $0 + 1 } ?? 0) } ?? list.count
         let behind = list.count - ahead
         if behind > keep { list.removeFirst(behind - keep) }
         if ahead > aheadCapacity { list.remove(at: min(behind, keep)) }
@@ -166,7 +167,9 @@ package struct LocatorTrack: Sendable {
     /// The readings of `list` (in timestamp order) that count at `t`: stamped at or before `t`, less
     /// than `staleAfter` old, and not older than the gateway's exit event if it reported one by `t`.
     /// Each bound is monotonic in the timestamp, so they are one contiguous slice of the list.
-    package static func fresh(_ list: [Sample], at t: Timestamp, staleAfter: TimeSpan, lost: Timestamp?) -> ArraySlice<Sample> {
+    package static func fresh(
+        _ list: [Sample], at t: Timestamp, staleAfter: TimeSpan, lost: Timestamp?
+    ) -> ArraySlice<Sample> {
         var lower = t - staleAfter
         var lowerInclusive = false
         if let lost, lost <= t, lost > lower {
@@ -180,7 +183,9 @@ package struct LocatorTrack: Sendable {
 
     /// Decides tick `t`; returns the previous and the new location when it changed. Then notes in
     /// `nextDecision` the first tick that could decide otherwise if no message comes first.
-    package mutating func decide(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>)
+    package mutating func decide(
+        at t: Timestamp, _ s: LocatorSettings, offline: Set<String>
+    )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         let change = rule(at: t, s, offline: offline)
@@ -229,7 +234,9 @@ package struct LocatorTrack: Sendable {
         return m
     }
 
-    private mutating func rule(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>)
+    private mutating func rule(
+        at t: Timestamp, _ s: LocatorSettings, offline: Set<String>
+    )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         if restoredPending {
@@ -324,7 +331,9 @@ package struct LocatorTrack: Sendable {
         }?.nearest ?? best
     }
 
-    private mutating func moved(to c: Candidate, _ cands: [Candidate], at t: Timestamp)
+    private mutating func moved(
+        to c: Candidate, _ cands: [Candidate], at t: Timestamp
+    )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         let previous = location
@@ -344,7 +353,9 @@ package struct LocatorTrack: Sendable {
     /// after leading `floor_confirmations` ticks); the named room turns `unknown` when none of its
     /// gateways hears the beacon any more (offline, or lost it) and it is no longer `min_confidence`
     /// likely, while no other room is.
-    private mutating func believed(at t: Timestamp, _ cands: [Candidate], _ s: LocatorSettings, offline: Set<String>)
+    private mutating func believed(
+        at t: Timestamp, _ cands: [Candidate], _ s: LocatorSettings, offline: Set<String>
+    )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         // A restored room's gateways get `stale_after` from the first tick after the restore to
@@ -408,21 +419,26 @@ package struct LocatorTrack: Sendable {
         since: Timestamp? = nil
     ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
         let inPlace = cands.filter { $0.place == place }
-        let strongest = { (list: [Candidate]) in list.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) } }
+        let strongest = { (list: [Candidate]) in
+            list.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) }
+        }
         let owner = (unknown ? nil : strongest(inPlace)) ?? strongest(cands)!
         let next = LocatorLocation(
             gateway: owner.gateway, floor: place.floor, room: unknown ? nil : owner.latest.room,
             accuracy: Self.centi(owner.latest.distance), since: since ?? t, confidence: Self.centi(probability),
             lastSeen: seen, isUnknown: unknown,
             likely: belief.ranked(3, atLeast: 0.05).map {
-                LocatorLocation.Likely(floor: $0.place.floor, room: $0.place.room, probability: Self.centi($0.probability))
+                LocatorLocation.Likely(
+                    floor: $0.place.floor, room: $0.place.room, probability: Self.centi($0.probability))
             })
         let previous = location
         location = next
         return (previous, next)
     }
 
-    private mutating func away(at t: Timestamp, _ s: LocatorSettings)
+    private mutating func away(
+        at t: Timestamp, _ s: LocatorSettings
+    )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
         guard let previous = location, previous.isHome else { return nil }

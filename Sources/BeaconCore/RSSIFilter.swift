@@ -12,7 +12,8 @@ package enum RSSIFilter {
     /// usually lies within a few dB, so its statistics are read off the bins in linear time with
     /// nothing written back (sorting the window through them cost about 560 instructions a tick).
     static func withBins<R>(
-        _ v: UnsafeMutableBufferPointer<Int8>, _ body: (_ bins: UnsafeMutableBufferPointer<UInt8>, _ low: Int, _ span: Int) -> R
+        _ v: UnsafeMutableBufferPointer<Int8>,
+        _ body: (_ bins: UnsafeMutableBufferPointer<UInt8>, _ low: Int, _ span: Int) -> R
     ) -> R? {
         guard !v.isEmpty, v.count < 256 else { return nil }
         var low = v[0]
@@ -46,7 +47,8 @@ package enum RSSIFilter {
     }
 
     /// The sum of the samples at sorted ranks `lower..<upper`, read off the bins.
-    static func sum(ranks lower: Int, _ upper: Int, bins: UnsafeMutableBufferPointer<UInt8>, low: Int, span: Int) -> Int {
+    static func sum(ranks lower: Int, _ upper: Int, bins: UnsafeMutableBufferPointer<UInt8>, low: Int, span: Int) -> Int
+    {
         var sum = 0
         var rank = 0
         for b in 0..<span where bins[b] > 0 {
@@ -81,12 +83,14 @@ package enum RSSIFilter {
         let n = v.count
         var k = Int((Double(n) * max(0, min(trim, 0.5))).rounded(.down))
         if n - 2 * k < 1 { k = (n - 1) / 2 }
-        let middle = withBins(v, { sum(ranks: k, n &- k, bins: $0, low: $1, span: $2) }) ?? {
-            insertionSort(v)
-            var sum = 0
-            for i in k..<(n - k) { sum &+= Int(v[i]) }
-            return sum
-        }()
+        let middle =
+            withBins(v, { sum(ranks: k, n &- k, bins: $0, low: $1, span: $2) })
+            ?? {
+                insertionSort(v)
+                var sum = 0
+                for i in k..<(n - k) { sum &+= Int(v[i]) }
+                return sum
+            }()
         return Double(middle) / Double(n - 2 * k)
     }
 }

@@ -144,7 +144,9 @@ package struct RoomBelief: Sendable, Equatable {
             probabilities.insert(share, at: i)
             gateways.insert([e.gateway], at: i)
         }
-        if wasEmpty, !places.isEmpty { probabilities = [Double](repeating: 1 / Double(places.count), count: places.count) }
+        if wasEmpty, !places.isEmpty {
+            probabilities = [Double](repeating: 1 / Double(places.count), count: places.count)
+        }
     }
 
     /// The motion model: stay with `stay` per second, else move, to another floor `floorMove` as often.

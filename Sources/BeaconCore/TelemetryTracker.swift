@@ -306,14 +306,16 @@ package struct TelemetryTracker: Sendable {
 
     private mutating func publish(_ slot: MonitorSlot, at t: Timestamp, into out: inout [MonitoringEvent]) {
         guard settings.enabled,
-            let r = modify(slot, { r -> Record in
-                if r.shortestGap != .max { r.interval = TimeSpan(microseconds: r.shortestGap) }
-                r.shortestGap = .max
-                r.windowStart = t
-                r.published = true
-                r.dirty = false
-                return r
-            })
+            let r = modify(
+                slot,
+                { r -> Record in
+                    if r.shortestGap != .max { r.interval = TimeSpan(microseconds: r.shortestGap) }
+                    r.shortestGap = .max
+                    r.windowStart = t
+                    r.published = true
+                    r.dirty = false
+                    return r
+                })
         else { return }
         out.append(.didUpdateTelemetry(snapshot(r, at: t)))
         arm(slot, due: t + settings.interval)

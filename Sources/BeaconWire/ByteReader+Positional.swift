@@ -29,7 +29,8 @@ extension ByteReader {
 
     /// The same over an array (capture buffers).
     @inline(__always)
-    public static func load<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int, _ order: ByteOrder) -> T {
+    public static func load<T: FixedWidthInteger>(_: T.Type, _ bytes: [UInt8], at offset: Int, _ order: ByteOrder) -> T
+    {
         precondition(offset >= 0 && offset <= bytes.count - MemoryLayout<T>.size, "read past the end")
         return bytes.withUnsafeBytes { load(T.self, $0, at: offset, order) }
     }

@@ -61,7 +61,9 @@ extension CaptureReader {
         return Record(timestamp: stamp, bytes: .decoded, incoming: incoming)
     }
 
-    static func appendHex(_ bytes: [UInt8], from: Int, to end: Int, into out: inout [UInt8])
+    static func appendHex(
+        _ bytes: [UInt8], from: Int, to end: Int, into out: inout [UInt8]
+    )
         throws(CaptureError)
     {
         var at = from

@@ -34,7 +34,9 @@ extension CaptureReader {
     }
 
     /// Turns one link-layer frame into an H4 packet; nil when the frame carries no HCI packet.
-    func linkPacket(_ linkType: UInt32, _ frame: Range<Int>, _ timestamp: Timestamp, offset: Int)
+    func linkPacket(
+        _ linkType: UInt32, _ frame: Range<Int>, _ timestamp: Timestamp, offset: Int
+    )
         throws(CaptureError) -> Record?
     {
         let start = frame.lowerBound
@@ -45,7 +47,9 @@ extension CaptureReader {
             }
             guard frame.count > 4 else { return nil }
             let incoming = ByteReader.uint32(bytes, at: start, .bigEndian) != 0
-            return Record(timestamp: timestamp, bytes: .buffered(indicator: nil, (start + 4)..<frame.upperBound), incoming: incoming)
+            return Record(
+                timestamp: timestamp, bytes: .buffered(indicator: nil, (start + 4)..<frame.upperBound),
+                incoming: incoming)
         case CaptureFormat.linkTypeH4:
             guard !frame.isEmpty else { return nil }
             // No direction field: commands and outgoing data are the host's; events come in.
@@ -56,7 +60,9 @@ extension CaptureReader {
             }
             let opcode = ByteReader.uint16(bytes, at: start + 2, .bigEndian)
             guard let (indicator, incoming) = CaptureFormat.monitorPacket(opcode: opcode) else { return nil }
-            return Record(timestamp: timestamp, bytes: .buffered(indicator: indicator, (start + 4)..<frame.upperBound), incoming: incoming)
+            return Record(
+                timestamp: timestamp, bytes: .buffered(indicator: indicator, (start + 4)..<frame.upperBound),
+                incoming: incoming)
         default:
             throw .unsupportedLinkType(linkType, offset: offset)
         }

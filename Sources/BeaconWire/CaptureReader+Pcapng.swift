@@ -30,8 +30,9 @@ extension CaptureReader {
             case 1:  // Interface Description Block
                 guard body.count >= 8 else { throw .malformed(what: "pcapng interface block", offset: blockStart) }
                 let linkType = UInt32(uint16FileOrder(at: body.lowerBound))
-                guard linkType == CaptureFormat.linkTypeH4 || linkType == CaptureFormat.linkTypeH4WithPHDR
-                    || linkType == CaptureFormat.linkTypeLinuxMonitor
+                guard
+                    linkType == CaptureFormat.linkTypeH4 || linkType == CaptureFormat.linkTypeH4WithPHDR
+                        || linkType == CaptureFormat.linkTypeLinuxMonitor
                 else { throw .unsupportedLinkType(linkType, offset: body.lowerBound) }
                 interfaces.append((linkType, interfaceResolution(options: (body.lowerBound + 8)..<body.upperBound)))
             case 6:  // Enhanced Packet Block
@@ -40,7 +41,9 @@ extension CaptureReader {
                 guard interface < interfaces.count else {
                     throw .malformed(what: "pcapng interface id \(interface)", offset: body.lowerBound)
                 }
-                let ticks = UInt64(uint32FileOrder(at: body.lowerBound + 4)) << 32 | UInt64(uint32FileOrder(at: body.lowerBound + 8))
+                let ticks =
+                    UInt64(uint32FileOrder(at: body.lowerBound + 4)) << 32
+                    | UInt64(uint32FileOrder(at: body.lowerBound + 8))
                 let captured = Int(uint32FileOrder(at: body.lowerBound + 12))
                 let dataStart = body.lowerBound + 20
                 guard captured <= body.upperBound - dataStart else {

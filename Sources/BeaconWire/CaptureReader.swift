@@ -55,8 +55,9 @@ public struct CaptureReader: Sendable {
                 throw .truncated(what: "pcap header", needed: 24, available: bytes.count, offset: 0)
             }
             let linkType = ByteReader.uint32(bytes, at: 20, order) & 0x0FFF_FFFF
-            guard linkType == CaptureFormat.linkTypeH4 || linkType == CaptureFormat.linkTypeH4WithPHDR
-                || linkType == CaptureFormat.linkTypeLinuxMonitor
+            guard
+                linkType == CaptureFormat.linkTypeH4 || linkType == CaptureFormat.linkTypeH4WithPHDR
+                    || linkType == CaptureFormat.linkTypeLinuxMonitor
             else { throw .unsupportedLinkType(linkType, offset: 20) }
             format = .pcap(linkType: linkType)
             byteOrder = order

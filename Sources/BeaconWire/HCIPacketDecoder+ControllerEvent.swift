@@ -47,7 +47,8 @@ extension HCIPacketDecoder {
             try p.require(4)
             let status = HCIStatus(rawValue: try p.readUInt8())
             let handle = try p.readUInt16LE() & 0x0FFF
-            return .disconnectionComplete(status: status, handle: handle, reason: HCIStatus(rawValue: try p.readUInt8()))
+            return .disconnectionComplete(
+                status: status, handle: handle, reason: HCIStatus(rawValue: try p.readUInt8()))
         case HCIEventCode.leMeta:
             p.context = .leMetaSubevent
             return .leMeta(subevent: try p.readUInt8())

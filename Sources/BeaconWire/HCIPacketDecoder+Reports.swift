@@ -25,7 +25,9 @@ extension HCIPacketDecoder {
 
     /// §7.7.65.2, one report: Event_Type(1) Address_Type(1) Address(6) Data_Length(1) Data RSSI(1).
     @inline(__always)
-    static func legacyReport(_ reader: inout ByteReader, number: Int)
+    static func legacyReport(
+        _ reader: inout ByteReader, number: Int
+    )
         throws(DecodeError) -> (ReportHeader, UnsafeRawBufferPointer)
     {
         reader.context = .legacyReport(number)
@@ -62,7 +64,9 @@ extension HCIPacketDecoder {
     /// Advertising_SID(1) TX_Power(1) RSSI(1) Periodic_Advertising_Interval(2) Direct_Address_Type(1)
     /// Direct_Address(6) Data_Length(1) Data.
     @inline(__always)
-    static func extendedReport(_ reader: inout ByteReader, number: Int)
+    static func extendedReport(
+        _ reader: inout ByteReader, number: Int
+    )
         throws(DecodeError) -> (ReportHeader, UnsafeRawBufferPointer)
     {
         reader.context = .extendedReport(number)

@@ -64,7 +64,8 @@ public enum HCIPacketDecoder {
                 start = 0
             }
         }
-        let header = ByteReader(UnsafeRawBufferPointer(rebasing: packet[start...]), origin: start, context: .eventHeader)
+        let header = ByteReader(
+            UnsafeRawBufferPointer(rebasing: packet[start...]), origin: start, context: .eventHeader)
         try header.require(2)
         let code = header.bytes[0]
         let declared = Int(header.bytes[1])
@@ -152,7 +153,8 @@ public enum HCIPacketDecoder {
 
     /// Convenience: the packet's class and all its reports. Use `decodeReports(_:indicator:into:)`
     /// to keep the reports before a truncated one.
-    public static func decode(_ bytes: [UInt8], indicator: H4Indicator = .auto) throws(DecodeError) -> HCIPacketSummary {
+    public static func decode(_ bytes: [UInt8], indicator: H4Indicator = .auto) throws(DecodeError) -> HCIPacketSummary
+    {
         var reports: [AdvertisingReport] = []
         let packetClass = try decodeReports(bytes, indicator: indicator, into: &reports)
         return HCIPacketSummary(packetClass: packetClass, reports: reports)

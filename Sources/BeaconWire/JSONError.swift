@@ -36,7 +36,8 @@ package struct JSONError: Error, Equatable, Sendable, CustomStringConvertible {
         switch reason {
         case .unexpectedEnd: what = "unexpected end of text"
         case .unexpectedByte(let byte):
-            what = (0x21...0x7E).contains(byte)
+            what =
+                (0x21...0x7E).contains(byte)
                 ? "unexpected '\(Character(Unicode.Scalar(byte)))'" : "unexpected byte 0x\(Hex.string([byte]))"
         case .invalidEscape: what = "invalid escape"
         case .unpairedSurrogate: what = "unpaired UTF-16 surrogate in \\u escape"

@@ -68,7 +68,8 @@ public struct JSONMemberRun: ~Copyable {
     /// As `JSONWriter.double`: at most `decimals` fraction digits, null when not finite.
     public mutating func double(_ v: Double?, decimals: Int) {
         guard let v else { return null() }
-        precondition(used &+ ASCIIText.fixedCapacity(decimals: decimals) <= capacity, "JSONMemberRun: more than its maximum")
+        precondition(
+            used &+ ASCIIText.fixedCapacity(decimals: decimals) <= capacity, "JSONMemberRun: more than its maximum")
         if let n = ASCIIText.writeFixed(v, decimals: decimals, at: base + used) {
             used &+= n
         } else if v.isFinite {

@@ -25,7 +25,9 @@ extension JSONReader {
         var at = plain
         bytes.withUnsafeBufferPointer { b in
             func flush(_ upTo: Int) {
-                out.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: b[plain..<upTo]), as: UTF8.self).unicodeScalars)
+                out.append(
+                    contentsOf: String(decoding: UnsafeBufferPointer(rebasing: b[plain..<upTo]), as: UTF8.self)
+                        .unicodeScalars)
             }
             while at < text.range.upperBound {
                 guard b[at] == UInt8(ascii: "\\") else {

@@ -70,7 +70,10 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    public mutating func string(_ s: String) { value(); Self.appendQuoted(s, to: &bytes) }
+    public mutating func string(_ s: String) {
+        value()
+        Self.appendQuoted(s, to: &bytes)
+    }
     /// A string value whose text `write` appends and which needs no escaping (digits, hex, RFC 3339
     /// times), so it is neither scanned nor built as a `String` first.
     public mutating func plain(_ write: (inout [UInt8]) -> Void) {
@@ -91,8 +94,14 @@ public struct JSONWriter: Sendable {
             ASCIIText.append(String(v), to: &bytes)
         }
     }
-    public mutating func bool(_ v: Bool) { value(); appendLiteral(v ? "true" : "false") }
-    public mutating func null() { value(); appendLiteral("null") }
+    public mutating func bool(_ v: Bool) {
+        value()
+        appendLiteral(v ? "true" : "false")
+    }
+    public mutating func null() {
+        value()
+        appendLiteral("null")
+    }
     /// Non-finite numbers become null; others print with at most `decimals` fraction digits.
     public mutating func double(_ v: Double, decimals: Int = 2) {
         value()
@@ -147,15 +156,39 @@ public struct JSONWriter: Sendable {
     public var innerBytes: ArraySlice<UInt8> { bytes.dropFirst() }
 
     /// Inserts already-valid JSON text as one value.
-    public mutating func raw(_ json: String) { value(); ASCIIText.append(json, to: &bytes) }
+    public mutating func raw(_ json: String) {
+        value()
+        ASCIIText.append(json, to: &bytes)
+    }
 
-    public mutating func field(_ name: String, _ v: String) { key(name); string(v) }
-    public mutating func field(_ name: String, _ v: String?) { key(name); if let v { string(v) } else { null() } }
-    public mutating func field(_ name: String, plain write: (inout [UInt8]) -> Void) { key(name); plain(write) }
-    public mutating func field(_ name: String, _ v: Int) { key(name); int(v) }
-    public mutating func field(_ name: String, _ v: Int?) { key(name); if let v { int(v) } else { null() } }
-    public mutating func field(_ name: String, _ v: Bool) { key(name); bool(v) }
-    public mutating func field(_ name: String, _ v: Double, decimals: Int = 2) { key(name); double(v, decimals: decimals) }
+    public mutating func field(_ name: String, _ v: String) {
+        key(name)
+        string(v)
+    }
+    public mutating func field(_ name: String, _ v: String?) {
+        key(name)
+        if let v { string(v) } else { null() }
+    }
+    public mutating func field(_ name: String, plain write: (inout [UInt8]) -> Void) {
+        key(name)
+        plain(write)
+    }
+    public mutating func field(_ name: String, _ v: Int) {
+        key(name)
+        int(v)
+    }
+    public mutating func field(_ name: String, _ v: Int?) {
+        key(name)
+        if let v { int(v) } else { null() }
+    }
+    public mutating func field(_ name: String, _ v: Bool) {
+        key(name)
+        bool(v)
+    }
+    public mutating func field(_ name: String, _ v: Double, decimals: Int = 2) {
+        key(name)
+        double(v, decimals: decimals)
+    }
     public mutating func field(_ name: String, _ v: Double?, decimals: Int = 2) {
         key(name)
         if let v { double(v, decimals: decimals) } else { null() }

@@ -72,7 +72,8 @@ public struct PacketBatch: Sendable, Equatable {
     private mutating func reserve(_ bytes: Int) {
         let unique = isKnownUniquelyReferenced(&storage)
         guard !unique || bytes > storage.capacity else { return }
-        storage = storage.copy(used, capacity: bytes > storage.capacity ? max(bytes, 2 * storage.capacity) : storage.capacity)
+        storage = storage.copy(
+            used, capacity: bytes > storage.capacity ? max(bytes, 2 * storage.capacity) : storage.capacity)
     }
 
     /// Moves the last packet to the end of `other` (a replay holds back a packet that is not due yet).
@@ -112,7 +113,8 @@ public struct PacketBatch: Sendable, Equatable {
         out.reserveCapacity(count)
         withPackets(from: 0) { cursor in
             while let packet = cursor.next() {
-                out.append(CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming))
+                out.append(
+                    CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming))
             }
         }
         return out
@@ -153,7 +155,8 @@ public struct PacketBatch: Sendable, Equatable {
             let length = Int(ByteReader.uint32(raw, at: offset + 8, .littleEndian))
             let start = offset + PacketBatch.headerSize
             let packet = PacketView(
-                timestamp: Timestamp(microseconds: Int64(bitPattern: ByteReader.uint64(raw, at: offset, .littleEndian))),
+                timestamp: Timestamp(
+                    microseconds: Int64(bitPattern: ByteReader.uint64(raw, at: offset, .littleEndian))),
                 incoming: raw[offset + 12] != 0,
                 bytes: UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)]))
             _offset = start + length

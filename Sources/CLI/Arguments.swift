@@ -45,7 +45,8 @@ package struct Arguments: Sendable {
     package mutating func intOption(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = try option(name) else { return nil }
         guard let value = Int(text), range.contains(value) else {
-            throw UsageError("'\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
+            throw UsageError(
+                "'\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(text)'")
         }
         return value
     }
@@ -55,7 +56,10 @@ package struct Arguments: Sendable {
         var out: [String] = []
         var afterDashes = false
         for item in items {
-            if !afterDashes, item == "--" { afterDashes = true; continue }
+            if !afterDashes, item == "--" {
+                afterDashes = true
+                continue
+            }
             if !afterDashes, item.hasPrefix("-"), item.count > 1 {
                 throw UsageError("unknown option '\(item)'")
             }

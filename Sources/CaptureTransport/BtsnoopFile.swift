@@ -16,7 +16,8 @@ package final class BtsnoopFile {
 
     /// Creates (or truncates) `path` and writes the file header.
     package init(path: String) throws(WriteError) {
-        fd = try Syscall.retrying({ open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }, failure: WriteError.init(errno:))
+        fd = try Syscall.retrying(
+            { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }, failure: WriteError.init(errno:))
         try write(BtsnoopWriter.fileHeader())
     }
 

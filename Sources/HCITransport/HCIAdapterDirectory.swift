@@ -33,7 +33,7 @@ package enum HCIAdapterDirectory {
             _ = try Syscall.retrying({ cbluez_device_up(fd, index) }) {
                 HCIError(errno: $0, operation: "ioctl(HCIDEVUP) on hci\(index)")
             }
-        } catch where error.errno == EALREADY {
+        } catch  where error.errno == EALREADY {
             return
         }
     }
@@ -57,7 +57,7 @@ package enum HCIAdapterDirectory {
         if !adapter.isUp {
             do {
                 try bringUp(adapter.index)
-            } catch where error.kind == .permissionDenied {
+            } catch  where error.kind == .permissionDenied {
                 // Not fatal: bluetoothd (or the operator) may power it on; wait for that.
                 throw HCIError(
                     kind: .adapterDown, operation: "\(adapter.name) is down and powering it on needs CAP_NET_ADMIN")

@@ -39,7 +39,9 @@ package struct HCIClock: Sendable {
     package var realtime: @Sendable () -> Timestamp
     package init(
         wall: @escaping @Sendable () -> Timestamp, monotonic: @escaping @Sendable () -> MonotonicInstant,
-        realtime: @escaping @Sendable () -> Timestamp = { Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME)) }
+        realtime: @escaping @Sendable () -> Timestamp = {
+            Timestamp(microseconds: SystemClock.microseconds(CLOCK_REALTIME))
+        }
     ) {
         self.wall = wall
         self.monotonic = monotonic
@@ -183,7 +185,9 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
         // Held reads: each packet keeps the kernel's receive time, or (refused) the time it is read.
         let holding = options.readInterval > .zero
         let kernelTimes = holding && transport.holdPackets(for: options.readInterval)
-        if holding && !kernelTimes { log(.warning, "the kernel attaches no receive times; held reports are stamped when read") }
+        if holding && !kernelTimes {
+            log(.warning, "the kernel attaches no receive times; held reports are stamped when read")
+        }
         /// Until when (monotonic) the socket is left to queue: set when a read found it empty.
         var holdUntil: MonotonicInstant?
         var actions = procedure.start(at: clock.monotonic())
@@ -236,7 +240,9 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
             do {
                 // The stop wakes this wait at once. Its pipe then stays readable, so the procedure's
                 // stop handshake that follows waits on the socket alone.
-                if read { _ = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping, take) }
+                if read {
+                    _ = try transport.receive(timeout: wait, unlessStopped: stopRequested ? nil : stopping, take)
+                }
             } catch {
                 if error.isFatal { throw error }
                 return stopRequested ? .stopped : .lost(error)
@@ -264,7 +270,10 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
                 }
             }
             actions += procedure.tick(at: clock.monotonic())
-            for change in changes.withLock({ pending in defer { pending.removeAll() }; return pending }) {
+            for change in changes.withLock({ pending in
+                defer { pending.removeAll() }
+                return pending
+            }) {
                 actions += change(&procedure, clock.monotonic())
             }
         }

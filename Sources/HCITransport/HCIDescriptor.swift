@@ -27,7 +27,9 @@ package final class HCIDescriptor: HCITransport {
     package func send(_ packet: [UInt8]) throws(HCIError) {
         guard isOpen else { throw HCIError(kind: .adapterGone, operation: "write \(label)", errno: EBADF) }
         // One write per packet: a short write would split it, so it is an I/O error, not retried.
-        let n = try Syscall.retrying({ packet.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) } }) {
+        let n = try Syscall.retrying({
+            packet.withUnsafeBytes { Glibc.write(fileDescriptor, $0.baseAddress, $0.count) }
+        }) {
             HCIError(errno: $0, operation: "write \(label)")
         }
         guard n == packet.count else { throw HCIError(errno: EIO, operation: "write \(label)") }
@@ -40,8 +42,9 @@ package final class HCIDescriptor: HCITransport {
         let failure = { [label] (code: Int32) in HCIError(errno: code, operation: "poll \(label)") }
         let wait = Duration.microseconds(timeout.microseconds)
         let events =
-            if let stop { try stop.poll(fileDescriptor, timeout: wait, failure: failure) }
-            else { try Syscall.poll(fileDescriptor, timeout: wait, failure: failure) }
+            if let stop { try stop.poll(fileDescriptor, timeout: wait, failure: failure) } else {
+                try Syscall.poll(fileDescriptor, timeout: wait, failure: failure)
+            }
         if events == 0 { return false }
         // POLLERR/POLLHUP fall through to read, which reports the socket's pending error (or EOF).
         let n: Int
@@ -49,7 +52,7 @@ package final class HCIDescriptor: HCITransport {
             n = try Syscall.retrying({ buffer.withUnsafeMutableBytes { read(into: $0) } }) {
                 HCIError(errno: $0, operation: "read \(label)")
             }
-        } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+        } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
             return false
         }
         if n == 0 { throw HCIError(kind: .adapterGone, operation: "read \(label): end of stream") }

@@ -35,7 +35,8 @@ extension ScanController: HCIProcedure {
         switch action {
         case .send(let command): return .send(command)
         case .scanning(let set):
-            return .running(.info, set.map { "scanning with the \($0.rawValue) LE commands" } ?? "listening (no commands sent)")
+            return .running(
+                .info, set.map { "scanning with the \($0.rawValue) LE commands" } ?? "listening (no commands sent)")
         case .note(let note):
             switch note {
             case .usingCommandSet, .silent: return .log(.debug, note.description)

@@ -53,7 +53,8 @@ package final class HCISocket: HCITransport {
 
     /// An unbound raw HCI socket, for the device ioctls (and, bound, for traffic).
     static func openRawSocket() throws(HCIError) -> Int32 {
-        try Syscall.once({ socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI) }) {
+        try Syscall.once({ socket(AF_BLUETOOTH, Int32(SOCK_RAW.rawValue) | Int32(SOCK_CLOEXEC.rawValue), BTPROTO_HCI) })
+        {
             HCIError(errno: $0, operation: "socket(AF_BLUETOOTH, SOCK_RAW, BTPROTO_HCI)")
         }
     }

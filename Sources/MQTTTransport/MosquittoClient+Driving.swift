@@ -55,7 +55,8 @@ extension MosquittoClient {
         var ready: Int16 = 0
         withUnsafeTemporaryAllocation(of: pollfd.self, capacity: 2) { descriptors in
             descriptors.initializeElement(at: 0, to: pollfd(fd: socket, events: interest, revents: 0))
-            descriptors.initializeElement(at: 1, to: pollfd(fd: writeWake.descriptor, events: Int16(POLLIN), revents: 0))
+            descriptors.initializeElement(
+                at: 1, to: pollfd(fd: writeWake.descriptor, events: Int16(POLLIN), revents: 0))
             // Only EFAULT/EINVAL/ENOMEM can fail a poll of two valid descriptors: take it as a timeout.
             _ = try? Syscall.poll(descriptors, timeout: .seconds(1)) { code in SystemCallError("poll", code: code) }
             ready = descriptors[0].revents

@@ -29,7 +29,8 @@ extension MosquittoClient {
                 while loopResult == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                     // On TLS, mosquitto_loop reads a packet per wake-up and then what OpenSSL has
                     // decrypted already (a TLS record holds many): those are handed over together.
-                    loopResult = writesDirectly ? drivePass(handle) : collectingEvents { mosquitto_loop(handle, 100, 1) }
+                    loopResult =
+                        writesDirectly ? drivePass(handle) : collectingEvents { mosquitto_loop(handle, 100, 1) }
                     // on_disconnect ran (with MQTT 5, mosquitto_loop may still return success
                     // after our own DISCONNECT), or stopping before the CONNACK came.
                     if box.disconnected.load(ordering: .acquiring) || state.withLock({ $0.stopping && !$0.connected }) {
@@ -123,7 +124,9 @@ extension MosquittoClient {
         // Small messages go out at once: with Nagle's algorithm an enter written while an earlier
         // packet awaits its ACK waits for the peer's delayed ACK (40 ms on Linux).
         _ = mosquitto_int_option(handle, MOSQ_OPT_TCP_NODELAY, 1)
-        if let window = options.inFlightWindow { _ = mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, Int32(window)) }
+        if let window = options.inFlightWindow {
+            _ = mosquitto_int_option(handle, MOSQ_OPT_SEND_MAXIMUM, Int32(window))
+        }
         if let username = options.username {
             _ = mosquitto_username_pw_set(handle, username, options.password)
         }

@@ -234,7 +234,8 @@ package final class MosquittoClient: Sendable {
 
     package func unsubscribe(_ pattern: String) {
         handleSlot.withLock { slot in
-            if let handle = slot.handle, mosquitto_unsubscribe(handle, nil, pattern) == Int32(MOSQ_ERR_SUCCESS.rawValue) {
+            if let handle = slot.handle, mosquitto_unsubscribe(handle, nil, pattern) == Int32(MOSQ_ERR_SUCCESS.rawValue)
+            {
                 writeQueued(handle)
             }
         }
@@ -245,4 +246,3 @@ package final class MosquittoClient: Sendable {
         return String(cString: mosquitto_strerror(rc))
     }
 }
-

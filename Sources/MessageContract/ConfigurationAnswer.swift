@@ -71,7 +71,11 @@ package enum ConfigurationAnswer: Sendable, Equatable {
             guard try r.next() == .beginArray else { return [] }
             var out: [String] = []
             while let token = try r.next(), token != .endArray {
-                if case .string(let s) = token { out.append(r.string(s)) } else if token == .beginObject || token == .beginArray { try r.skipContainer() }
+                if case .string(let s) = token {
+                    out.append(r.string(s))
+                } else if token == .beginObject || token == .beginArray {
+                    try r.skipContainer()
+                }
             }
             return out
         }

@@ -26,6 +26,7 @@ package enum ConfigurationReport {
         w.endArray()
         w.field("time", plain: time.appendRFC3339)
         w.endObject()
-        return OutboundMessage(topic: topics.gatewayConfigError, payload: .json(w.text), qos: 1, retain: false, kind: .status)
+        return OutboundMessage(
+            topic: topics.gatewayConfigError, payload: .json(w.text), qos: 1, retain: false, kind: .status)
     }
 }

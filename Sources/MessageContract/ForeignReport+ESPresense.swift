@@ -22,7 +22,9 @@ extension ForeignReport {
         let power = try number(o, "rssi@1m", in: -127...0).map { Int($0) }
         guard let distance = try number(o, "distance", in: distanceRange) else { throw Malformed("distance missing") }
         var subject = espresenseSubject(id)
-        if subject == nil, let mac = o.string("mac") { subject = espresenseAddress(Substring(mac)).map { .address($0) } }
+        if subject == nil, let mac = o.string("mac") {
+            subject = espresenseAddress(Substring(mac)).map { .address($0) }
+        }
         return ForeignReport(subject: subject, rssi: rssi, measuredPower: power, distance: distance)
     }
 
@@ -35,7 +37,8 @@ extension ForeignReport {
         case "iBeacon", "altBeacon":
             // <uuid with dashes>-<major>-<minor>: the last two dash-separated parts.
             let parts = rest.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count >= 3, let major = UInt16(parts[parts.count - 2]), let minor = UInt16(parts[parts.count - 1]),
+            guard parts.count >= 3, let major = UInt16(parts[parts.count - 2]),
+                let minor = UInt16(parts[parts.count - 1]),
                 let uuid = BeaconID128(uuidString: parts.dropLast(2).joined(separator: "-"))
             else { return nil }
             return .beacon(.uuid(uuid, major: major, minor: minor))

@@ -48,7 +48,9 @@ package struct ForeignSourceReader: Sendable {
     private let distance: DistanceSettings
     package private(set) var counters = Counters()
 
-    package init(sources: [ForeignSource], devices: [DeviceSettings] = [], distance: DistanceSettings = DistanceSettings()) {
+    package init(
+        sources: [ForeignSource], devices: [DeviceSettings] = [], distance: DistanceSettings = DistanceSettings()
+    ) {
         self.sources = sources
         var byAddress: [BluetoothAddress: String] = [:]
         var byKey: [IdentityResolvingKey: String] = [:]
@@ -67,7 +69,9 @@ package struct ForeignSourceReader: Sendable {
     package var subscriptions: [String] {
         var out: [String] = []
         for s in sources {
-            for pattern in [s.topic, s.availability].compactMap(\.self) where !out.contains(pattern) { out.append(pattern) }
+            for pattern in [s.topic, s.availability].compactMap(\.self) where !out.contains(pattern) {
+                out.append(pattern)
+            }
         }
         return out
     }
@@ -98,7 +102,9 @@ package struct ForeignSourceReader: Sendable {
         return .status(gateway: mapped.gateway, online: text == "online")
     }
 
-    private mutating func reading(_ source: ForeignSource, _ levels: [Substring], _ payload: [UInt8], _ at: Timestamp)
+    private mutating func reading(
+        _ source: ForeignSource, _ levels: [Substring], _ payload: [UInt8], _ at: Timestamp
+    )
         -> Outcome
     {
         let node: String
@@ -130,7 +136,8 @@ package struct ForeignSourceReader: Sendable {
             return .ignored("\(source.format.rawValue) message from node \(node): no beacon or configured device")
         }
         let power = r.measuredPower ?? distance.defaultMeasuredPower
-        let metres = r.distance ?? DistanceEstimator.accuracy(rssi: r.rssi, measuredPower: Double(power), settings: distance)
+        let metres =
+            r.distance ?? DistanceEstimator.accuracy(rssi: r.rssi, measuredPower: Double(power), settings: distance)
         guard metres >= 0 else {
             counters.malformed += 1
             return .ignored("\(source.format.rawValue) message from node \(node): no distance and no usable rssi")

@@ -20,12 +20,14 @@ extension HomeAssistantDiscovery {
         degraded.component = .binarySensor
         degraded.deviceClass = "problem"
 
-        var rate = diagnostic(device, "reports_per_s", "Reports per second", stats, "{{ value_json.reports_per_s | round(0) }}")
+        var rate = diagnostic(
+            device, "reports_per_s", "Reports per second", stats, "{{ value_json.reports_per_s | round(0) }}")
         rate.unit = "reports/s"
         rate.stateClass = "measurement"
         rate.icon = "mdi:bluetooth-transfer"
 
-        var tracked = diagnostic(device, "beacons_tracked", "Beacons tracked", stats, "{{ value_json.beacons_tracked }}")
+        var tracked = diagnostic(
+            device, "beacons_tracked", "Beacons tracked", stats, "{{ value_json.beacons_tracked }}")
         tracked.stateClass = "measurement"
         tracked.icon = "mdi:bluetooth"
 

@@ -43,7 +43,9 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
             configuration.beacons.map { HomeAssistantDevice.key($0.identity) }
             + configuration.regions.map { "region_" + HomeAssistantDevice.sanitized($0.name) }
         for s in subjects {
-            objects += [(.deviceTracker, s), (.event, s + "_event"), (.sensor, s + "_distance"), (.sensor, s + "_proximity")]
+            objects += [
+                (.deviceTracker, s), (.event, s + "_event"), (.sensor, s + "_distance"), (.sensor, s + "_proximity"),
+            ]
         }
         return objects.map { component, object in
             OutboundMessage(
@@ -96,9 +98,13 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
             var present = [gatewayOnline]
             if perBeacon {
                 let state = topics.beacon(id, .state)
-                present.append(.init(topic: state, available: RegionState.inside.rawValue, notAvailable: RegionState.outside.rawValue))
+                present.append(
+                    .init(
+                        topic: state, available: RegionState.inside.rawValue, notAvailable: RegionState.outside.rawValue
+                    ))
                 out.append(tracker(device, key: key + "_tracker", name: place, state: state))
-                out.append(event(device, key: key + "_event", name: "\(place) enter/exit", topic: topics.beacon(id, .event)))
+                out.append(
+                    event(device, key: key + "_event", name: "\(place) enter/exit", topic: topics.beacon(id, .event)))
             }
             let proximity = topics.beacon(id, .proximity)
             out.append(
@@ -122,7 +128,10 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
             let key = "region_" + HomeAssistantDevice.sanitized(region.name)
             let state = topics.region(region.name, .state)
             out.append(tracker(device, key: key + "_tracker", name: region.name, state: state))
-            out.append(event(device, key: key + "_event", name: "\(region.name) enter/exit", topic: topics.region(region.name, .event)))
+            out.append(
+                event(
+                    device, key: key + "_event", name: "\(region.name) enter/exit",
+                    topic: topics.region(region.name, .event)))
             guard configuration.ranging.publish.rangingList else { continue }
             // The ranging list is nearest first and is published once as [] when the region empties.
             let ranging = topics.region(region.name, .ranging)
@@ -148,7 +157,8 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
     // MARK: Entity kinds
 
     /// `inside`/`outside` → home/not_home. No attributes: each transition is one recorder row.
-    private func tracker(_ device: HomeAssistantDevice, key: String, name: String, state: String) -> HomeAssistantEntity {
+    private func tracker(_ device: HomeAssistantDevice, key: String, name: String, state: String) -> HomeAssistantEntity
+    {
         var e = HomeAssistantEntity(.deviceTracker, device: device, node: node, key: key, name: name, stateTopic: state)
         e.availability = [gatewayOnline]
         e.fields = { w in

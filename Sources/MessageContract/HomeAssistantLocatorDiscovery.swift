@@ -54,10 +54,13 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
             let device = HomeAssistantDevice.beacon(id, name: beacon.name, via: via)
             let key = HomeAssistantDevice.key(id)
             let location = topics.location(id)
-            func entity(_ c: HomeAssistantEntity.Component, _ suffix: String, _ name: String?, _ topic: String)
+            func entity(
+                _ c: HomeAssistantEntity.Component, _ suffix: String, _ name: String?, _ topic: String
+            )
                 -> HomeAssistantEntity
             {
-                var e = HomeAssistantEntity(c, device: device, node: Self.node, key: key + suffix, name: name, stateTopic: topic)
+                var e = HomeAssistantEntity(
+                    c, device: device, node: Self.node, key: key + suffix, name: name, stateTopic: topic)
                 e.availability = [online]
                 return e
             }

@@ -122,7 +122,9 @@ package struct Locator: Sendable {
     package mutating func handle(topic: String, payload: String) -> Bool {
         // A device's name is learnt once it has a track, so memory follows the tracks (see `decide`).
         defer {
-            if let name = topics.deviceName(in: topic), tracks[.device(named: name)] != nil { topics.learnDevice(in: topic) }
+            if let name = topics.deviceName(in: topic), tracks[.device(named: name)] != nil {
+                topics.learnDevice(in: topic)
+            }
         }
         switch topics.parse(topic) {
         case .beacon(let beacon, _, .proximity)? where !owns(beacon),
@@ -255,7 +257,8 @@ package struct Locator: Sendable {
                     changes += 1
                     if publishesRoom { out.append(composer.room(beacon, change.current)) }
                     out.append(
-                        composer.event(beacon, name: tracks.values[i].name, change.current, previous: change.previous, at: t))
+                        composer.event(
+                            beacon, name: tracks.values[i].name, change.current, previous: change.previous, at: t))
                 }
             }
             if let feed = settings.mqttRoomTopic { feedRoom(beacon, &tracks.values[i], topic: feed, at: t, into: &out) }

@@ -19,7 +19,8 @@ struct LocatorComposer {
     /// the location's name, but only the raw payload (2025.4 ignores its value_template there).
     func room(_ beacon: BeaconIdentity, _ l: LocatorLocation) -> OutboundMessage {
         let text = l.isUnknown ? "unknown" : l.isHome ? (l.room ?? l.gateway ?? "home") : "not_home"
-        return OutboundMessage(topic: topics.locatorRoom(beacon), payload: .text(text), qos: qos, retain: true, kind: .location)
+        return OutboundMessage(
+            topic: topics.locatorRoom(beacon), payload: .text(text), qos: qos, retain: true, kind: .location)
     }
 
     /// `<base>/<beacon>/event`: `{"event",<identity>,"name","gateway","floor","room","accuracy","confidence",
@@ -51,7 +52,8 @@ struct LocatorComposer {
     /// `<uuid>-<major>-<minor>` or `<namespace>-<instance>`.
     func mqttRoom(_ beacon: BeaconIdentity, name: String?, distance: Double, topic: String) -> OutboundMessage {
         OutboundMessage(
-            topic: topic, payload: .json(HomeAssistantRoomFeed.payload(identity: beacon, name: name, distance: distance)),
+            topic: topic,
+            payload: .json(HomeAssistantRoomFeed.payload(identity: beacon, name: name, distance: distance)),
             qos: 0, retain: false, kind: .proximity)
     }
 }

@@ -49,7 +49,8 @@ package struct LocatorReading: Sendable, Equatable {
         else { return nil }
         self.init(
             beacon: beacon, name: o.string("name"), gateway: gateway, floor: o.string("floor"),
-            room: o.string("room"), filteredRSSI: o.number("rssi_filtered"), measuredPower: o.number("measured_power").map { Int($0) }, accuracy: accuracy,
+            room: o.string("room"), filteredRSSI: o.number("rssi_filtered"),
+            measuredPower: o.number("measured_power").map { Int($0) }, accuracy: accuracy,
             timestamp: timestamp)
     }
 }

@@ -52,7 +52,8 @@ package struct MessageComposer: Sendable {
         case .beaconDidExit(let b, let t, let reason):
             guard let id = b.identity else { return }
             out.append(
-                event("exit", topic: topics.beacon(id, .event), region: nil, beacon: b, at: t, reason: reason?.rawValue))
+                event("exit", topic: topics.beacon(id, .event), region: nil, beacon: b, at: t, reason: reason?.rawValue)
+            )
         case .beaconDidDetermineState(let id, let name, let s):
             out.append(state(topics.beacon(id, .state), s.state))
             out.append(beaconAttributes(id, s, name: name))

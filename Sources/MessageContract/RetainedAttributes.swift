@@ -9,7 +9,9 @@ import Vocabulary
 package enum RetainedAttributes {
     /// The state recorded by one retained attributes message, or nil when the topic or payload is
     /// not one of ours (other gateway, other base topic, empty payload of a cleared topic).
-    package static func restoredState(topic: String, payload: String, baseTopic: String, gatewayID: String)
+    package static func restoredState(
+        topic: String, payload: String, baseTopic: String, gatewayID: String
+    )
         -> RestoredState?
     {
         guard let (subject, leaf) = subject(of: topic, baseTopic: baseTopic, gatewayID: gatewayID), leaf == .attributes,
@@ -23,7 +25,9 @@ package enum RetainedAttributes {
 
     /// The region or beacon of one of this gateway's retained topics (`state` or `attributes`), or nil
     /// when the topic is none of ours.
-    package static func subject(of topic: String, baseTopic: String, gatewayID: String)
+    package static func subject(
+        of topic: String, baseTopic: String, gatewayID: String
+    )
         -> (RestoredState.Subject, TopicTree.Leaf)?
     {
         switch TopicTree(base: baseTopic, gateway: gatewayID).parse(topic) {

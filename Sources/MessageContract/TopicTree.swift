@@ -76,7 +76,9 @@ package struct TopicTree: Sendable, Equatable {
     }
 
     /// `<base>/regions/<region>/<gw>/<leaf>`.
-    package func region(_ name: String, _ leaf: Leaf) -> String { "\(base)/regions/\(name)/\(gateway)/\(leaf.rawValue)" }
+    package func region(_ name: String, _ leaf: Leaf) -> String {
+        "\(base)/regions/\(name)/\(gateway)/\(leaf.rawValue)"
+    }
 
     /// `<base>/gateways/<gw>/status`: retained `online` / `offline` / `degraded` (the MQTT will).
     package var gatewayStatus: String { "\(base)/gateways/\(gateway)/status" }
@@ -241,7 +243,9 @@ package struct TopicTree: Sendable, Equatable {
     package static func homeAssistantBirth(prefix: String) -> String { "\(prefix)/status" }
 
     /// `<prefix>/<component>/<node_id>/<object_id>/config`: one discovery config.
-    package static func homeAssistantConfig(prefix: String, component: String, node: String, object: String)
+    package static func homeAssistantConfig(
+        prefix: String, component: String, node: String, object: String
+    )
         -> String
     {
         "\(prefix)/\(component)/\(node)/\(object)/config"

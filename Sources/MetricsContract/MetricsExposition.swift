@@ -85,7 +85,8 @@ package enum MetricsExposition {
     package static let familyNames: [String] =
         [
             "build_info", "reports_total", "reports_malformed_total", "beacons_tracked", "region_state", "events_total",
-            "unresolved_private_addresses_total", "messages_published_total", "messages_dropped_total", "outbox_queued", "adapter_up", "adapter_resets_total",
+            "unresolved_private_addresses_total", "messages_published_total", "messages_dropped_total", "outbox_queued",
+            "adapter_up", "adapter_resets_total",
             "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total", "mqtt_connected",
             "mqtt_reconnects_total",
         ].map { prefix + $0 }

@@ -91,7 +91,8 @@ package struct GatewayMetrics: Sendable, Equatable {
         a.adapter == b.adapter && a.reports == b.reports && a.malformed.elementsEqual(b.malformed, by: ==)
             && a.beaconsTracked == b.beaconsTracked && a.regions.elementsEqual(b.regions, by: ==)
             && a.enters == b.enters && a.exits == b.exits
-            && a.unresolvedPrivateAddresses == b.unresolvedPrivateAddresses && a.lanes == b.lanes && a.broker == b.broker
+            && a.unresolvedPrivateAddresses == b.unresolvedPrivateAddresses && a.lanes == b.lanes
+            && a.broker == b.broker
             && a.sourceProblem == b.sourceProblem && a.adapterResets == b.adapterResets && a.scanMode == b.scanMode
             && a.reportToPublish == b.reportToPublish
     }

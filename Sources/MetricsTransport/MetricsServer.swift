@@ -57,7 +57,8 @@ package final class MetricsServer: Sendable {
         func failure(_ code: Int32) -> StartError {
             var reason = String(cString: strerror(code))
             if code == EADDRINUSE {
-                reason += " (another process serves there; beacon2mqtt run and locate on one host need "
+                reason +=
+                    " (another process serves there; beacon2mqtt run and locate on one host need "
                     + "different ports: metrics.listen and metrics.locator_listen)"
             }
             return StartError(description: "cannot listen on \(endpoint): \(reason)")
@@ -162,7 +163,8 @@ private let metricsRequestHandler: MHD_AccessHandlerCallback = {
     var body = Array(answer.body.utf8)
     guard
         let response = body.withUnsafeMutableBytes({
-            server.library.createResponseFromBuffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)  // MHD_RESPMEM_MUST_COPY
+            // MHD_RESPMEM_MUST_COPY
+            server.library.createResponseFromBuffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)
         })
     else { return .NO }
     let library = server.library

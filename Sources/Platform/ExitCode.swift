@@ -1,4 +1,3 @@
-
 /// Process exit codes, from sysexits(3).
 package enum ExitCode: Int32, Sendable {
     case success = 0

@@ -32,7 +32,8 @@ package enum FileSystem {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let count = try Syscall.retrying({ chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }, failure: ReadError.init(code:))
+            let count = try Syscall.retrying(
+                { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }, failure: ReadError.init(code:))
             if count == 0 { return bytes }
             bytes += chunk[0..<count]
         }
@@ -59,7 +60,9 @@ package enum FileSystem {
             failure = error
         }
         if close(fd) != 0, failure == nil { failure = SystemCallError("close '\(temporary)'", code: errno) }
-        if failure == nil, rename(temporary, path) != 0 { failure = SystemCallError("rename to '\(path)'", code: errno) }
+        if failure == nil, rename(temporary, path) != 0 {
+            failure = SystemCallError("rename to '\(path)'", code: errno)
+        }
         if let failure {
             unlink(temporary)
             throw failure

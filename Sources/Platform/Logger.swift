@@ -58,7 +58,9 @@ package struct Logger: Sendable {
     }
 
     /// A line the agent core returned as a value.
-    package func log(_ record: LogRecord) { write(record.level, record.message, record.fields.lazy.map { ($0.key, $0.value) }) }
+    package func log(_ record: LogRecord) {
+        write(record.level, record.message, record.fields.lazy.map { ($0.key, $0.value) })
+    }
 
     private func write<Fields: Sequence<(key: String, value: String)>>(
         _ level: LogLevel, _ message: @autoclosure () -> String, _ metadata: Fields

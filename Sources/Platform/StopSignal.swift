@@ -34,7 +34,8 @@ package final class StopSignal: Sendable {
         guard !isStopped else { return false }
         guard duration > .zero else { return true }
         // A failed poll on our own pipe cannot happen short of a bug; count it as a stop.
-        let events = (try? Syscall.poll(readEnd, timeout: duration) { code in SystemCallError("poll", code: code) }) ?? 1
+        let events =
+            (try? Syscall.poll(readEnd, timeout: duration) { code in SystemCallError("poll", code: code) }) ?? 1
         return events == 0 && !isStopped
     }
 

@@ -85,7 +85,8 @@ package enum Syscall {
         let clock = ContinuousClock()
         let deadline = clock.now + max(timeout, .zero)
         while true {
-            let ready = Glibc.poll(descriptors.baseAddress, nfds_t(descriptors.count), milliseconds(until: deadline, clock))
+            let ready = Glibc.poll(
+                descriptors.baseAddress, nfds_t(descriptors.count), milliseconds(until: deadline, clock))
             if ready >= 0 { return }
             let code = errno
             if code != EINTR { throw failure(code) }

@@ -6,7 +6,8 @@ import Glibc
 /// Swift runtime's arguments). Unset, it costs one load per read.
 enum WallClockSteps {
     /// (monotonic nanoseconds at which it applies, cumulative offset in nanoseconds), in order.
-    static let steps: [(at: Int64, offset: Int64)] = parse(getenv("BEACON2MQTT_TEST_WALL_STEPS").map { String(cString: $0) })
+    static let steps: [(at: Int64, offset: Int64)] = parse(
+        getenv("BEACON2MQTT_TEST_WALL_STEPS").map { String(cString: $0) })
 
     static func parse(_ text: String?) -> [(at: Int64, offset: Int64)] {
         guard let text, !text.isEmpty else { return [] }

@@ -55,7 +55,9 @@ package struct StrongestReceiver: Sendable {
             let inWindow = readings[r][firstInWindow[r]...].prefix { $0.time <= time }.map(\.rssi)
             levels.append(inWindow.isEmpty ? nil : rule == .latest ? inWindow.last : Self.median(inWindow))
         }
-        let strongest = levels.indices.filter { levels[$0] != nil }.max { levels[$0]! < levels[$1]! || (levels[$0]! == levels[$1]! && $0 > $1) }
+        let strongest = levels.indices.filter { levels[$0] != nil }.max {
+            levels[$0]! < levels[$1]! || (levels[$0]! == levels[$1]! && $0 > $1)
+        }
         guard rule == .medianHysteresis else { return strongest }
         guard let owner = current, let held = levels[owner] else {
             current = strongest

@@ -63,7 +63,8 @@ package final class Agent<Pipeline: MessagePipeline> {
         coreOptions.softwareVersion = Version.string
         core = AgentCore(
             configuration: configuration, pipeline: pipeline, options: coreOptions,
-            statusTopic: TopicTree(configuration).gatewayStatus, statusQoS: max(configuration.mqtt.qos, 1), now: MonotonicClock.now(),
+            statusTopic: TopicTree(configuration).gatewayStatus, statusQoS: max(configuration.mqtt.qos, 1),
+            now: MonotonicClock.now(),
             wall: WallClock.now(), remote: remote,
             // The live source stamps packets on this same steady timeline.
             steadyOrigin: (SteadyWallClock.originMonotonic, SteadyWallClock.originWall))

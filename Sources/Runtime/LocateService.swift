@@ -3,8 +3,8 @@ import BeaconCore
 import BeaconWire
 import Dispatch
 import MQTTTransport
-import MetricsTransport
 import MessageContract
+import MetricsTransport
 import Platform
 import Synchronization
 import Vocabulary
@@ -77,7 +77,8 @@ package final class LocateService: Sendable {
         self.init(
             locator: locator, connection: connection, clock: clock, logger: logger,
             discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string),
-            foreign: ForeignSourceReader(sources: settings.foreignSources, devices: c.devices, distance: c.ranging.distance),
+            foreign: ForeignSourceReader(
+                sources: settings.foreignSources, devices: c.devices, distance: c.ranging.distance),
             metrics: board)
     }
 

@@ -35,7 +35,9 @@ package struct FloorPlanGenerator: Sendable, Equatable {
 
     /// Why these numbers make no plan (minors are 16 bits), or nil.
     package var problem: String? {
-        if floors < 1 || gatewaysPerFloor < 1 || beaconsPerGateway < 1 { return "floors, gateways and beacons must be ≥ 1" }
+        if floors < 1 || gatewaysPerFloor < 1 || beaconsPerGateway < 1 {
+            return "floors, gateways and beacons must be ≥ 1"
+        }
         if beacons > 65_535 { return "\(beacons) beacons: at most 65,535 (16-bit minors)" }
         if dwell.lowerBound <= 0 || walk <= 0 || duration <= 0 { return "dwell, walk and duration must be > 0" }
         return nil

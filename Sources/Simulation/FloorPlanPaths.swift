@@ -50,7 +50,8 @@ package struct FloorPlanPaths: Sendable {
     /// interleave; `body` gets the beacon's index, minor, slot, send time and position.
     package func forEachAdvert(
         from: Double, to: Double, interval: Double,
-        _ body: (_ i: Int, _ minor: UInt16, _ slot: Int64, _ t: Double, _ at: (x: Double, y: Double, level: Int)) -> Void
+        _ body: (_ i: Int, _ minor: UInt16, _ slot: Int64, _ t: Double, _ at: (x: Double, y: Double, level: Int)) ->
+            Void
     ) {
         guard to > from else { return }
         var k = Int64((max(from, 0) / interval).rounded(.down))

@@ -57,7 +57,8 @@ package final class FloorPlanSource: PacketSource {
                 let bytes = SimulatedSource.advertisingReport(
                     address: [0xC0, 0xFF, 0xEE, 0x00, UInt8(minor >> 8), UInt8(minor & 0xFF)], major: plan.major,
                     minor: minor, rssi: a.rssi)
-                return CapturedPacket(timestamp: Timestamp(microseconds: Int64((epoch + a.offset) * 1_000_000)), bytes: bytes)
+                return CapturedPacket(
+                    timestamp: Timestamp(microseconds: Int64((epoch + a.offset) * 1_000_000)), bytes: bytes)
             }
             if !batch.isEmpty { deliver(.packets(batch)) }
             offset = until

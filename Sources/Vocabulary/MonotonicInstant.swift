@@ -14,10 +14,16 @@ public struct MonotonicInstant: Comparable, Hashable, Sendable {
     @inlinable
     public static func < (a: MonotonicInstant, b: MonotonicInstant) -> Bool { a.nanoseconds < b.nanoseconds }
     @inlinable
-    public static func + (lhs: Self, rhs: TimeSpan) -> Self { Self(nanoseconds: lhs.nanoseconds &+ rhs.microseconds &* 1000) }
+    public static func + (lhs: Self, rhs: TimeSpan) -> Self {
+        Self(nanoseconds: lhs.nanoseconds &+ rhs.microseconds &* 1000)
+    }
     @inlinable
-    public static func - (lhs: Self, rhs: TimeSpan) -> Self { Self(nanoseconds: lhs.nanoseconds &- rhs.microseconds &* 1000) }
+    public static func - (lhs: Self, rhs: TimeSpan) -> Self {
+        Self(nanoseconds: lhs.nanoseconds &- rhs.microseconds &* 1000)
+    }
     /// The span between two instants, to the microsecond (truncated toward zero).
     @inlinable
-    public static func - (lhs: Self, rhs: Self) -> TimeSpan { TimeSpan(microseconds: (lhs.nanoseconds &- rhs.nanoseconds) / 1000) }
+    public static func - (lhs: Self, rhs: Self) -> TimeSpan {
+        TimeSpan(microseconds: (lhs.nanoseconds &- rhs.nanoseconds) / 1000)
+    }
 }

@@ -19,7 +19,9 @@ public struct Timestamp: Hashable, Sendable, Comparable, CustomStringConvertible
     @inlinable
     public static func - (lhs: Self, rhs: TimeSpan) -> Self { Self(microseconds: lhs.microseconds &- rhs.microseconds) }
     @inlinable
-    public static func - (lhs: Self, rhs: Self) -> TimeSpan { TimeSpan(microseconds: lhs.microseconds &- rhs.microseconds) }
+    public static func - (lhs: Self, rhs: Self) -> TimeSpan {
+        TimeSpan(microseconds: lhs.microseconds &- rhs.microseconds)
+    }
 
     /// RFC 3339 UTC with milliseconds: `2024-05-01T12:00:00.123Z`.
     public var description: String { rfc3339 }

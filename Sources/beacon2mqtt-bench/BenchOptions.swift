@@ -46,7 +46,10 @@ struct BenchOptions {
 
     func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
 
-    static let allSections = ["decode", "peer", "pipeline", "json", "locator", "locator-broker", "messages", "irk", "e2e", "footprint", "instructions", "metrics", "campus", "location"]
+    static let allSections = [
+        "decode", "peer", "pipeline", "json", "locator", "locator-broker", "messages", "irk", "e2e", "footprint",
+        "instructions", "metrics", "campus", "location",
+    ]
 
     static let usage = """
         USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|locator-broker|irk|messages|e2e|footprint|instructions|metrics|campus|location|peer|all ...] [options]
@@ -91,7 +94,9 @@ struct BenchOptions {
         }
         func number(_ name: String) throws(BenchUsageError) -> Int {
             let text = try value(name)
-            guard let n = Int(text), n > 0 else { throw BenchUsageError(message: "\(name) needs a positive integer, not '\(text)'") }
+            guard let n = Int(text), n > 0 else {
+                throw BenchUsageError(message: "\(name) needs a positive integer, not '\(text)'")
+            }
             return n
         }
         do throws(BenchUsageError) {
@@ -102,7 +107,9 @@ struct BenchOptions {
                 case "--reps": options.repetitions = try number(arg)
                 case "--min-seconds":
                     let text = try value(arg)
-                    guard let s = Double(text), s > 0 else { throw BenchUsageError(message: "--min-seconds needs a number") }
+                    guard let s = Double(text), s > 0 else {
+                        throw BenchUsageError(message: "--min-seconds needs a number")
+                    }
                     options.minimumSeconds = s
                 case "--results": options.resultsDirectory = try value(arg)
                 case "--agent": options.agent = try value(arg)
@@ -132,7 +139,9 @@ struct BenchOptions {
                 case "--campus-gateways":
                     let text = try value(arg)
                     let list = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
-                    guard !list.isEmpty else { throw BenchUsageError(message: "\(arg) needs numbers like 100,300, not '\(text)'") }
+                    guard !list.isEmpty else {
+                        throw BenchUsageError(message: "\(arg) needs numbers like 100,300, not '\(text)'")
+                    }
                     options.campusGateways = list
                 case "--campus-floors": options.campusFloors = try number(arg)
                 case "--campus-beacons": options.campusBeacons = try number(arg)

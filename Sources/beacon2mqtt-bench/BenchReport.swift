@@ -26,8 +26,11 @@ struct BenchReport {
     }
 
     static func row(_ r: BenchResult) -> String {
-        func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count) }
-        let figures = r.figures.map { "\(formatted($0.value, decimals: $0.decimals)) \($0.unit)" }.joined(separator: "  ")
+        func pad(_ s: String, _ n: Int) -> String {
+            s.count >= n ? s + " " : s + String(repeating: " ", count: n - s.count)
+        }
+        let figures = r.figures.map { "\(formatted($0.value, decimals: $0.decimals)) \($0.unit)" }.joined(
+            separator: "  ")
         return pad(r.section, 10) + " " + pad(r.name, 34) + " " + figures + (r.note.isEmpty ? "" : "  [\(r.note)]")
     }
 

@@ -40,11 +40,14 @@ final class BenchSubscriber: @unchecked Sendable {
             guard let obj, let message else { return }
             let now = BenchClock.now()
             let m = message.pointee
-            let payload = m.payloadlen > 0 ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
+            let payload =
+                m.payloadlen > 0 ? Array(UnsafeRawBufferPointer(start: m.payload, count: Int(m.payloadlen))) : []
             Unmanaged<Box>.fromOpaque(obj).takeUnretainedValue().handler(String(cString: m.topic), payload, now)
         }
         var ok = mosquitto_connect(mosq, "127.0.0.1", Int32(port), 60) == MOSQ_ERR_SUCCESS.rawValue
-        for (topic, qos) in topics where ok { ok = mosquitto_subscribe(mosq, nil, topic, qos) == MOSQ_ERR_SUCCESS.rawValue }
+        for (topic, qos) in topics where ok {
+            ok = mosquitto_subscribe(mosq, nil, topic, qos) == MOSQ_ERR_SUCCESS.rawValue
+        }
         guard ok, mosquitto_loop_start(mosq) == MOSQ_ERR_SUCCESS.rawValue else {
             stop()
             throw BenchFailure("subscriber \(id) cannot connect to 127.0.0.1:\(port)")

@@ -1,6 +1,6 @@
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Simulation
 import Synchronization
 
@@ -72,7 +72,9 @@ struct CampusBench {
         var hosts: [Process] = []
         defer { for h in hosts { Subprocess.stop(h, grace: 45) } }
         for (k, first) in stride(from: 0, to: plan.gateways.count, by: Self.gatewaysPerHost).enumerated() {
-            var arguments = ["campus-gateways", "--plan", planFile, "--first", "\(first)", "--count", "\(Self.gatewaysPerHost)"]
+            var arguments = [
+                "campus-gateways", "--plan", planFile, "--first", "\(first)", "--count", "\(Self.gatewaysPerHost)",
+            ]
             for f in brokers.floors { arguments += ["--broker", "\(f.floor)=\(f.broker.port)"] }
             hosts.append(
                 try Subprocess.spawn(
@@ -85,7 +87,10 @@ struct CampusBench {
             throw BenchFailure("a campus host or the locator stopped during the warm-up; see BENCH_KEEP_SCRATCH=1")
         }
         let groups: [(String, [Int32], Double)] =
-            [("gateways (\(hosts.count) processes)", hosts.map(\.processIdentifier), 200), ("locator", [locate.processIdentifier], 100)]
+            [
+                ("gateways (\(hosts.count) processes)", hosts.map(\.processIdentifier), 200),
+                ("locator", [locate.processIdentifier], 100),
+            ]
             + brokers.all.map { ("mosquitto \($0.name)", [$0.process.processIdentifier], 100) }
             + [("bench subscribers", [getpid()], 200)]
         let before = groups.map { $0.1.map { ProcessProbe(pid: $0).sample() } }
@@ -145,19 +150,26 @@ struct CampusBench {
         result.add("central_out_per_s", Double(c1.sent - c0.sent) / seconds, "msg/s out of it")
         result.add("enter_exit_per_s", Double(eventsWindow.count) / seconds, "enter+exit/s at the centre", decimals: 1)
         result.add("enter_latency_p50_ms", CampusTally.quantile(eventsWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
-        result.add("enter_latency_p99_ms", CampusTally.quantile(eventsWindow, 0.99) ?? .nan, "ms p99 report → centre", decimals: 1)
-        result.add("floor_enter_latency_p50_ms", CampusTally.quantile(atFloorsWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
         result.add(
-            "floor_enter_latency_p99_ms", CampusTally.quantile(atFloorsWindow, 0.99) ?? .nan, "ms p99 report → its floor",
+            "enter_latency_p99_ms", CampusTally.quantile(eventsWindow, 0.99) ?? .nan, "ms p99 report → centre",
             decimals: 1)
-        result.add("proximity_latency_p50_ms", CampusTally.quantile(proximityWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
         result.add(
-            "proximity_latency_p99_ms", CampusTally.quantile(proximityWindow, 0.99) ?? .nan, "ms p99 proximity report → centre",
+            "floor_enter_latency_p50_ms", CampusTally.quantile(atFloorsWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
+        result.add(
+            "floor_enter_latency_p99_ms", CampusTally.quantile(atFloorsWindow, 0.99) ?? .nan,
+            "ms p99 report → its floor",
+            decimals: 1)
+        result.add(
+            "proximity_latency_p50_ms", CampusTally.quantile(proximityWindow, 0.5) ?? .nan, "ms p50", decimals: 1)
+        result.add(
+            "proximity_latency_p99_ms", CampusTally.quantile(proximityWindow, 0.99) ?? .nan,
+            "ms p99 proximity report → centre",
             decimals: 1)
         result.add("locations_per_s", Double(locationsWindow.count) / seconds, "locations/s", decimals: 1)
         result.add("location_latency_p50_ms", CampusTally.quantile(locationsWindow, 0.5) ?? .nan, "ms p50", decimals: 0)
         result.add(
-            "location_latency_p99_ms", CampusTally.quantile(locationsWindow, 0.99) ?? .nan, "ms p99 tick → centre (settle 1 s)",
+            "location_latency_p99_ms", CampusTally.quantile(locationsWindow, 0.99) ?? .nan,
+            "ms p99 tick → centre (settle 1 s)",
             decimals: 0)
         result.add("enter_exit_published", Double(published), "enter+exit at the floors")
         result.add("enter_exit_lost", Double(lost.count), "lost over the bridges")
@@ -177,27 +189,35 @@ struct CampusBench {
         // locator) is nearest its limit: each is one thread's work, so it saturates at one core.
         let simulator = threads.first { $0.0 == "beacon2mqtt-ben" }?.1 ?? 0
         if let hostLoad = loads.first {
-            result.add("cpu_per_gateway", (hostLoad.percent - simulator) / Double(g.rooms), "% of a core per gateway", decimals: 3)
+            result.add(
+                "cpu_per_gateway", (hostLoad.percent - simulator) / Double(g.rooms), "% of a core per gateway",
+                decimals: 3)
         }
         let shared = loads.filter { $0.name.hasPrefix("mosquitto") || $0.name == "locator" }
         if let busiest = shared.max(by: { $0.percent < $1.percent }) {
             let share = busiest.percent / busiest.limit
             result.add("bottleneck_share", share * 100, "% of its core", decimals: 1)
-            result.note = "busiest shared part: \(busiest.name) at \(JSONWriter.format(busiest.percent, decimals: 1)) % of a core "
+            result.note =
+                "busiest shared part: \(busiest.name) at \(JSONWriter.format(busiest.percent, decimals: 1)) % of a core "
                 + "(one core at about \(Int((Double(g.rooms) / max(share, 0.0001)).rounded())) gateways of this mix)"
         }
         // Where messages wait (median delay each stage adds): gateway → its floor's broker, the
         // bridge and the centre, the locator past its settle.
-        if let floor = CampusTally.quantile(atFloorsWindow, 0.5), let centreP50 = CampusTally.quantile(eventsWindow, 0.5),
+        if let floor = CampusTally.quantile(atFloorsWindow, 0.5),
+            let centreP50 = CampusTally.quantile(eventsWindow, 0.5),
             let decided = CampusTally.quantile(locationsWindow, 0.5)
         {
-            let stages = [("gateways → floor", floor), ("bridge → centre", centreP50 - floor), ("locator", decided - 1000)]
+            let stages = [
+                ("gateways → floor", floor), ("bridge → centre", centreP50 - floor), ("locator", decided - 1000),
+            ]
             let slowest = stages.max { $0.1 < $1.1 }!
-            result.note += "; waits (p50): " + stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", ")
+            result.note +=
+                "; waits (p50): " + stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", ")
                 + " — longest: \(slowest.0)"
         }
         if !lost.isEmpty || c1.locations == 0 || c1.online.count < g.rooms {
-            let problem = "\(lost.count) of \(published) enter/exit lost, \(c1.locations) locations, "
+            let problem =
+                "\(lost.count) of \(published) enter/exit lost, \(c1.locations) locations, "
                 + "\(c1.online.count) of \(g.rooms) gateways online"
             result.note += "; FAILED: " + problem
             report.add(result)
@@ -212,7 +232,8 @@ struct CampusBench {
     }
 
     static func key(_ name: String) -> String {
-        String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }).split(separator: "_").joined(separator: "_")
+        String(name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" }).split(separator: "_").joined(
+            separator: "_")
     }
 
     /// How many gateways one host process runs. libmosquitto's `mosquitto_loop` waits with select(2)
@@ -245,8 +266,10 @@ struct CampusBench {
 
     /// Per thread name, % of one core between two `threadTicks` readings (threads that ended are missed).
     static func threadShares(before: [String: Int], after: [String: Int], seconds: Double) -> [(String, Double)] {
-        after.map { name, ticks in (name, Double(ticks - (before[name] ?? 0)) / ProcessProbe.ticksPerSecond / seconds * 100) }
-            .filter { $0.1 >= 0.05 }.sorted { $0.1 > $1.1 }
+        after.map { name, ticks in
+            (name, Double(ticks - (before[name] ?? 0)) / ProcessProbe.ticksPerSecond / seconds * 100)
+        }
+        .filter { $0.1 >= 0.05 }.sorted { $0.1 > $1.1 }
     }
 
     static func value(_ key: String, in line: String) -> Double? {

@@ -36,7 +36,11 @@ final class CampusBrokers {
                     notification_topic beacons/bridges/floor\(i + 1)/state
 
                     """
-                floors.append((floor, try Self.start(mosquitto, name: "floor\(i + 1)", bridge: bridge, scratch: scratch, tag: tag)))
+                floors.append(
+                    (
+                        floor,
+                        try Self.start(mosquitto, name: "floor\(i + 1)", bridge: bridge, scratch: scratch, tag: tag)
+                    ))
             }
         } catch {
             stop()
@@ -50,7 +54,9 @@ final class CampusBrokers {
         for b in all.reversed() { Subprocess.stop(b.process) }
     }
 
-    private static func start(_ mosquitto: String, name: String, bridge: String?, scratch: ScratchDirectory, tag: String)
+    private static func start(
+        _ mosquitto: String, name: String, bridge: String?, scratch: ScratchDirectory, tag: String
+    )
         throws(BenchFailure) -> Broker
     {
         let port = try PrivateBroker.freePort()

@@ -52,7 +52,8 @@ enum CampusHost {
         // shared cores to the brokers and the locator, which the section measures (threads inherit it).
         setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
         guard let arguments = parse(args) else {
-            FileHandle.standardError.write(Data("usage: campus-gateways --plan FILE --broker FLOOR=PORT … [--step S]\n".utf8))
+            FileHandle.standardError.write(
+                Data("usage: campus-gateways --plan FILE --broker FLOOR=PORT … [--step S]\n".utf8))
             return 64
         }
         let plan: FloorPlan
@@ -104,7 +105,9 @@ enum CampusHost {
         let lag = simulate(FloorPlanCampus(plan: plan, only: slice), feeds: feeds, step: arguments.step, until: stop)
         for feed in feeds { feed.stop() }
         let drained = running.wait(until: MonotonicClock.now() + .seconds(40)) { $0 == 0 }
-        print("campus-gateways gateways=\(feeds.count) lag_max_ms=\(Int(lag.max * 1000)) lag_mean_ms=\(Int(lag.mean * 1000)) drained=\(drained)")
+        print(
+            "campus-gateways gateways=\(feeds.count) lag_max_ms=\(Int(lag.max * 1000)) lag_mean_ms=\(Int(lag.mean * 1000)) drained=\(drained)"
+        )
         return drained ? 0 : 1
     }
 
@@ -119,7 +122,9 @@ enum CampusHost {
     /// HCI LE Advertising Report bytes stamped with their own time (the steady wall clock, as the
     /// live source stamps them). Returns how far behind the clock a hand-over came (max, mean):
     /// a busy host falls behind here first.
-    static func simulate(_ campus: FloorPlanCampus, feeds: [CampusFeed], step: Double, until stop: StopSignal)
+    static func simulate(
+        _ campus: FloorPlanCampus, feeds: [CampusFeed], step: Double, until stop: StopSignal
+    )
         -> (max: Double, mean: Double)
     {
         let start = SteadyWallClock.seconds()
@@ -145,7 +150,8 @@ enum CampusHost {
                 feeds[g].send(
                     adverts.map { a in
                         CapturedPacket(
-                            timestamp: Timestamp(microseconds: Int64(((start + lap * period + a.offset) * 1e6).rounded())),
+                            timestamp: Timestamp(
+                                microseconds: Int64(((start + lap * period + a.offset) * 1e6).rounded())),
                             bytes: SimulatedSource.advertisingReport(
                                 address: [0xC0, 0xFF, 0xEE, 0x00, UInt8(a.minor >> 8), UInt8(a.minor & 0xFF)],
                                 major: major, minor: a.minor, rssi: a.rssi))

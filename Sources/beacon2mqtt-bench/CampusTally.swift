@@ -81,7 +81,9 @@ final class CampusTally: Sendable {
 
     /// A subscriber feeding a new tally: gateway events, `$SYS` counters and, at the centre,
     /// decisions, statuses and the proximity of the `sampled` gateways (a few: not the whole flow).
-    static func subscribe(port: Int, central: Bool, sampled: [String] = [], id: String) throws(BenchFailure)
+    static func subscribe(
+        port: Int, central: Bool, sampled: [String] = [], id: String
+    ) throws(BenchFailure)
         -> (CampusTally, BenchSubscriber)
     {
         let tally = CampusTally()

@@ -12,7 +12,9 @@ enum CaptureWorkloads {
     /// enter and exit all along; a sentinel beacon keeps the capture (and its clock) running for
     /// exit timeout + 5 s after the last cohort, so every exit falls inside the capture.
     /// Capture rate: 50,000 reports/s (`--speed max` ignores it). Returns the report count written.
-    static func cohorts(reports: Int, population: BeaconPopulation, exitTimeout: Int, to path: String)
+    static func cohorts(
+        reports: Int, population: BeaconPopulation, exitTimeout: Int, to path: String
+    )
         throws(BenchFailure) -> Int
     {
         let writer = try CaptureFileWriter(path: path)
@@ -48,7 +50,9 @@ enum CaptureWorkloads {
     }
 
     /// Realistic load: `beacons` beacons heard round-robin at `rate` reports/s for `seconds`.
-    static func steady(beacons: Int, regions: Int, rate: Int, seconds: Int, to path: String) throws(BenchFailure)
+    static func steady(
+        beacons: Int, regions: Int, rate: Int, seconds: Int, to path: String
+    ) throws(BenchFailure)
         -> Int
     {
         let writer = try CaptureFileWriter(path: path)

@@ -15,7 +15,9 @@ struct FootprintBench {
 
     /// Runs the agent on `capture` and samples it every `period` seconds until it exits or `limit`
     /// passes; `finished` tells whether it ended by itself (end of the capture).
-    func sampleAgent(config: String, capture: String, speed: String, period: Double, limit: Double, label: String)
+    func sampleAgent(
+        config: String, capture: String, speed: String, period: Double, limit: Double, label: String
+    )
         throws(BenchFailure) -> (samples: [ProcessProbe.Sample], finished: Bool)
     {
         let agent = try Subprocess.spawn(
@@ -32,7 +34,8 @@ struct FootprintBench {
         Subprocess.stop(agent)
         guard samples.count >= 2 else {
             let err = (try? String(contentsOfFile: scratch.path("\(label).err"), encoding: .utf8)) ?? ""
-            throw BenchFailure("agent ended before it could be sampled (status \(agent.terminationStatus)): \(err.suffix(300))")
+            throw BenchFailure(
+                "agent ended before it could be sampled (status \(agent.terminationStatus)): \(err.suffix(300))")
         }
         return (samples, finished)
     }
@@ -47,7 +50,9 @@ struct FootprintBench {
     static let liveReadIntervals: [String?] = [nil, "50ms", "200ms"]
 
     /// The agent fed by a `LiveCadenceFeed` through a FIFO: CPU after settling, and the largest RSS.
-    func sampleLiveCadence(config: String, population: BeaconPopulation, seconds: Int, label: String)
+    func sampleLiveCadence(
+        config: String, population: BeaconPopulation, seconds: Int, label: String
+    )
         throws(BenchFailure) -> (cpu: Double, rssKiB: Int)
     {
         let fifo = scratch.path("\(label).fifo")
@@ -57,7 +62,9 @@ struct FootprintBench {
         defer { feed.stop() }
         let (samples, finished) = try sampleAgent(
             config: config, capture: fifo, speed: "max", period: 0.5, limit: Double(seconds), label: label)
-        guard !finished else { throw BenchFailure("the agent ended before the live feed was sampled (see \(label).err)") }
+        guard !finished else {
+            throw BenchFailure("the agent ended before the live feed was sampled (see \(label).err)")
+        }
         let settle = Self.settled(samples, seconds: seconds)
         return (
             ProcessProbe.cpuPercent(from: samples[settle], to: samples[samples.count - 1]),
@@ -83,7 +90,8 @@ struct FootprintBench {
         _ = try CaptureWorkloads.steady(
             beacons: 500, regions: 10, rate: 3_000, seconds: seconds + Self.steadyTail, to: steady)
         let steadyConfig = try scratch.write(
-            AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry).yaml, to: "steady.yaml")
+            AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry).yaml,
+            to: "steady.yaml")
         let (samples, finished) = try sampleAgent(
             config: steadyConfig, capture: steady, speed: "1", period: 0.5, limit: Double(seconds), label: "steady")
         guard !finished else {
@@ -96,11 +104,15 @@ struct FootprintBench {
         var steadyResult = BenchResult(section: "footprint", name: "3,000 reports/s, 500 beacons, \(seconds) s")
         steadyResult.add("rss_mib", Double(running) / 1024, "MiB RSS", decimals: 1)
         steadyResult.add("peak_rss_mib", Double(peak) / 1024, "MiB VmHWM", decimals: 1)
-        steadyResult.add("anon_rss_mib", Double(samples[settle...].map(\.anonRSSKiB).max() ?? 0) / 1024, "MiB anon", decimals: 1)
-        steadyResult.add("file_rss_mib", Double(samples[settle...].map(\.fileRSSKiB).max() ?? 0) / 1024, "MiB file-backed", decimals: 1)
+        steadyResult.add(
+            "anon_rss_mib", Double(samples[settle...].map(\.anonRSSKiB).max() ?? 0) / 1024, "MiB anon", decimals: 1)
+        steadyResult.add(
+            "file_rss_mib", Double(samples[settle...].map(\.fileRSSKiB).max() ?? 0) / 1024, "MiB file-backed",
+            decimals: 1)
         steadyResult.add("cpu_percent_of_core", cpu, "% of a core", decimals: 2)
         steadyResult.add(
-            "sampled_seconds", Double(samples[samples.count - 1].at - samples[settle].at) / 1e9, "s sampled", decimals: 1)
+            "sampled_seconds", Double(samples[samples.count - 1].at - samples[settle].at) / 1e9, "s sampled",
+            decimals: 1)
         // `run --replay` streams its capture (a bounded buffer), so nothing is subtracted.
         let rssMet = running <= Self.rssTargetKiB
         steadyResult.note =
@@ -111,10 +123,12 @@ struct FootprintBench {
         // they arrive, the source wakes for nearly every report instead of every 50 ms; held
         // (`scanner.read_interval`), once an interval (`LiveCadenceFeed`).
         for held in Self.liveReadIntervals {
-            var file = AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry)
+            var file = AgentConfigFile(
+                port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry)
             file.readInterval = held
             let config = try scratch.write(file.yaml, to: "live-\(held ?? "0").yaml")
-            let live = try sampleLiveCadence(config: config, population: population, seconds: seconds, label: "live-\(held ?? "0")")
+            let live = try sampleLiveCadence(
+                config: config, population: population, seconds: seconds, label: "live-\(held ?? "0")")
             var result = BenchResult(
                 section: "footprint",
                 name: "the same, a report at a time (a live adapter), read_interval \(held ?? "0")")
@@ -143,11 +157,14 @@ struct FootprintBench {
             name: "flood \(BenchReport.formatted(Double(count), decimals: 0)) identities, cap \(floodFile.maxTracked)")
         floodResult.add("rss_mib", Double(last) / 1024, "MiB RSS at end", decimals: 1)
         floodResult.add("peak_rss_mib", Double(floodPeak) / 1024, "MiB VmHWM", decimals: 1)
-        floodResult.add("anon_rss_mib", Double(floodSamples[floodSamples.count - 1].anonRSSKiB) / 1024, "MiB anon at end", decimals: 1)
+        floodResult.add(
+            "anon_rss_mib", Double(floodSamples[floodSamples.count - 1].anonRSSKiB) / 1024, "MiB anon at end",
+            decimals: 1)
         floodResult.add("rss_growth_second_half_percent", growth, "% RSS growth in 2nd half", decimals: 1)
         floodResult.add(
             "seconds", Double(floodSamples[floodSamples.count - 1].at - floodSamples[0].at) / 1e9, "s", decimals: 1)
-        floodResult.add("completed", floodFinished ? 1 : 0, floodFinished ? "(whole capture)" : "(stopped at the time limit)")
+        floodResult.add(
+            "completed", floodFinished ? 1 : 0, floodFinished ? "(whole capture)" : "(stopped at the time limit)")
         floodResult.note = "bounded (< 10 % growth in the 2nd half): " + (growth < 10 ? "yes" : "NO")
         report.add(floodResult)
     }

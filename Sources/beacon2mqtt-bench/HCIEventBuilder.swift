@@ -35,7 +35,9 @@ enum HCIEventBuilder {
     }
 
     /// An LE Advertising Report event with arbitrary AD data.
-    static func advertisingReport(address: UInt64, addressType: UInt8, eventType: UInt8, data: [UInt8], rssi: Int8)
+    static func advertisingReport(
+        address: UInt64, addressType: UInt8, eventType: UInt8, data: [UInt8], rssi: Int8
+    )
         -> [UInt8]
     {
         AdvertisingReportEvent.bytes(
@@ -44,6 +46,8 @@ enum HCIEventBuilder {
     }
 
     private static func appendBigEndian(_ value: UInt64, bytes: Int, to out: inout [UInt8]) {
-        for i in stride(from: bytes - 1, through: 0, by: -1) { out.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * i))) }
+        for i in stride(from: bytes - 1, through: 0, by: -1) {
+            out.append(UInt8(truncatingIfNeeded: value >> UInt64(8 * i)))
+        }
     }
 }

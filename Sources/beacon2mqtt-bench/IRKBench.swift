@@ -33,7 +33,8 @@ struct IRKBench {
     static func packet(_ address: BluetoothAddress, at t: Timestamp) -> CapturedPacket {
         let ad: [UInt8] = [0x02, 0x01, 0x1A, 0x07, 0xFF, 0x4C, 0x00, 0x10, 0x02, 0x0B, 0x00]
         return CapturedPacket(
-            timestamp: t, bytes: AdvertisingReportEvent.bytes(address: address, addressType: 1, eventType: 0, data: ad, rssi: -70))
+            timestamp: t,
+            bytes: AdvertisingReportEvent.bytes(address: address, addressType: 1, eventType: 0, data: ad, rssi: -70))
     }
 
     /// Writes `address` into the report's address field (H4 offset 7, little-endian) in place.
@@ -54,12 +55,14 @@ struct IRKBench {
         let start = Timestamp(microseconds: 1_767_225_600_000_000)
 
         if options.includes("flood") {
-            var pipeline = PipelinePath(configuration: configuration(keys), identityResolver: AESIdentityResolver.factory)
+            var pipeline = PipelinePath(
+                configuration: configuration(keys), identityResolver: AESIdentityResolver.factory)
             var packet = Self.packet(BluetoothAddress(rawValue: 0x40_0000_0000_00), at: start)
             // Warm-up, then RSS, then the flood: a fresh RPA-form address per report (random 46 bits).
             func flood(_ count: Int, from first: Int) -> UInt64 {
                 for i in first..<(first + count) {
-                    Self.setAddress(&packet, BluetoothAddress(rawValue: 0x40_0000_0000_00 | random.next() & 0x3F_FFFF_FFFF_FF))
+                    Self.setAddress(
+                        &packet, BluetoothAddress(rawValue: 0x40_0000_0000_00 | random.next() & 0x3F_FFFF_FFFF_FF))
                     packet.timestamp = start + TimeSpan(microseconds: Int64(i) * 10)
                     pipeline.ingest(packet)
                 }
@@ -91,7 +94,8 @@ struct IRKBench {
         for cached in [true, false] {
             let name = cached ? "resolved, cached (1 address)" : "resolved, no cache (new address each report)"
             guard options.includes(cached ? "cached" : "no cache") else { continue }
-            var pipeline = PipelinePath(configuration: configuration(keys), identityResolver: AESIdentityResolver.factory)
+            var pipeline = PipelinePath(
+                configuration: configuration(keys), identityResolver: AESIdentityResolver.factory)
             var packet = Self.packet(addresses[0], at: start)
             var n = 0
             let outcome = Repetitions(minimumSeconds: options.minimumSeconds, count: options.repetitions).run {
@@ -107,7 +111,8 @@ struct IRKBench {
                 throw BenchFailure("irk \(name): \(pipeline.counters.devices) of \(n) reports resolved")
             }
             var result = BenchResult(section: "irk", name: name)
-            result.add("ns_per_report", outcome.median * 1e9 / Double(1_000 * outcome.iterations), "ns/report", decimals: 0)
+            result.add(
+                "ns_per_report", outcome.median * 1e9 / Double(1_000 * outcome.iterations), "ns/report", decimals: 0)
             report.add(result)
         }
     }

@@ -29,7 +29,8 @@ struct InstructionsBench {
         defer { broker.stop() }
         let population = BeaconPopulation(beacons: 500, regions: 10)
         let config = try scratch.write(
-            AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry).yaml, to: "instructions.yaml")
+            AgentConfigFile(port: broker.port, regions: population.allRegions, telemetry: options.agentTelemetry).yaml,
+            to: "instructions.yaml")
         let (shortSeconds, longSeconds) = options.quick ? (4, 12) : (10, 40)
         var counts: [(reports: Int, count: Count)] = []
         for seconds in [shortSeconds, longSeconds] {
@@ -45,7 +46,8 @@ struct InstructionsBench {
             return Double(long - short) / reports
         }
         var r = BenchResult(
-            section: "instructions", name: "3,000 reports/s, 500 beacons, capture speed, \(longSeconds - shortSeconds) s")
+            section: "instructions",
+            name: "3,000 reports/s, 500 beacons, capture speed, \(longSeconds - shortSeconds) s")
         r.add("instructions_per_report", perReport(nil), "instructions/report (all threads)", decimals: 0)
         for role in ["pipeline", "mqtt", "source", "other"] {
             r.add("\(role)_instructions_per_report", perReport(role), role, decimals: 0)
@@ -70,7 +72,9 @@ struct InstructionsBench {
         }
         let directory = (out as NSString).deletingLastPathComponent
         let prefix = (out as NSString).lastPathComponent + "-"
-        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasPrefix(prefix) }
+        let files = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter {
+            $0.hasPrefix(prefix)
+        }
         guard !files.isEmpty else { throw BenchFailure("callgrind wrote no per-thread profiles") }
         var count = Count()
         for file in files {

@@ -43,32 +43,41 @@ struct JSONBench {
         let payloads = messages.map(\.payload.text)
         let bytes = Double(payloads.reduce(0) { $0 + $1.utf8.count }) / Double(payloads.count)
         let cases: [(String, () -> UInt64)] = [
-            ("proximity: JSONReader tokens", {
-                var sum: UInt64 = 0
-                for payload in payloads {
-                    var reader = JSONReader(payload)
-                    while let token = try? reader.next() { if case .key = token { sum &+= 1 } }
-                }
-                return sum
-            }),
-            ("proximity: JSONObject, 7 fields", {
-                var sum: UInt64 = 0
-                for payload in payloads {
-                    guard let object = try? JSONObject(payload) else { continue }
-                    for name in Self.stringFields { sum &+= UInt64(object.string(name)?.utf8.count ?? 0) }
-                    for name in Self.numberFields { sum &+= UInt64(bitPattern: Int64(object.number(name) ?? 0)) }
-                }
-                return sum
-            }),
-            ("proximity: LocatorReading", {
-                var sum: UInt64 = 0
-                for m in messages {
-                    if let r = LocatorReading(topic: m.topic, payload: m.payload.text, baseTopic: "beacons") {
-                        sum &+= UInt64(bitPattern: r.timestamp.microseconds)
+            (
+                "proximity: JSONReader tokens",
+                {
+                    var sum: UInt64 = 0
+                    for payload in payloads {
+                        var reader = JSONReader(payload)
+                        while let token = try? reader.next() { if case .key = token { sum &+= 1 } }
                     }
+                    return sum
                 }
-                return sum
-            }),
+            ),
+            (
+                "proximity: JSONObject, 7 fields",
+                {
+                    var sum: UInt64 = 0
+                    for payload in payloads {
+                        guard let object = try? JSONObject(payload) else { continue }
+                        for name in Self.stringFields { sum &+= UInt64(object.string(name)?.utf8.count ?? 0) }
+                        for name in Self.numberFields { sum &+= UInt64(bitPattern: Int64(object.number(name) ?? 0)) }
+                    }
+                    return sum
+                }
+            ),
+            (
+                "proximity: LocatorReading",
+                {
+                    var sum: UInt64 = 0
+                    for m in messages {
+                        if let r = LocatorReading(topic: m.topic, payload: m.payload.text, baseTopic: "beacons") {
+                            sum &+= UInt64(bitPattern: r.timestamp.microseconds)
+                        }
+                    }
+                    return sum
+                }
+            ),
         ]
         for (name, body) in cases where options.includes(name) {
             let outcome = Repetitions(minimumSeconds: options.minimumSeconds, count: options.repetitions).run(body)

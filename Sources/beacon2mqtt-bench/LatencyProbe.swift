@@ -33,7 +33,8 @@ struct LatencyProbe {
     }
 
     func run(port: Int, into report: inout BenchReport) throws(BenchFailure) {
-        let config = try scratch.write(AgentConfigFile(port: port, telemetry: options.agentTelemetry).yaml, to: "latency.yaml")
+        let config = try scratch.write(
+            AgentConfigFile(port: port, telemetry: options.agentTelemetry).yaml, to: "latency.yaml")
         let fifo = scratch.path("latency.fifo")
         guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo) failed") }
         let background = BeaconPopulation(beacons: 500, regions: 1)
@@ -94,7 +95,8 @@ struct LatencyProbe {
         var betweenTicks: [Double] = []
         let proximity = counts.kept.map { $0.arrival }
         // A tick: proximity messages with no gap of 100 ms between them; counted by the bursts.
-        let ticks = zip(proximity.dropFirst(), proximity).filter { $0 &- $1 > 100_000_000 }.count + (proximity.isEmpty ? 0 : 1)
+        let ticks =
+            zip(proximity.dropFirst(), proximity).filter { $0 &- $1 > 100_000_000 }.count + (proximity.isEmpty ? 0 : 1)
         for (topic, t0) in written {
             guard let t1 = counts.enterArrivals[topic] else { continue }
             let latency = Double(t1 &- t0) / 1e6
@@ -118,7 +120,8 @@ struct LatencyProbe {
         result.add("enters_measured", Double(latencies.count), "enters")
         result.add("enters_lost", Double(written.count - latencies.count), "lost")
         // The tail's cause: enters written while a ranging tick was being composed and published.
-        result.add("latency_p99_between_ticks_ms", percentile(0.99, of: betweenTicks), "ms p99 between ticks", decimals: 3)
+        result.add(
+            "latency_p99_between_ticks_ms", percentile(0.99, of: betweenTicks), "ms p99 between ticks", decimals: 3)
         result.add("enters_at_ticks", Double(latencies.count - betweenTicks.count), "at ticks")
         result.add("ticks_seen", Double(ticks), "ticks")
         result.add("proximity_messages", Double(proximity.count), "proximity messages")

@@ -147,7 +147,8 @@ struct LocationBench {
                 for (m, a) in answers.enumerated() {
                     scores[m].add(.init(time: tick, truth: room.name, boundaryDistance: distance, answer: a))
                 }
-                log.tick(tick, here, room: room.name, boundary: distance, atRest: atRest, answers: zip(methods, answers))
+                log.tick(
+                    tick, here, room: room.name, boundary: distance, atRest: atRest, answers: zip(methods, answers))
             } else {
                 for b in baselines.indices { _ = baselines[b].owner(at: tick) }
             }
@@ -181,7 +182,9 @@ struct LocationBench {
     }
 
     /// Runs one gateway per capture to its end; returns their proximity and event messages.
-    private func runGateways(_ captures: [String], site: SiteDescription, prefix: String) throws(BenchFailure)
+    private func runGateways(
+        _ captures: [String], site: SiteDescription, prefix: String
+    ) throws(BenchFailure)
         -> [GatewayMessage]
     {
         let broker = try PrivateBroker(scratch: scratch)
@@ -251,14 +254,17 @@ struct LocationBench {
 
     /// Feeds `messages` to a fresh `locate --clock messages` in order, then two sentinel readings
     /// after `end`; returns the tag's locations once the sentinel is placed.
-    private func runLocator(_ messages: [GatewayMessage], after end: Double, keys: String, prefix: String)
+    private func runLocator(
+        _ messages: [GatewayMessage], after end: Double, keys: String, prefix: String
+    )
         throws(BenchFailure)
         -> [Location]
     {
         let broker = try PrivateBroker(scratch: scratch)
         defer { broker.stop() }
         let tally = try MQTTTally(
-            port: broker.port, topic: "beacons/+/+/+/location", also: ["beacons/locators/+/status"], keeping: ["/location"])
+            port: broker.port, topic: "beacons/+/+/+/location", also: ["beacons/locators/+/status"],
+            keeping: ["/location"])
         defer { tally.stop() }
         let config = try scratch.write(
             """
@@ -273,7 +279,8 @@ struct LocationBench {
 
             """, to: "\(prefix)-locate.yaml")
         let locate = try Subprocess.spawn(
-            options.agent, ["locate", "--config", config, "--clock", "messages"], stderr: scratch.path("\(prefix)-locate.err"))
+            options.agent, ["locate", "--config", config, "--clock", "messages"],
+            stderr: scratch.path("\(prefix)-locate.err"))
         defer { Subprocess.stop(locate) }
         guard tally.wait(idle: 10, until: { $0.messages >= 1 }).messages >= 1 else {
             throw BenchFailure("locate did not come online; see BENCH_KEEP_SCRATCH=1 \(prefix)-locate.err")
@@ -282,7 +289,8 @@ struct LocationBench {
         let publisher = try MQTTPublisher(port: broker.port, clientID: "bench-relay")
         defer { publisher.stop() }
         for m in messages { publisher.publish(m.topic, Array(m.payload.utf8), qos: 1) }
-        let sentinel = "\(ReceiverCaptures.uuid.uuidString.lowercased())/\(ReceiverCaptures.major)/\(Self.sentinelMinor)"
+        let sentinel =
+            "\(ReceiverCaptures.uuid.uuidString.lowercased())/\(ReceiverCaptures.major)/\(Self.sentinelMinor)"
         let first = (end + 2).rounded(.up)
         for t in [first, first + 3] {
             let stamp = ReceiverCaptures.timestamp(t).rfc3339

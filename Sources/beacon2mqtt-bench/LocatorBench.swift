@@ -34,7 +34,8 @@ struct LocatorBench {
             options.quick
             ? [Site(gateways: 10, beacons: 200), Site(gateways: 50, beacons: 2_000)]
             : [
-                Site(gateways: 10, beacons: 200), Site(gateways: 50, beacons: 2_000), Site(gateways: 500, beacons: 20_000),
+                Site(gateways: 10, beacons: 200), Site(gateways: 50, beacons: 2_000),
+                Site(gateways: 500, beacons: 20_000),
                 Site(gateways: 500, beacons: 20_000, period: 30),
             ]
         let seconds = options.quick ? 30 : 60

@@ -37,7 +37,8 @@ struct LocatorBrokerBench {
             options.quick
             ? [.init(gateways: 10, beacons: 200), .init(gateways: 50, beacons: 2_000)]
             : [
-                .init(gateways: 10, beacons: 200), .init(gateways: 50, beacons: 2_000), .init(gateways: 500, beacons: 2_000),
+                .init(gateways: 10, beacons: 200), .init(gateways: 50, beacons: 2_000),
+                .init(gateways: 500, beacons: 2_000),
                 .init(gateways: 50, beacons: 20_000), .init(gateways: 500, beacons: 20_000),
             ]
         for site in sites where options.includes(Self.name(site)) {
@@ -91,7 +92,9 @@ struct LocatorBrokerBench {
         BenchClock.sleep(0.5)  // their subscriptions
         let probes = locates.map { ProcessProbe(pid: $0.processIdentifier) }
         let idle = probes.compactMap { $0.sample() }
-        guard idle.count == shards else { throw BenchFailure("locate exited at start; see locate-\(site.beacons)*.err") }
+        guard idle.count == shards else {
+            throw BenchFailure("locate exited at start; see locate-\(site.beacons)*.err")
+        }
 
         let publisher = try MQTTPublisher(port: broker.port, clientID: "beacon2mqtt-bench-gateways")
         defer { publisher.stop() }
@@ -120,7 +123,8 @@ struct LocatorBrokerBench {
             }
         }
         let to = probes.compactMap { $0.sample() }
-        guard let from, from.samples.count == shards, to.count == shards, let brokerTo = brokerProbe.sample(), let brokerFrom
+        guard let from, from.samples.count == shards, to.count == shards, let brokerTo = brokerProbe.sample(),
+            let brokerFrom
         else { throw BenchFailure("locate exited; see locate-\(site.beacons)*.err") }
         let brokerCPU = ProcessProbe.cpuPercent(from: brokerFrom, to: brokerTo)
         let published = publisher.published - from.published
@@ -156,13 +160,19 @@ struct LocatorBrokerBench {
         guard !latencies.isEmpty, !decisions.isEmpty else {
             throw BenchFailure("\(Self.name(site, shards: shards)): no location after the first tick")
         }
-        func percentile(_ p: Double, _ v: [Double] = latencies) -> Double { v[min(v.count - 1, Int(p * Double(v.count)))] }
+        func percentile(_ p: Double, _ v: [Double] = latencies) -> Double {
+            v[min(v.count - 1, Int(p * Double(v.count)))]
+        }
         // Every shard reads every message (another shard's is skipped after its topic): per shard,
         // messages in per its own CPU second; the busiest shard is the one that falls behind first.
-        let cpus = (0..<shards).map { Double(to[$0].cpuTicks - from.samples[$0].cpuTicks) / ProcessProbe.ticksPerSecond }
+        let cpus = (0..<shards).map {
+            Double(to[$0].cpuTicks - from.samples[$0].cpuTicks) / ProcessProbe.ticksPerSecond
+        }
         let cpu = cpus.max() ?? 0
         var r = BenchResult(section: "locator-broker", name: Self.name(site, shards: shards))
-        r.add("messages_per_s", Double(published) / max(cpu, 1e-9), shards == 1 ? "msg/s/core" : "msg/s/core (busiest shard)")
+        r.add(
+            "messages_per_s", Double(published) / max(cpu, 1e-9),
+            shards == 1 ? "msg/s/core" : "msg/s/core (busiest shard)")
         r.add("input_per_s", Double(published) / wall, "msg/s in")
         r.add("cpu_percent", cpu / wall * 100, shards == 1 ? "% CPU" : "% CPU (busiest shard)", decimals: 1)
         if shards > 1 { r.add("cpu_percent_total", cpus.reduce(0, +) / wall * 100, "% CPU all shards", decimals: 1) }
@@ -178,25 +188,32 @@ struct LocatorBrokerBench {
         r.add("broker_cpu_percent", brokerCPU, "% CPU mosquitto", decimals: 1)
         r.add("locations", Double(locations), "locations")
         r.add("start_up_ms", startUp, "ms to place all (first tick)")
-        r.add("rss_mib", Double(to.map(\.rssKiB).max() ?? 0) / 1024, shards == 1 ? "MiB" : "MiB (largest shard)", decimals: 1)
+        r.add(
+            "rss_mib", Double(to.map(\.rssKiB).max() ?? 0) / 1024, shards == 1 ? "MiB" : "MiB (largest shard)",
+            decimals: 1)
         // Each shard tracks its own beacons: the anonymous memory all shards grew by, per beacon of the site.
         let grown = (0..<shards).reduce(0) { $0 + to[$1].anonRSSKiB - idle[$1].anonRSSKiB }
         r.add("bytes_per_beacon", Double(grown * 1024) / Double(site.beacons), "B anon/beacon")
         let target = Self.settle * 1000 + 50
         r.note =
             "settle \(Int(Self.settle * 1000)) ms; target p99 ≤ \(Int(target)) ms: "
-            + (percentile(0.99) <= target ? "met" : "MISSED") + " (first of tick max \(Int(decisions.last ?? 0)) ms; moves "
+            + (percentile(0.99) <= target ? "met" : "MISSED")
+            + " (first of tick max \(Int(decisions.last ?? 0)) ms; moves "
             + (moves.isEmpty ? "none" : (percentile(0.99, moves) <= target ? "met" : "MISSED")) + ")"
-            + (publisher.refused > 0 ? "; \(publisher.refused) refused" : "") + "; " + Self.busiestTicks(perTick, from: startTick)
+            + (publisher.refused > 0 ? "; \(publisher.refused) refused" : "") + "; "
+            + Self.busiestTicks(perTick, from: startTick)
         return r
     }
 
     /// The ticks with the most locations (at most six), each as `+<s after the first tick>: <locations>
     /// in <first>–<last> ms`: which tick's output waits behind which.
     static func busiestTicks(_ perTick: [Int64: [Double]], from start: Int64) -> String {
-        let busiest = perTick.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.prefix(6).sorted { $0.key < $1.key }
-        return "ticks " + busiest.map { tick, arrivals in
-            "+\((tick - start) / 1_000_000) s: \(arrivals.count) in \(Int(arrivals.min() ?? 0))–\(Int(arrivals.max() ?? 0)) ms"
-        }.joined(separator: ", ")
+        let busiest = perTick.sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }.prefix(6).sorted {
+            $0.key < $1.key
+        }
+        return "ticks "
+            + busiest.map { tick, arrivals in
+                "+\((tick - start) / 1_000_000) s: \(arrivals.count) in \(Int(arrivals.min() ?? 0))–\(Int(arrivals.max() ?? 0)) ms"
+            }.joined(separator: ", ")
     }
 }

@@ -5,16 +5,21 @@ import Foundation
 struct PeerBench {
     var options: BenchOptions
 
-    func run(swift: [DecodeBench.Measurement], scratch: ScratchDirectory, into report: inout BenchReport)
+    func run(
+        swift: [DecodeBench.Measurement], scratch: ScratchDirectory, into report: inout BenchReport
+    )
         throws(BenchFailure)
     {
         guard FileManager.default.isExecutableFile(atPath: options.python) else {
             throw BenchFailure("no peer venv at \(options.python) (scripts/bench.sh creates it)")
         }
-        var arguments = [options.peerScript, "--reps", String(options.repetitions), "--min-seconds",
-                         String(options.minimumSeconds)]
+        var arguments = [
+            options.peerScript, "--reps", String(options.repetitions), "--min-seconds",
+            String(options.minimumSeconds),
+        ]
         for stream in DecodeWorkloads.all() {
-            arguments.append("\(stream.name)=\(try scratch.write(stream.lengthPrefixed, to: "peer-\(stream.name).bin"))")
+            arguments.append(
+                "\(stream.name)=\(try scratch.write(stream.lengthPrefixed, to: "peer-\(stream.name).bin"))")
         }
         let output = try Subprocess.run(options.python, arguments, in: scratch)
         guard output.status == 0 else {
@@ -27,7 +32,8 @@ struct PeerBench {
                 let mine = swift.first(where: { $0.stream == name })
             else { throw BenchFailure("unreadable peer output: \(line)") }
             guard digest == mine.tally.digest else {
-                throw BenchFailure("peer decoded different beacons on \(name) (checksum \(digest) ≠ \(mine.tally.digest))")
+                throw BenchFailure(
+                    "peer decoded different beacons on \(name) (checksum \(digest) ≠ \(mine.tally.digest))")
             }
             var result = BenchResult(section: "peer", name: "bluetooth-data-tools \(name)")
             result.add("reports_per_s", 1e9 / ns, "reports/s")

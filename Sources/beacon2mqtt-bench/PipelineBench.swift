@@ -33,7 +33,9 @@ struct PipelineBench {
         }
         for (beacons, label) in [(1_000, "1k"), (10_000, "10k"), (100_000, "100k")] {
             out.append(
-                Case(name: "events only: \(label) beacons", beacons: beacons, regions: 100, rate: 100_000, eventsOnly: true))
+                Case(
+                    name: "events only: \(label) beacons", beacons: beacons, regions: 100, rate: 100_000,
+                    eventsOnly: true))
         }
         out.append(
             Case(
@@ -41,7 +43,9 @@ struct PipelineBench {
                 eventsOnly: true, telemetry: false))
         for regions in [1, 100, 1_000] {
             out.append(
-                Case(name: "events only: \(regions) regions", beacons: 10_000, regions: regions, rate: 100_000, eventsOnly: true))
+                Case(
+                    name: "events only: \(regions) regions", beacons: 10_000, regions: regions, rate: 100_000,
+                    eventsOnly: true))
         }
         return out
     }()
@@ -116,7 +120,8 @@ struct PipelineBench {
             result.add("messages_per_report", m.messagesPerReport, "msg/report", decimals: 3)
             result.add("checksum", Double(m.checksum % 1_000_000), "chk")
             if !c.eventsOnly, c.rate == 10_000 {
-                result.note = 1e9 / m.nanosecondsPerReport >= 5e6 ? "target ≥ 5 M/s/core: met" : "target ≥ 5 M/s/core: MISSED"
+                result.note =
+                    1e9 / m.nanosecondsPerReport >= 5e6 ? "target ≥ 5 M/s/core: met" : "target ≥ 5 M/s/core: MISSED"
             }
             report.add(result)
         }

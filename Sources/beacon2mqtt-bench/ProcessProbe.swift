@@ -37,7 +37,9 @@ struct ProcessProbe {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let utime = Int(fields[11]), let stime = Int(fields[12]) else { return nil }
         guard kib("VmRSS") > 0 else { return nil }
-        return Sample(at: at, rssKiB: kib("VmRSS"), peakRSSKiB: kib("VmHWM"), anonRSSKiB: kib("RssAnon"), fileRSSKiB: kib("RssFile"), cpuTicks: utime + stime)
+        return Sample(
+            at: at, rssKiB: kib("VmRSS"), peakRSSKiB: kib("VmHWM"), anonRSSKiB: kib("RssAnon"),
+            fileRSSKiB: kib("RssFile"), cpuTicks: utime + stime)
     }
 
     /// CPU use between two samples, as a percentage of one core.

@@ -14,7 +14,9 @@ enum ReceiverCaptures {
 
     /// Writes the captures of `run`, one per receiver of `site`, as `<prefix>-<gateway>.btsnoop`;
     /// returns their paths in the site's receiver order.
-    static func write(_ run: SiteRecording, site: SiteDescription, scratch: ScratchDirectory, prefix: String)
+    static func write(
+        _ run: SiteRecording, site: SiteDescription, scratch: ScratchDirectory, prefix: String
+    )
         throws(BenchFailure) -> [String]
     {
         var paths: [String] = []

@@ -35,14 +35,18 @@ struct SiteRecording {
                 parts[parts.count - 1].append(row)
             }
             for (i, part) in parts.enumerated() where !part.isEmpty {
-                runs.append(SiteRecording(name: parts.count > 1 ? "\(file.name) \(i + 1)" : file.name, use: file.use, rows: part))
+                runs.append(
+                    SiteRecording(
+                        name: parts.count > 1 ? "\(file.name) \(i + 1)" : file.name, use: file.use, rows: part))
             }
         }
         return runs
     }
 
     private static func readRows(_ path: String, site: SiteDescription) throws(BenchFailure) -> [Row] {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw BenchFailure("cannot read \(path)") }
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw BenchFailure("cannot read \(path)")
+        }
         let lines = text.split(whereSeparator: \.isNewline)
         guard let header = lines.first?.split(separator: ",", omittingEmptySubsequences: false).map(String.init) else {
             throw BenchFailure("\(path) is empty")
@@ -61,9 +65,13 @@ struct SiteRecording {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
             guard fields.count == header.count, let time = Double(fields[t]), let px = Double(fields[x]),
                 let py = Double(fields[y])
-            else { throw BenchFailure("\(path):\(n + 2): a row needs \(header.count) fields with a time and a position") }
+            else {
+                throw BenchFailure("\(path):\(n + 2): a row needs \(header.count) fields with a time and a position")
+            }
             rows.append(
-                Row(time: time * site.timeUnit, x: px, y: py, rssi: receivers.map { fields[$0].isEmpty ? nil : Double(fields[$0]) }))
+                Row(
+                    time: time * site.timeUnit, x: px, y: py,
+                    rssi: receivers.map { fields[$0].isEmpty ? nil : Double(fields[$0]) }))
         }
         guard !rows.isEmpty else { throw BenchFailure("\(path) has no rows") }
         return rows.sorted { $0.time < $1.time }

@@ -9,7 +9,9 @@ enum Subprocess {
     }
 
     /// Starts `executable` with `arguments`; stdout/stderr go to the given files (or /dev/null).
-    static func spawn(_ executable: String, _ arguments: [String], stdout: String? = nil, stderr: String? = nil)
+    static func spawn(
+        _ executable: String, _ arguments: [String], stdout: String? = nil, stderr: String? = nil
+    )
         throws(BenchFailure) -> Process
     {
         let process = Process()
@@ -29,7 +31,9 @@ enum Subprocess {
     }
 
     /// Runs to completion with output captured in temporary files (no pipe can fill up and stall).
-    static func run(_ executable: String, _ arguments: [String], in scratch: ScratchDirectory) throws(BenchFailure)
+    static func run(
+        _ executable: String, _ arguments: [String], in scratch: ScratchDirectory
+    ) throws(BenchFailure)
         -> Output
     {
         let out = scratch.path("run-\(UUID().uuidString).out")

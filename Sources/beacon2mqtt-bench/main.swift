@@ -20,7 +20,7 @@ case .failure(let error):
 }
 
 #if DEBUG
-Console.line("warning: this is a debug build; numbers are meaningless (use -c release)")
+    Console.line("warning: this is a debug build; numbers are meaningless (use -c release)")
 #endif
 Console.line("beacon2mqtt-bench on \(BenchReport.machine())")
 Console.line("sections: \(options.sections.joined(separator: " ")); median of \(options.repetitions) repetitions")

@@ -64,7 +64,9 @@ import Vocabulary
         h.handle(.source(.advertising(.refused("no combination"))))
         #expect(Self.payloads(h).last?.hasSuffix(#""state":"refused","reason":"no combination"}"#) == true)
         h.handle(.source(.advertising(.failed("LE Set Advertising Parameters failed"))))
-        #expect(Self.payloads(h).last?.hasSuffix(#""state":"failed","reason":"LE Set Advertising Parameters failed"}"#) == true)
+        #expect(
+            Self.payloads(h).last?.hasSuffix(#""state":"failed","reason":"LE Set Advertising Parameters failed"}"#)
+                == true)
         // SIGTERM takes the advertisement off the air: the topic says so before the gateway goes.
         h.handle(.source(.health(.degraded(reason: "adapter hci1 is down"))))
         h.handle(.signal(.stop(name: "SIGTERM")))
@@ -106,7 +108,8 @@ import Vocabulary
         moved.beacon = .iBeacon(IBeacon(uuid: BeaconID128(high: 1, low: 2), major: 3, minor: 15, measuredPower: -59))
         var next = h.core.configuration
         next.advertise = moved
-        h.core.layerApplied(.gateway, source: "b/gateways/gw/config/set", .success(ConfigurationUpdate(configuration: next)))
+        h.core.layerApplied(
+            .gateway, source: "b/gateways/gw/config/set", .success(ConfigurationUpdate(configuration: next)))
         h.actions += h.core.takeActions()
         h.tick()
         #expect(Self.advertiseActions(h) == [moved])

@@ -45,7 +45,9 @@ import Vocabulary
         #expect(stats.count == 1)
         let payload = stats.first?.payload ?? ""
         #expect(payload.hasPrefix(#"{"uptime":10,"reports":1,"reports_per_s":0.1,"#))
-        #expect(payload.contains(#""reconnects":0,"degraded":null,"scan_mode":"passive","adapter":"auto","timestamp":"2023-11-14T2"#))
+        #expect(
+            payload.contains(
+                #""reconnects":0,"degraded":null,"scan_mode":"passive","adapter":"auto","timestamp":"2023-11-14T2"#))
     }
 
     /// The real pipeline behind the core, a live source stamping packets on the steady timeline
@@ -118,8 +120,9 @@ import Vocabulary
             seconds += 0.5
         }
         #expect(seconds <= 5, "first stats after \(seconds) s")
-        #expect(h.broker.published.last { $0.topic == "b/gateways/gw/stats" }?.payload.contains(
-            #""unresolved_private_addresses":0,"#) == true)
+        #expect(
+            h.broker.published.last { $0.topic == "b/gateways/gw/stats" }?.payload.contains(
+                #""unresolved_private_addresses":0,"#) == true)
         for _ in 0..<100 {
             h.pass(0.5)
             h.tick()
@@ -149,7 +152,9 @@ import Vocabulary
             return h.broker.published.filter { $0.topic == "b/gateways/gw/stats" }.count
         }
         #expect(stats(after: 600) == 0, "stats went out with stats_interval 0")
-        #expect(stats(after: 6, reloading: 30) == 1, "the first stats follow 5 s after the tick that sees a reload turn them on")
+        #expect(
+            stats(after: 6, reloading: 30) == 1,
+            "the first stats follow 5 s after the tick that sees a reload turn them on")
         #expect(stats(after: 120, reloading: 0) == 1, "a reload to 0 turns them off again")
     }
 }

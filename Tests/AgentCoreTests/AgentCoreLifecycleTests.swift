@@ -11,7 +11,8 @@ import Vocabulary
         h.packet(1)
         h.actions = []
         h.handle(.signal(.stop(name: "SIGTERM")))
-        #expect(h.actions == [.log(LogRecord(.info, "stopping", ["signal": "SIGTERM"])), .notify(.stopping), .stopSource])
+        #expect(
+            h.actions == [.log(LogRecord(.info, "stopping", ["signal": "SIGTERM"])), .notify(.stopping), .stopSource])
         let deadline = h.now + .seconds(5)
         #expect(h.core.phase == .finishing(deadline: deadline))
         // A second signal changes nothing.

@@ -12,7 +12,9 @@ import Vocabulary
     static let gateway = "b/gateways/gw/config/set"
 
     func harness(applied: Set<ConfigLayer> = [], document: String? = #"{"config":{}}"#) -> CoreHarness {
-        CoreHarness(remote: RemoteConfiguration(topics: TopicTree(base: "b", gateway: "gw"), applied: applied, document: document))
+        CoreHarness(
+            remote: RemoteConfiguration(
+                topics: TopicTree(base: "b", gateway: "gw"), applied: applied, document: document))
     }
 
     func requests(_ h: CoreHarness) -> [(ConfigLayer, String)] {
@@ -50,7 +52,8 @@ import Vocabulary
         for n in 1...50 { set(&h, Self.fleet, "gateway: {room: r\(n)}") }
         set(&h, Self.gateway, "gateway: {room: mine}")
         // The first of each layer at once; the other 49 fleet messages coalesce into the newest.
-        #expect(requests(h).map { "\($0.0):\($0.1)" } == ["fleet:gateway: {room: r1}", "gateway:gateway: {room: mine}"])
+        #expect(
+            requests(h).map { "\($0.0):\($0.1)" } == ["fleet:gateway: {room: r1}", "gateway:gateway: {room: mine}"])
         h.pass(0.999)
         h.tick()
         #expect(requests(h).count == 2)
@@ -67,21 +70,24 @@ import Vocabulary
         var next = h.core.configuration
         next.gateway.room = "kitchen"
         h.core.layerApplied(
-            .gateway, source: Self.gateway, .success(ConfigurationUpdate(configuration: next, document: #"{"v":2}"#, layers: [.gateway])))
+            .gateway, source: Self.gateway,
+            .success(ConfigurationUpdate(configuration: next, document: #"{"v":2}"#, layers: [.gateway])))
         h.actions += h.core.takeActions()
         h.tick()
         #expect(h.core.configuration.gateway.room == "kitchen")
         #expect(h.broker.published.last { $0.topic == "b/gateways/gw/config" }?.payload == #"{"v":2}"#)
         #expect(h.logs.contains("info: configuration layer applied layer=gateway source=\(Self.gateway)"))
         h.core.layerApplied(
-            .fleet, source: Self.fleet, .failure(ConfigurationRejection(diagnostics: ["b/fleet/config/set:1:2: mqtt: no"])))
+            .fleet, source: Self.fleet,
+            .failure(ConfigurationRejection(diagnostics: ["b/fleet/config/set:1:2: mqtt: no"])))
         h.actions += h.core.takeActions()
         h.tick()
         #expect(h.core.configuration.gateway.room == "kitchen")
         let error = h.broker.published.last { $0.topic == "b/gateways/gw/config/error" }
         #expect(
             error?.payload
-                == #"{"layer":"fleet","source":"b/fleet/config/set","digest":"cbf29ce484222325","diagnostics":["b/fleet/config/set:1:2: mqtt: no"],"time":"2023-11-14T22:13:20.300Z"}"#)
+                == #"{"layer":"fleet","source":"b/fleet/config/set","digest":"cbf29ce484222325","diagnostics":["b/fleet/config/set:1:2: mqtt: no"],"time":"2023-11-14T22:13:20.300Z"}"#
+        )
         #expect(h.broker.published.filter { $0.topic == "b/gateways/gw/config" }.count == 2)
     }
 
@@ -95,7 +101,8 @@ import Vocabulary
         #expect(h.broker.published.last?.topic == "b/gateways/gw/config/error")
         #expect(h.broker.published.last?.payload.contains("over the limit of 65536") == true)
         // The error names the payload it refuses, so `config set` knows it is the answer to its own.
-        #expect(h.broker.published.last?.payload.contains(#""digest":"\#(ConfigLayer.digest(Array(big.utf8)))""#) == true)
+        #expect(
+            h.broker.published.last?.payload.contains(#""digest":"\#(ConfigLayer.digest(Array(big.utf8)))""#) == true)
     }
 
     @Test func aKeptLayerTheBrokerNoLongerHoldsIsRemovedAfterTheReadBack() {
@@ -119,7 +126,8 @@ import Vocabulary
         func apply(_ h: inout CoreHarness, _ change: (inout Configuration) -> Void) -> [AgentAction] {
             var next = h.core.configuration
             change(&next)
-            h.core.layerApplied(.fleet, source: Self.fleet, .success(ConfigurationUpdate(configuration: next, layers: [.fleet])))
+            h.core.layerApplied(
+                .fleet, source: Self.fleet, .success(ConfigurationUpdate(configuration: next, layers: [.fleet])))
             return h.core.takeActions().filter {
                 switch $0 {
                 case .setLogLevel, .configureLocator: true

@@ -88,7 +88,9 @@ import Vocabulary
             BeaconRegion(name: "door", uuid: uuid, major: 7, minor: 9),
         ]
         c.beacons = [BeaconOverride(identity: .uuid(uuid, major: 1, minor: 2), name: "desk")]
-        c.devices = [DeviceSettings(name: "alice-phone", identification: .address(BluetoothAddress("c0:ff:ee:00:00:01")!))]
+        c.devices = [
+            DeviceSettings(name: "alice-phone", identification: .address(BluetoothAddress("c0:ff:ee:00:00:01")!))
+        ]
     }
 
     /// RabbitMQ sends retained messages only to filters without wildcards: the read-back also subscribes

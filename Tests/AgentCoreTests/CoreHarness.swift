@@ -16,7 +16,8 @@ struct CoreHarness {
 
     init(
         timing: AgentOptions.Timing = .wallClock, pipeline: FakePipeline = FakePipeline(),
-        remote: RemoteConfiguration? = nil, announcesAdvertising: Bool = false, configure: (inout Configuration) -> Void = { _ in }
+        remote: RemoteConfiguration? = nil, announcesAdvertising: Bool = false,
+        configure: (inout Configuration) -> Void = { _ in }
     ) {
         var configuration = Configuration()
         configuration.gateway.id = "gw"

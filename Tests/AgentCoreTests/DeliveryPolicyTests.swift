@@ -88,7 +88,8 @@ import Vocabulary
         var broker = FakeBroker(refused: ["b/1/event", "b/2/event"])
         policy.enqueue((1...3).map(Messages.event))
         let logs = policy.publishQueued(generation: 1, to: &broker)
-        #expect(logs.map(\.description) == ["error: broker client rejected a message topic=b/1/event reason=invalid topic"])
+        #expect(
+            logs.map(\.description) == ["error: broker client rejected a message topic=b/1/event reason=invalid topic"])
         #expect(policy.rejected == 2)
         #expect(broker.topics == ["b/3/event"])
     }

@@ -57,7 +57,9 @@ struct FakePipeline: WholePacketPipeline {
     mutating func finish(by step: TimeSpan, into out: inout [OutboundMessage]) -> Bool {
         guard finishSteps > 0 else { return true }
         finishSteps -= 1
-        out.append(OutboundMessage(topic: "b/exit/\(finishSteps)", payload: .text("exit"), qos: 1, retain: false, kind: .event))
+        out.append(
+            OutboundMessage(topic: "b/exit/\(finishSteps)", payload: .text("exit"), qos: 1, retain: false, kind: .event)
+        )
         return finishSteps == 0
     }
 }

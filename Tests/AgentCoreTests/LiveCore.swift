@@ -51,7 +51,8 @@ struct LiveCore {
     /// One advertising report, stamped on the steady timeline (`heldFor` seconds ago: a report the
     /// kernel held, delivered with its receive time).
     mutating func sight(_ report: [UInt8] = Self.report, heldFor: Double = 0) {
-        let steady = steadyOrigin + TimeSpan(microseconds: (now.nanoseconds - start.nanoseconds) / 1000)
+        let steady =
+            steadyOrigin + TimeSpan(microseconds: (now.nanoseconds - start.nanoseconds) / 1000)
             - TimeSpan(microseconds: Int64((heldFor * 1e6).rounded()))
         core.handle(.source(.packet(CapturedPacket(timestamp: steady, bytes: report))), at: now, wall: wall, &broker)
         _ = core.takeActions()
@@ -71,13 +72,17 @@ struct LiveCore {
 
     mutating func connectAndRestore() {
         core.handle(.mqtt(.connected(generation: 1)), at: now, wall: wall, &broker)
-        for mid in broker.subscriptionMids { core.handle(.mqtt(.subscribed(generation: 1, mid: mid)), at: now, wall: wall, &broker) }
+        for mid in broker.subscriptionMids {
+            core.handle(.mqtt(.subscribed(generation: 1, mid: mid)), at: now, wall: wall, &broker)
+        }
         pass(0.3)
     }
 
     /// Payloads of the region's `event` topic with `"event":"<kind>"`.
     func events(_ kind: String) -> [String] {
-        broker.published.filter { $0.topic.hasSuffix("/event") && $0.topic.contains("office") && $0.payload.contains(#""event":"\#(kind)""#) }
-            .map(\.payload)
+        broker.published.filter {
+            $0.topic.hasSuffix("/event") && $0.topic.contains("office") && $0.payload.contains(#""event":"\#(kind)""#)
+        }
+        .map(\.payload)
     }
 }

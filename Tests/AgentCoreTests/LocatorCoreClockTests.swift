@@ -21,7 +21,8 @@ import Vocabulary
         settings.staleAfter = .seconds(5)
         settings.awayTimeout = .seconds(10)
         core = LocatorCore(
-            locator: Locator(settings: settings), clock: .wall, tick: .milliseconds(200), outboxLimit: 1000, now: now, wall: wall)
+            locator: Locator(settings: settings), clock: .wall, tick: .milliseconds(200), outboxLimit: 1000, now: now,
+            wall: wall)
         core.handle(.mqtt(.connected(generation: 1)), at: now, wall: wall, &broker)
     }
 
@@ -53,7 +54,9 @@ import Vocabulary
         // The step, with the gateway reading on: still at A, nothing new published.
         pass(20, wallStep: step, reading: true)
         #expect(events.count == 1, "the step made the locator decide again: \(events)")
-        #expect(logs.contains { $0.hasPrefix("info: wall clock stepped; locator timeline moved with it seconds=\(step)") }, "\(logs)")
+        #expect(
+            logs.contains { $0.hasPrefix("info: wall clock stepped; locator timeline moved with it seconds=\(step)") },
+            "\(logs)")
         // The beacon leaves: not_home away_timeout (10 s) after its last reading, on the monotonic clock.
         var after = 0.0
         while events.count == 1, after < 20 {

@@ -10,7 +10,8 @@ import Vocabulary
 /// bad input is a debug line and changes nothing.
 @Suite struct LocatorCoreForeignTests {
     static let beacon = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1"
-    static let identity = BeaconIdentity.uuid(BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1)
+    static let identity = BeaconIdentity.uuid(
+        BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1)
     static let espTopic = "espresense/devices/iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1/kitchen"
 
     var core: LocatorCore
@@ -23,22 +24,30 @@ import Vocabulary
         // The nearest engine: its owner is a gateway id, so the hand-over names the node's.
         settings.engine = .nearest
         settings.foreignSources = [
-            ForeignSource(format: .espresense, nodes: ["kitchen": .init(gateway: "esp-kitchen", floor: "1", room: "kitchen")])
+            ForeignSource(
+                format: .espresense, nodes: ["kitchen": .init(gateway: "esp-kitchen", floor: "1", room: "kitchen")])
         ]
         core = LocatorCore(
-            locator: Locator(settings: settings), clock: .messages, tick: .milliseconds(200), outboxLimit: 100, now: now, wall: wall)
+            locator: Locator(settings: settings), clock: .messages, tick: .milliseconds(200), outboxLimit: 100,
+            now: now, wall: wall)
     }
 
     mutating func handle(_ topic: String, _ payload: String) {
-        core.handle(.mqtt(.message(topic: topic, payload: Array(payload.utf8), retained: false)), at: now, wall: wall, &broker)
+        core.handle(
+            .mqtt(.message(topic: topic, payload: Array(payload.utf8), retained: false)), at: now, wall: wall, &broker)
     }
 
     /// Gateway A (the hall) at `metres`, and the kitchen's ESPresense node at `kitchen` metres, each second.
     mutating func feed(seconds: ClosedRange<Int>, hall metres: Double, kitchen: Double) {
         for s in seconds {
             let stamp = "2024-05-01T12:00:\(s < 10 ? "0" : "")\(s).000Z"
-            handle("\(Self.beacon)/A/proximity", #"{"accuracy":\#(metres),"floor":"1","room":"hall","timestamp":"\#(stamp)"}"#)
-            handle(Self.espTopic, #"{"mac":"c0ffee000001","id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","rssi@1m":-59,"rssi":-62.5,"rxAdj":0,"distance":\#(kitchen),"var":0.2,"int":1000}"#)
+            handle(
+                "\(Self.beacon)/A/proximity",
+                #"{"accuracy":\#(metres),"floor":"1","room":"hall","timestamp":"\#(stamp)"}"#)
+            handle(
+                Self.espTopic,
+                #"{"mac":"c0ffee000001","id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","rssi@1m":-59,"rssi":-62.5,"rxAdj":0,"distance":\#(kitchen),"var":0.2,"int":1000}"#
+            )
         }
     }
 
@@ -66,13 +75,19 @@ import Vocabulary
         handle("espresense/devices/x/garage", #"{"id":"c10203040506","distance":0.1}"#)
         #expect(
             core.takeActions() == [
-                .log(LogRecord(.debug, "foreign message ignored", [
-                    "topic": Self.espTopic,
-                    "reason": "espresense message from node kitchen: distance is not a number in 0.0…1000.0",
-                ])),
-                .log(LogRecord(.debug, "foreign message ignored", [
-                    "topic": "espresense/devices/x/garage", "reason": "node garage is not mapped",
-                ])),
+                .log(
+                    LogRecord(
+                        .debug, "foreign message ignored",
+                        [
+                            "topic": Self.espTopic,
+                            "reason": "espresense message from node kitchen: distance is not a number in 0.0…1000.0",
+                        ])),
+                .log(
+                    LogRecord(
+                        .debug, "foreign message ignored",
+                        [
+                            "topic": "espresense/devices/x/garage", "reason": "node garage is not mapped",
+                        ])),
             ])
         #expect(core.locator.location(of: Self.identity) == before)
         #expect(broker.published.count == published)

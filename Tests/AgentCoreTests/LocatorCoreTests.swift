@@ -48,16 +48,21 @@ import Vocabulary
     @Test mutating func configuredBeaconsAreReadBackThroughTheirExactTopics() {
         var locator = Locator()
         locator.readBackTopics = ["\(Self.beacon)/location"]
-        core = LocatorCore(locator: locator, clock: .messages, tick: .milliseconds(200), outboxLimit: 100, now: now, wall: wall)
+        core = LocatorCore(
+            locator: locator, clock: .messages, tick: .milliseconds(200), outboxLimit: 100, now: now, wall: wall)
         handle(.mqtt(.connected(generation: 1)))
         #expect(broker.subscribed.last == "\(Self.beacon)/location")
         #expect(broker.subscribed.count == 8)
-        let retained = #"{"gateway":"A","floor":"1","room":"hall","accuracy":1.5,"since":"2024-05-01T11:00:00.000Z","confidence":1,"state":"home","last_seen":"2024-05-01T11:59:59.000Z"}"#
+        let retained =
+            #"{"gateway":"A","floor":"1","room":"hall","accuracy":1.5,"since":"2024-05-01T11:00:00.000Z","confidence":1,"state":"home","last_seen":"2024-05-01T11:59:59.000Z"}"#
         handle(.mqtt(.message(topic: "\(Self.beacon)/location", payload: Array(retained.utf8), retained: true)))
         feed(seconds: 0...5)
         tick(after: 0.2)
         #expect(broker.published.isEmpty, "\(broker.published.map(\.payload))")
-        #expect(core.locator.location(of: .uuid(BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1))?.room == "hall")
+        #expect(
+            core.locator.location(
+                of: .uuid(BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1))?.room
+                == "hall")
     }
 
     @Test mutating func aLocationIsHeldUntilAcknowledgedAndResentAfterALostConnection() {
@@ -107,13 +112,16 @@ import Vocabulary
         }
         let location = broker.published.first { $0.topic == "\(Self.beacon)/location" }
         // The first reading is stamped on a whole second: it counts at that very tick, the first of three.
-        #expect(location?.payload.contains(#""since":"2024-05-01T12:00:02.000Z""#) == true, "\(String(describing: location?.payload))")
+        #expect(
+            location?.payload.contains(#""since":"2024-05-01T12:00:02.000Z""#) == true,
+            "\(String(describing: location?.payload))")
     }
 
     /// A fresh site's first tick places every beacon at once: `inFlightWindow` of its messages go out
     /// before the first acknowledgement (64 did, one broker round trip per 64), the rest as they come.
     @Test mutating func aStartUpBurstGoesOutThroughTheLocatorsWindow() {
-        core = LocatorCore(locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 10_000, now: now, wall: wall)
+        core = LocatorCore(
+            locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 10_000, now: now, wall: wall)
         handle(.mqtt(.connected(generation: 1)))
         // Four seconds of readings decide the ticks up to the third, where the belief engine names a room.
         for s in 0...3 {
@@ -132,7 +140,8 @@ import Vocabulary
     }
 
     @Test mutating func withoutABrokerTheOutputStaysWithinTheLimit() {
-        core = LocatorCore(locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 4, now: now, wall: wall)
+        core = LocatorCore(
+            locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 4, now: now, wall: wall)
         // Twelve beacons, each located once: twelve locations and twelve events for an outbox of 4.
         for s in 0...5 {
             for minor in 1...12 {
@@ -187,7 +196,8 @@ import Vocabulary
         c.homeAssistant.discovery = true
         c.beacons = [
             BeaconOverride(
-                identity: .uuid(BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1), name: "keys")
+                identity: .uuid(BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 1, minor: 1),
+                name: "keys")
         ]
         c.locator.mqttRoomTopic = "espresense/rooms"
         handle(.configuration(c))
@@ -195,7 +205,10 @@ import Vocabulary
         // The current location's room at once (the tracker reads it), then discovery, birth subscribed.
         #expect(topics.first == "\(Self.beacon)/room")
         #expect(broker.published.first?.payload == "hall")
-        #expect(topics.contains("homeassistant/device_tracker/beacon2mqtt_locator/e2c56db5dffb48d2b060d0f5a71096e0_1_1_room_tracker/config"))
+        #expect(
+            topics.contains(
+                "homeassistant/device_tracker/beacon2mqtt_locator/e2c56db5dffb48d2b060d0f5a71096e0_1_1_room_tracker/config"
+            ))
         #expect(broker.subscribed.last == "homeassistant/status")
         broker.published = []
         // The track is kept: a further reading is no new location, only the room feed it now has.
@@ -209,6 +222,11 @@ import Vocabulary
         c.beacons = []
         c.homeAssistant.discovery = false
         handle(.configuration(c))
-        #expect(broker.published.contains { $0.topic == "homeassistant/device_tracker/beacon2mqtt_locator/e2c56db5dffb48d2b060d0f5a71096e0_1_1_room_tracker/config" && $0.payload.isEmpty })
+        #expect(
+            broker.published.contains {
+                $0.topic
+                    == "homeassistant/device_tracker/beacon2mqtt_locator/e2c56db5dffb48d2b060d0f5a71096e0_1_1_room_tracker/config"
+                    && $0.payload.isEmpty
+            })
     }
 }

@@ -14,7 +14,9 @@ package protocol WholePacketPipeline: MessagePipeline {
 
 extension WholePacketPipeline {
     package mutating func ingest(_ packet: PacketView, into out: inout [OutboundMessage]) {
-        ingest(CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming), into: &out)
+        ingest(
+            CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming),
+            into: &out)
     }
 
     package var regionStates: [(name: String, state: RegionState)] { [] }

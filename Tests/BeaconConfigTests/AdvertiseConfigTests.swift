@@ -1,8 +1,9 @@
-@testable import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Testing
 import Vocabulary
+
+@testable import BeaconConfig
 
 /// `advertise:`: the same fields and checks as `beacon2mqtt advertise`, errors at file:line:column.
 @Suite struct AdvertiseConfigTests {
@@ -25,7 +26,8 @@ import Vocabulary
     }
 
     @Test func anIBeaconWhoseMajorAndMinorSayFloorAndRoom() throws {
-        let config = try Self.parse("""
+        let config = try Self.parse(
+            """
             advertise:
               enabled: true
               type: ibeacon
@@ -37,8 +39,12 @@ import Vocabulary
               address: random-static
             """)
         let settings = try #require(config.advertise)
-        #expect(settings.beacon == .iBeacon(IBeacon(
-            uuid: BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 2, minor: 14, measuredPower: -62)))
+        #expect(
+            settings.beacon
+                == .iBeacon(
+                    IBeacon(
+                        uuid: BeaconID128(uuidString: "e2c56db5-dffb-48d2-b060-d0f5a71096e0")!, major: 2, minor: 14,
+                        measuredPower: -62)))
         #expect(settings.interval == .milliseconds(250))
         #expect(settings.address == .randomStatic)
         #expect(!settings.connectable)
@@ -50,11 +56,14 @@ import Vocabulary
         #expect(stray?.line == 5 && stray?.column == 10)
         #expect(stray?.message.contains("does not apply to eddystone-url") == true)
 
-        let missing = Self.error("advertise:\n  enabled: true\n  type: ibeacon\n  uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0\n  major: 1\n")
+        let missing = Self.error(
+            "advertise:\n  enabled: true\n  type: ibeacon\n  uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0\n  major: 1\n")
         #expect(missing?.key == "advertise.minor")
         #expect(missing?.message.contains("missing") == true)
 
-        let range = Self.error("advertise:\n  enabled: true\n  type: eddystone-uid\n  namespace: 00112233445566778899\n  instance: aabbccddeeff\n  interval: 5ms\n")
+        let range = Self.error(
+            "advertise:\n  enabled: true\n  type: eddystone-uid\n  namespace: 00112233445566778899\n  instance: aabbccddeeff\n  interval: 5ms\n"
+        )
         #expect(range?.key == "advertise.interval" && range?.line == 6)
 
         let type = Self.error("advertise:\n  enabled: true\n  type: beacon\n")
@@ -69,7 +78,8 @@ import Vocabulary
     }
 
     @Test func listenModeRefusesToAdvertise() {
-        let error = Self.error("""
+        let error = Self.error(
+            """
             scanner:
               mode: listen
             advertise:

@@ -1,8 +1,9 @@
-@testable import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Testing
 import Vocabulary
+
+@testable import BeaconConfig
 
 /// file < fleet < gateway over the parsed trees, with the file's own validation.
 @Suite struct ConfigLayersTests {
@@ -50,7 +51,8 @@ import Vocabulary
 
     @Test func aFleetLayerAddsABeaconNameAndTheGatewayLayerBeatsTheFleet() throws {
         var l = try layers()
-        let beacon = #"{"beacons": [{"uuid": "\#(Self.uuid)", "major": 1, "minor": 2, "name": "keys"}], "gateway": {"room": "lobby"}}"#
+        let beacon =
+            #"{"beacons": [{"uuid": "\#(Self.uuid)", "major": 1, "minor": 2, "name": "keys"}], "gateway": {"room": "lobby"}}"#
         var c = try set(&l, .fleet, beacon)
         #expect(c.beacons.map(\.name) == ["keys"])
         #expect(c.gateway.room == "lobby")
@@ -69,12 +71,16 @@ import Vocabulary
         var l = try layers()
         var c = try set(
             &l, .fleet,
-            #"{"regions": {"zone": null, "office": {"exit_timeout": "30s"}, "lab": {"uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e"}}}"#)
+            #"{"regions": {"zone": null, "office": {"exit_timeout": "30s"}, "lab": {"uuid": "f7826da6-4fa2-4e98-8024-bc5b71e0893e"}}}"#
+        )
         #expect(c.regions.map(\.name) == ["office", "lab"])
         #expect(c.regions[0].exitTimeout == .seconds(30))
         #expect(c.regions[0].uuid == BeaconID128(uuidString: Self.uuid))
         c = try set(&l, .fleet, "beacons:\n  \(Self.uuid)/1/2:\n    name: keys\n")
-        #expect(c.beacons == [BeaconOverride(identity: .uuid(BeaconID128(uuidString: Self.uuid)!, major: 1, minor: 2), name: "keys")])
+        #expect(
+            c.beacons == [
+                BeaconOverride(identity: .uuid(BeaconID128(uuidString: Self.uuid)!, major: 1, minor: 2), name: "keys")
+            ])
         // The gateway layer renames that beacon (matched without case or dashes) and removes it again.
         let plain = Self.uuid.uppercased().filter { $0 != "-" }
         c = try set(&l, .gateway, #"{"beacons": {"\#(plain)/1/2": {"name": "wallet"}}}"#)
@@ -94,11 +100,15 @@ import Vocabulary
             try refusal(#"{"monitoring": {"exit_timout": "5s"}}"#)
                 == "\(Self.fleet):1:17: monitoring.exit_timout: unknown key; did you mean 'exit_timeout'?")
         // A wrong type.
-        #expect(try refusal("gateway:\n  rssi_offset: loud\n") == "\(Self.fleet):2:16: gateway.rssi_offset: expected a number, found 'loud'")
+        #expect(
+            try refusal("gateway:\n  rssi_offset: loud\n")
+                == "\(Self.fleet):2:16: gateway.rssi_offset: expected a number, found 'loud'")
         // Restart-only keys.
         for text in [#"{"mqtt": {"host": "elsewhere"}}"#, "scanner:\n  adapter: hci1\n", "gateway:\n  id: other\n"] {
             let message = try refusal(text)
-            #expect(message?.contains("takes effect only after a restart, so it cannot be set over MQTT") == true, "\(text)")
+            #expect(
+                message?.contains("takes effect only after a restart, so it cannot be set over MQTT") == true, "\(text)"
+            )
         }
         #expect(try refusal(#"{"mqtt": {"host": "x"}}"#)?.hasPrefix("\(Self.fleet):1:2: mqtt: ") == true)
         // Oversize.
@@ -106,14 +116,22 @@ import Vocabulary
         #expect(try refusal(big)?.contains("over the limit of 65536") == true)
         // Not a mapping, and a region item that is not one.
         #expect(try refusal("[1, 2]")?.contains("must be a mapping") == true)
-        #expect(try refusal(#"{"regions": {"zone": 5}}"#)?.contains("regions.zone: expected a mapping of this item's keys") == true)
+        #expect(
+            try refusal(#"{"regions": {"zone": 5}}"#)?.contains("regions.zone: expected a mapping of this item's keys")
+                == true)
         // A gateway section that is not a mapping would replace gateway.id (found by the `layer` fuzz
         // target: "gateway:" with nothing made the id "default").
         for text in ["gateway:\n", "gateway: ~\n", "gateway: hall\n", #"{"gateway": [1]}"#] {
-            #expect(try refusal(text)?.contains("gateway: a layer sets gateway.floor, gateway.room or gateway.rssi_offset as a mapping") == true, "\(text)")
+            #expect(
+                try refusal(text)?.contains(
+                    "gateway: a layer sets gateway.floor, gateway.room or gateway.rssi_offset as a mapping") == true,
+                "\(text)")
         }
         // An empty key is named as one (found by the `layer` fuzz target: " ?" said "unknown key" of nothing).
-        #expect(try refusal(" ?") == "\(Self.fleet):1:3: \"\": unknown key; known keys here: log_level, gateway, scanner, mqtt, monitoring, ranging, regions, beacons, devices, locator, homeassistant, telemetry, remote_config, metrics, advertise")
+        #expect(
+            try refusal(" ?")
+                == "\(Self.fleet):1:3: \"\": unknown key; known keys here: log_level, gateway, scanner, mqtt, monitoring, ranging, regions, beacons, devices, locator, homeassistant, telemetry, remote_config, metrics, advertise"
+        )
     }
 
     @Test func theEffectiveDocumentNamesTheLayersAndRedactsSecrets() throws {
@@ -122,7 +140,10 @@ import Vocabulary
         _ = try set(&l, .fleet, layer)
         let d = l.document
         #expect(ConfigLayer.digest(Array(layer.utf8)).count == 16)
-        #expect(d.contains(#""layers":[{"layer":"file","source":"beacon2mqtt.yaml"},{"layer":"fleet","source":"beacons/fleet/config/set","applied":"2024-05-01T12:00:00.000Z","digest":"\#(ConfigLayer.digest(Array(layer.utf8)))"}]"#))
+        #expect(
+            d.contains(
+                #""layers":[{"layer":"file","source":"beacon2mqtt.yaml"},{"layer":"fleet","source":"beacons/fleet/config/set","applied":"2024-05-01T12:00:00.000Z","digest":"\#(ConfigLayer.digest(Array(layer.utf8)))"}]"#
+            ))
         #expect(d.contains(#""username":"<redacted>","password_file":"<redacted>""#))
         #expect(!d.contains("/etc/beacon2mqtt/password"))
         #expect(d.contains(#""gateway":{"id":"gw1","room":"hall","floor":2,"rssi_offset":-3.5}"#))
@@ -145,7 +166,10 @@ import Vocabulary
         try d.set("beacons", valueText: #"[{"uuid": "\#(Self.uuid)", "major": 1, "minor": 2, "name": "keys"}]"#)
         #expect(d.value("gateway.floor") == "2")
         #expect(d.value("gateway.room") == #""hall""#)
-        #expect(d.json == #"{"gateway":{"room":"hall","floor":2},"beacons":[{"uuid":"\#(Self.uuid)","major":1,"minor":2,"name":"keys"}]}"#)
+        #expect(
+            d.json
+                == #"{"gateway":{"room":"hall","floor":2},"beacons":[{"uuid":"\#(Self.uuid)","major":1,"minor":2,"name":"keys"}]}"#
+        )
         let removed = [d.remove("gateway.room"), d.remove("gateway.floor"), d.remove("gateway.floor")]
         #expect(removed == [true, true, false])
         #expect(d.value("gateway") == nil)
@@ -158,7 +182,8 @@ import Vocabulary
         var l = try layers()
         let c = try set(
             &l, .fleet,
-            #"{"log_level": "debug", "telemetry": {"enabled": true, "interval": "30s"}, "locator": {"enabled": true, "min_dwell": "5s"}, "devices": [{"name": "phone", "irk": "0123456789abcdef0123456789abcdef"}]}"#)
+            #"{"log_level": "debug", "telemetry": {"enabled": true, "interval": "30s"}, "locator": {"enabled": true, "min_dwell": "5s"}, "devices": [{"name": "phone", "irk": "0123456789abcdef0123456789abcdef"}]}"#
+        )
         #expect(c.logLevel == .debug)
         #expect(c.telemetry.enabled && c.telemetry.interval == .seconds(30))
         #expect(c.locator.enabled && c.locator.minDwell == .seconds(5))
@@ -169,9 +194,13 @@ import Vocabulary
         // Devices change per item by name, like regions.
         let d = try set(&l, .gateway, #"{"devices": {"watch": {"address": "aa:bb:cc:dd:ee:ff"}, "phone": null}}"#)
         #expect(d.devices.map(\.name) == ["watch"])
-        for key in ["mqtt: {port: 1884}", "scanner: {mode: active}", "gateway: {id: other}", "remote_config: {enabled: false}", "metrics: {listen: ':9100'}"] {
+        for key in [
+            "mqtt: {port: 1884}", "scanner: {mode: active}", "gateway: {id: other}", "remote_config: {enabled: false}",
+            "metrics: {listen: ':9100'}",
+        ] {
             let message = try refusal(key)
-            #expect(message?.contains("takes effect only after a restart, so it cannot be set over MQTT") == true, "\(key)")
+            #expect(
+                message?.contains("takes effect only after a restart, so it cannot be set over MQTT") == true, "\(key)")
         }
     }
 

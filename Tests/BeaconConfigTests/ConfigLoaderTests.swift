@@ -1,9 +1,10 @@
-@testable import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Glibc
 import Testing
 import Vocabulary
+
+@testable import BeaconConfig
 
 /// Happy paths: each key, written differently from its default, lands in the right field.
 @Suite struct ConfigLoaderTests {
@@ -218,7 +219,10 @@ import Vocabulary
     }
 
     @Test func booleansAcceptYAML11Spellings() throws {
-        for (text, value) in [("true", true), ("yes", true), ("on", true), ("True", true), ("false", false), ("no", false), ("off", false)] {
+        for (text, value) in [
+            ("true", true), ("yes", true), ("on", true), ("True", true), ("false", false), ("no", false),
+            ("off", false),
+        ] {
             #expect(try parse("monitoring:\n  per_beacon: \(text)\n").monitoring.perBeacon == value, "\(text)")
         }
     }
@@ -241,13 +245,16 @@ import Vocabulary
             name: "lobby", scheme: .uuid, uuid: BeaconID128(high: 0xE2C5_6DB5_DFFB_48D2, low: 0xB060_D0F5_A710_96E0),
             major: 1, minor: 65535, notifyEntry: false, exitTimeout: .seconds(30))
         let second = BeaconRegion(
-            name: "any-estimote", scheme: .uuid, uuid: BeaconID128(high: 0xB940_7F30_F5F8_466E, low: 0xAFF9_2555_6B57_FE6D),
+            name: "any-estimote", scheme: .uuid,
+            uuid: BeaconID128(high: 0xB940_7F30_F5F8_466E, low: 0xAFF9_2555_6B57_FE6D),
             notifyExit: false)
         #expect(config.regions == [first, second])
     }
 
     @Test func regionWithMajorOnly() throws {
-        let region = try #require(try parse("regions:\n  - name: a\n    uuid: e2c56db5dffb48d2b060d0f5a71096e0\n    major: 7\n").regions.first)
+        let region = try #require(
+            try parse("regions:\n  - name: a\n    uuid: e2c56db5dffb48d2b060d0f5a71096e0\n    major: 7\n").regions.first
+        )
         #expect(region.major == 7)
         #expect(region.minor == nil)
     }
@@ -294,7 +301,8 @@ import Vocabulary
     }
 
     @Test func flowStyleIsAcceptedToo() throws {
-        let config = try parse("mqtt: {host: b, port: 1884}\nregions: [{name: a, uuid: e2c56db5dffb48d2b060d0f5a71096e0}]\n")
+        let config = try parse(
+            "mqtt: {host: b, port: 1884}\nregions: [{name: a, uuid: e2c56db5dffb48d2b060d0f5a71096e0}]\n")
         #expect(config.mqtt.host == "b")
         #expect(config.mqtt.port == 1884)
         #expect(config.regions.map(\.name) == ["a"])

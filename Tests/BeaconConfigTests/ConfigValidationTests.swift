@@ -1,6 +1,7 @@
-@testable import BeaconConfig
 import BeaconCore
 import Testing
+
+@testable import BeaconConfig
 
 /// Each validation error's exact text and position. Columns are counted by hand from the YAML:
 /// a value after `  key: ` starts at 2 + key length + 3.
@@ -10,7 +11,9 @@ import Testing
     @Test func unknownKeysSuggestTheClosestKnownOne() {
         #expect(failure("mqtt:\n  prot: 1\n") == "test.yaml:2:3: mqtt.prot: unknown key; did you mean 'port'?")
         #expect(failure("mtqq:\n  port: 1\n") == "test.yaml:1:1: mtqq: unknown key; did you mean 'mqtt'?")
-        #expect(failure("mqtt:\n  base-topic: x\n") == "test.yaml:2:3: mqtt.base-topic: unknown key; did you mean 'base_topic'?")
+        #expect(
+            failure("mqtt:\n  base-topic: x\n")
+                == "test.yaml:2:3: mqtt.base-topic: unknown key; did you mean 'base_topic'?")
         #expect(failure("mqtt:\n  Port: 1\n") == "test.yaml:2:3: mqtt.Port: unknown key; did you mean 'port'?")
     }
 
@@ -56,9 +59,15 @@ import Testing
     }
 
     @Test func malformedScalars() {
-        #expect(failure("monitoring:\n  per_beacon: maybe\n") == "test.yaml:2:15: monitoring.per_beacon: expected true or false, found 'maybe'")
-        #expect(failure("gateway:\n  rssi_offset: abc\n") == "test.yaml:2:16: gateway.rssi_offset: expected a number, found 'abc'")
-        #expect(failure("gateway:\n  rssi_offset: .inf\n") == "test.yaml:2:16: gateway.rssi_offset: expected a number, found '.inf'")
+        #expect(
+            failure("monitoring:\n  per_beacon: maybe\n")
+                == "test.yaml:2:15: monitoring.per_beacon: expected true or false, found 'maybe'")
+        #expect(
+            failure("gateway:\n  rssi_offset: abc\n")
+                == "test.yaml:2:16: gateway.rssi_offset: expected a number, found 'abc'")
+        #expect(
+            failure("gateway:\n  rssi_offset: .inf\n")
+                == "test.yaml:2:16: gateway.rssi_offset: expected a number, found '.inf'")
         #expect(failure("mqtt:\n  port: 18.83\n") == "test.yaml:2:9: mqtt.port: expected a whole number, found '18.83'")
         #expect(failure("gateway:\n  floor: \"\"\n") == "test.yaml:2:10: gateway.floor: must not be empty")
     }
@@ -70,24 +79,31 @@ import Testing
                 + "found 'warn'; did you mean 'warning'?")
         #expect(
             failure("log_level: verbose\n")
-                == "test.yaml:1:12: log_level: must be one of trace, debug, info, notice, warning, error, critical, found 'verbose'")
+                == "test.yaml:1:12: log_level: must be one of trace, debug, info, notice, warning, error, critical, found 'verbose'"
+        )
         #expect(
             failure("ranging:\n  filter:\n    type: kalmann\n")
                 == "test.yaml:3:11: ranging.filter.type: must be one of none, median, trimmed_mean, kalman, found 'kalmann'; "
                 + "did you mean 'kalman'?")
         #expect(
             failure("scanner:\n  mode: pasive\n")
-                == "test.yaml:2:9: scanner.mode: must be one of active, passive, listen, found 'pasive'; did you mean 'passive'?")
+                == "test.yaml:2:9: scanner.mode: must be one of active, passive, listen, found 'pasive'; did you mean 'passive'?"
+        )
     }
 
     // MARK: gateway
 
     @Test func gatewayIDMustBeATopicLevel() {
-        #expect(failure("gateway:\n  id: a/b\n") == "test.yaml:2:7: gateway.id: must not contain '/' (it is an MQTT topic level)")
+        #expect(
+            failure("gateway:\n  id: a/b\n")
+                == "test.yaml:2:7: gateway.id: must not contain '/' (it is an MQTT topic level)")
         #expect(
             failure("gateway:\n  id: hall#1\n")
-                == "test.yaml:2:7: gateway.id: must not contain the MQTT wildcards '+' or '#' (it is an MQTT topic level)")
-        #expect(failure("gateway:\n  id: ''\n") == "test.yaml:2:7: gateway.id: must not be empty (it is an MQTT topic level)")
+                == "test.yaml:2:7: gateway.id: must not contain the MQTT wildcards '+' or '#' (it is an MQTT topic level)"
+        )
+        #expect(
+            failure("gateway:\n  id: ''\n")
+                == "test.yaml:2:7: gateway.id: must not be empty (it is an MQTT topic level)")
     }
 
     @Test func anUnusableHostNameAsksForGatewayID() {
@@ -105,8 +121,12 @@ import Testing
     }
 
     @Test func rssiOffsetRange() {
-        #expect(failure("gateway:\n  rssi_offset: 31\n") == "test.yaml:2:16: gateway.rssi_offset: must be between -30 and 30, found 31")
-        #expect(failure("gateway:\n  rssi_offset: -30.5\n") == "test.yaml:2:16: gateway.rssi_offset: must be between -30 and 30, found -30.5")
+        #expect(
+            failure("gateway:\n  rssi_offset: 31\n")
+                == "test.yaml:2:16: gateway.rssi_offset: must be between -30 and 30, found 31")
+        #expect(
+            failure("gateway:\n  rssi_offset: -30.5\n")
+                == "test.yaml:2:16: gateway.rssi_offset: must be between -30 and 30, found -30.5")
     }
 
     // MARK: scanner
@@ -114,7 +134,9 @@ import Testing
     @Test func scannerAdapterForms() {
         let expected = "must be auto, hciN (e.g. hci0) or a controller address like 00:1a:7d:da:71:13"
         #expect(failure("scanner:\n  adapter: hci\n") == "test.yaml:2:12: scanner.adapter: \(expected), found 'hci'")
-        #expect(failure("scanner:\n  adapter: 00:1a:7d:da:71\n") == "test.yaml:2:12: scanner.adapter: \(expected), found '00:1a:7d:da:71'")
+        #expect(
+            failure("scanner:\n  adapter: 00:1a:7d:da:71\n")
+                == "test.yaml:2:12: scanner.adapter: \(expected), found '00:1a:7d:da:71'")
     }
 
     @Test func scanIntervalLimitsComeFromTheSpec() {
@@ -130,11 +152,13 @@ import Testing
     @Test func scanWindowMustFitTheInterval() {
         #expect(
             failure("scanner:\n  interval: 50ms\n  window: 60ms\n")
-                == "test.yaml:3:11: scanner.window: 60ms is longer than scanner.interval (50ms); the window must fit in the interval")
+                == "test.yaml:3:11: scanner.window: 60ms is longer than scanner.interval (50ms); the window must fit in the interval"
+        )
         // The default window (100ms) no longer fits: reported where the interval was set.
         #expect(
             failure("scanner:\n  interval: 50ms\n")
-                == "test.yaml:2:13: scanner.window: 100ms is longer than scanner.interval (50ms); the window must fit in the interval")
+                == "test.yaml:2:13: scanner.window: 100ms is longer than scanner.interval (50ms); the window must fit in the interval"
+        )
     }
 
     @Test func watchdogIsOffOrAtLeastASecond() {
@@ -152,12 +176,17 @@ import Testing
     // MARK: mqtt
 
     @Test func mqttNumbersAndDurations() {
-        #expect(failure("mqtt:\n  port: 70000\n") == "test.yaml:2:9: mqtt.port: must be between 1 and 65535, found 70000")
+        #expect(
+            failure("mqtt:\n  port: 70000\n") == "test.yaml:2:9: mqtt.port: must be between 1 and 65535, found 70000")
         #expect(failure("mqtt:\n  port: 0\n") == "test.yaml:2:9: mqtt.port: must be between 1 and 65535, found 0")
         #expect(failure("mqtt:\n  qos: 3\n") == "test.yaml:2:8: mqtt.qos: must be between 0 and 2, found 3")
-        #expect(failure("mqtt:\n  keepalive: 2s\n") == "test.yaml:2:14: mqtt.keepalive: must be between 5s and 1h, found 2s")
+        #expect(
+            failure("mqtt:\n  keepalive: 2s\n") == "test.yaml:2:14: mqtt.keepalive: must be between 5s and 1h, found 2s"
+        )
         #expect(failure("mqtt:\n  protocol: 4\n") == "test.yaml:2:13: mqtt.protocol: must be 3.1.1 or 5, found '4'")
-        #expect(failure("mqtt:\n  outbox_limit: 10\n") == "test.yaml:2:17: mqtt.outbox_limit: must be at least 100, found 10")
+        #expect(
+            failure("mqtt:\n  outbox_limit: 10\n")
+                == "test.yaml:2:17: mqtt.outbox_limit: must be at least 100, found 10")
         #expect(
             failure("mqtt:\n  stats_interval: 10ms\n")
                 == "test.yaml:2:19: mqtt.stats_interval: must be at least 1s (or 0 to turn it off), found 10ms")
@@ -192,14 +221,18 @@ import Testing
     @Test func tlsClientCertificateNeedsItsKey() {
         #expect(
             failure("mqtt:\n  tls:\n    cert_file: /c.pem\n")
-                == "test.yaml:3:16: mqtt.tls.key_file: is required with mqtt.tls.cert_file (a client certificate needs its key)")
+                == "test.yaml:3:16: mqtt.tls.key_file: is required with mqtt.tls.cert_file (a client certificate needs its key)"
+        )
         #expect(
             failure("mqtt:\n  tls:\n    key_file: /c.key\n")
-                == "test.yaml:3:15: mqtt.tls.cert_file: is required with mqtt.tls.key_file (a client certificate needs its key)")
+                == "test.yaml:3:15: mqtt.tls.cert_file: is required with mqtt.tls.key_file (a client certificate needs its key)"
+        )
     }
 
     @Test func tlsVersion() {
-        #expect(failure("mqtt:\n  tls:\n    version: tlsv1.1\n") == "test.yaml:3:14: mqtt.tls.version: must be tlsv1.2 or tlsv1.3, found 'tlsv1.1'")
+        #expect(
+            failure("mqtt:\n  tls:\n    version: tlsv1.1\n")
+                == "test.yaml:3:14: mqtt.tls.version: must be tlsv1.2 or tlsv1.3, found 'tlsv1.1'")
     }
 
     // MARK: monitoring
@@ -208,16 +241,21 @@ import Testing
         #expect(
             failure("monitoring:\n  exit_timeout: 500ms\n")
                 == "test.yaml:2:17: monitoring.exit_timeout: must be at least 1s, found 500ms")
-        #expect(failure("monitoring:\n  max_tracked: 8\n") == "test.yaml:2:16: monitoring.max_tracked: must be at least 16, found 8")
+        #expect(
+            failure("monitoring:\n  max_tracked: 8\n")
+                == "test.yaml:2:16: monitoring.max_tracked: must be at least 16, found 8")
         #expect(
             failure("monitoring:\n  attributes_refresh: 1ms\n")
-                == "test.yaml:2:23: monitoring.attributes_refresh: must be at least 1s (or 0 to turn it off), found 1ms")
+                == "test.yaml:2:23: monitoring.attributes_refresh: must be at least 1s (or 0 to turn it off), found 1ms"
+        )
     }
 
     // MARK: ranging
 
     @Test func rangingIntervalAndStaleness() {
-        #expect(failure("ranging:\n  interval: 50ms\n") == "test.yaml:2:13: ranging.interval: must be between 100ms and 1m, found 50ms")
+        #expect(
+            failure("ranging:\n  interval: 50ms\n")
+                == "test.yaml:2:13: ranging.interval: must be between 100ms and 1m, found 50ms")
         #expect(
             failure("ranging:\n  stale_after: 500ms\n")
                 == "test.yaml:2:16: ranging.stale_after: 500ms is shorter than ranging.interval (1s)")
@@ -226,8 +264,11 @@ import Testing
     @Test func filterParameters() {
         #expect(
             failure("ranging:\n  filter:\n    trim: 0.5\n")
-                == "test.yaml:3:11: ranging.filter.trim: must be less than 0.5 (it is trimmed from each end), found 0.5")
-        #expect(failure("ranging:\n  filter:\n    trim: -0.1\n") == "test.yaml:3:11: ranging.filter.trim: must be at least 0, found -0.1")
+                == "test.yaml:3:11: ranging.filter.trim: must be less than 0.5 (it is trimmed from each end), found 0.5"
+        )
+        #expect(
+            failure("ranging:\n  filter:\n    trim: -0.1\n")
+                == "test.yaml:3:11: ranging.filter.trim: must be at least 0, found -0.1")
         #expect(
             failure("ranging:\n  filter:\n    process_noise: 0\n")
                 == "test.yaml:3:20: ranging.filter.process_noise: must be greater than 0, found 0")
@@ -240,7 +281,9 @@ import Testing
     }
 
     @Test func distanceParameters() {
-        #expect(failure("ranging:\n  distance:\n    exponent: 7\n") == "test.yaml:3:15: ranging.distance.exponent: must be between 1 and 6, found 7")
+        #expect(
+            failure("ranging:\n  distance:\n    exponent: 7\n")
+                == "test.yaml:3:15: ranging.distance.exponent: must be between 1 and 6, found 7")
         #expect(
             failure("ranging:\n  distance:\n    default_measured_power: 5\n")
                 == "test.yaml:3:29: ranging.distance.default_measured_power: must be between -127 and 0, found 5")
@@ -249,7 +292,8 @@ import Testing
     @Test func proximityThresholdsMustIncrease() {
         #expect(
             failure("ranging:\n  proximity:\n    near: 0.4\n")
-                == "test.yaml:3:11: ranging.proximity.near: 0.4 m must be greater than ranging.proximity.immediate (0.5 m)")
+                == "test.yaml:3:11: ranging.proximity.near: 0.4 m must be greater than ranging.proximity.immediate (0.5 m)"
+        )
         #expect(
             failure("ranging:\n  proximity:\n    immediate: 0\n")
                 == "test.yaml:3:16: ranging.proximity.immediate: must be greater than 0, found 0")
@@ -288,7 +332,8 @@ import Testing
                 == "test.yaml:4:12: regions[0].major: only applies with uuid; use instance with namespace (Eddystone)")
         #expect(
             failure("regions:\n  - name: a\n    uuid: \(uuid)\n    instance: 0000000000a1\n")
-                == "test.yaml:4:15: regions[0].instance: only applies with namespace (Eddystone); use major and minor with uuid")
+                == "test.yaml:4:15: regions[0].instance: only applies with namespace (Eddystone); use major and minor with uuid"
+        )
         #expect(
             failure("regions:\n  - name: a\n    uuid: \(uuid)\n    minor: 1\n")
                 == "test.yaml:4:12: regions[0].major: is required when minor is set (as in CLBeaconRegion)")
@@ -311,10 +356,12 @@ import Testing
     @Test func eddystoneIdentifiersHaveFixedLengths() {
         #expect(
             failure("regions:\n  - name: a\n    namespace: edd1\n")
-                == "test.yaml:3:16: regions[0].namespace: an Eddystone namespace must be 20 hexadecimal digits, found 'edd1'")
+                == "test.yaml:3:16: regions[0].namespace: an Eddystone namespace must be 20 hexadecimal digits, found 'edd1'"
+        )
         #expect(
             failure("regions:\n  - name: a\n    namespace: edd1ebeac04e5defa017\n    instance: xyz000000000\n")
-                == "test.yaml:4:15: regions[0].instance: an Eddystone instance must be 12 hexadecimal digits, found 'xyz000000000'")
+                == "test.yaml:4:15: regions[0].instance: an Eddystone instance must be 12 hexadecimal digits, found 'xyz000000000'"
+        )
     }
 
     @Test func regionExitTimeout() {
@@ -331,7 +378,8 @@ import Testing
                 == "test.yaml:2:11: beacons[0].minor: is required with uuid (a beacon is uuid, major and minor)")
         #expect(
             failure("beacons:\n  - namespace: edd1ebeac04e5defa017\n")
-                == "test.yaml:2:16: beacons[0].instance: is required with namespace (a beacon is namespace and instance)")
+                == "test.yaml:2:16: beacons[0].instance: is required with namespace (a beacon is namespace and instance)"
+        )
         #expect(
             failure("beacons:\n  - name: Keys\n")
                 == "test.yaml:2:5: beacons[0]: needs uuid, major and minor, or namespace and instance")

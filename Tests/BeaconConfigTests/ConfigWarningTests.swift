@@ -1,5 +1,6 @@
-@testable import BeaconConfig
 import Testing
+
+@testable import BeaconConfig
 
 @Suite struct ConfigWarningTests {
     @Test func insecureTLSIsWarned() {
@@ -20,7 +21,8 @@ import Testing
 
     /// An error, not a warning: `run` cannot start with a password and no user name (issue 34).
     @Test func passwordFileWithoutUsernameIsAnError() {
-        #expect(failure("mqtt:\n  password_file: /etc/pw\n") == "test.yaml:2:18: mqtt.password_file: needs mqtt.username")
+        #expect(
+            failure("mqtt:\n  password_file: /etc/pw\n") == "test.yaml:2:18: mqtt.password_file: needs mqtt.username")
         #expect(warnings("mqtt:\n  username: u\n  password_file: /etc/pw\n") == [])
     }
 
@@ -49,13 +51,18 @@ extension ConfigWarningTests {
         // The controller counts in 0.625 ms steps (Core Spec Vol 4, Part E, §7.8.10): 100ms is 160 steps, 30.1ms is not whole.
         #expect(
             warnings("scanner:\n  interval: 100ms\n  window: 30.1ms\n")
-                == ["test.yaml:3:11: scanner.window: is not a multiple of 0.625ms, the controller's unit; it will be rounded"])
+                == [
+                    "test.yaml:3:11: scanner.window: is not a multiple of 0.625ms, the controller's unit; it will be rounded"
+                ])
     }
 
     @Test func clientIDsBrokersMayRefuse() {
         let expected = "brokers need only accept 1 to 23 letters and digits (MQTT 3.1.1 §3.1.3.1); some may refuse it"
         #expect(warnings("mqtt:\n  client_id: gw-hall\n") == ["test.yaml:2:14: mqtt.client_id: \(expected)"])
-        #expect(warnings("mqtt:\n  client_id: abcdefghijklmnopqrstuvwx\n") == ["test.yaml:2:14: mqtt.client_id: \(expected)"])
+        #expect(
+            warnings("mqtt:\n  client_id: abcdefghijklmnopqrstuvwx\n") == [
+                "test.yaml:2:14: mqtt.client_id: \(expected)"
+            ])
         #expect(warnings("mqtt:\n  client_id: gwhall1\n") == [])
     }
 }

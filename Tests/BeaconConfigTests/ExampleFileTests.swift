@@ -1,8 +1,9 @@
-@testable import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Foundation
 import Testing
+
+@testable import BeaconConfig
 
 /// `etc/beacon2mqtt.yaml` is documentation: it must parse to exactly the defaults, and show every
 /// key the loader accepts.
@@ -47,7 +48,8 @@ import Testing
 
     @Test func commentedExamplesAreValidConfiguration() throws {
         // The example's irk_file, made real for the test.
-        let irkFile = FileManager.default.temporaryDirectory.appendingPathComponent("alice-phone-\(UUID().uuidString).irk")
+        let irkFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "alice-phone-\(UUID().uuidString).irk")
         try "c408ac77728161d428a7a226be49b140\n".write(to: irkFile, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: irkFile) }
         let yaml = try examples().replacingOccurrences(of: "/etc/beacon2mqtt/alice-phone.irk", with: irkFile.path)
@@ -58,9 +60,11 @@ import Testing
         #expect(config.beacons[0].measuredPower == -61)
         #expect(config.devices.map(\.name) == ["alice-phone", "bobs-watch", "keys"])
         #expect(config.devices[0].irkFile == irkFile.path)
-        #expect(config.devices[0].identification == .irk(IdentityResolvingKey(text: "c408ac77728161d428a7a226be49b140")!))
+        #expect(
+            config.devices[0].identification == .irk(IdentityResolvingKey(text: "c408ac77728161d428a7a226be49b140")!))
         // bobs-watch's base64 is the Core Spec's sample key, octets reversed.
-        #expect(config.devices[1].identification == .irk(IdentityResolvingKey(text: "ec0234a357c8ad05341010a60a397d9b")!))
+        #expect(
+            config.devices[1].identification == .irk(IdentityResolvingKey(text: "ec0234a357c8ad05341010a60a397d9b")!))
         #expect(config.devices[2].identification == .address(BluetoothAddress("c1:02:03:04:05:06")!))
         #expect(
             config.locator.foreignSources == [
@@ -78,7 +82,8 @@ import Testing
         #expect(paths.count > 80)  // the table itself is walked, not a copy of it
         for path in paths {
             let components = path.split(separator: ".").map(String.init)
-            #expect(trees.contains { Self.contains($0, components[...]) }, "\(path) is missing from etc/beacon2mqtt.yaml")
+            #expect(
+                trees.contains { Self.contains($0, components[...]) }, "\(path) is missing from etc/beacon2mqtt.yaml")
         }
     }
 

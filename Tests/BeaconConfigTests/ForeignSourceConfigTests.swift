@@ -1,6 +1,7 @@
-@testable import BeaconConfig
 import BeaconCore
 import Testing
+
+@testable import BeaconConfig
 
 @Suite struct ForeignSourceConfigTests {
     @Test func sourcesTakeTheirFormatsTopicsUnlessSet() throws {
@@ -39,24 +40,42 @@ import Testing
 
     @Test func badSourcesNameFileLineAndKey() {
         let cases: [(yaml: String, key: String, line: Int, says: String)] = [
-            ("locator:\n  foreign_sources:\n    - format: espresence\n      nodes: []\n",
-             "locator.foreign_sources[0].format", 3, "did you mean 'espresense'"),
-            ("locator:\n  foreign_sources:\n    - format: espresense\n",
-             "locator.foreign_sources[0].nodes", 3, "missing"),
-            ("locator:\n  foreign_sources:\n    - format: espresense\n      topic: espresense/#/x\n      nodes: []\n",
-             "locator.foreign_sources[0].topic", 4, "'#' must be the last level"),
-            ("locator:\n  foreign_sources:\n    - format: espresense\n      availability: a/b+/c\n      nodes: []\n",
-             "locator.foreign_sources[0].availability", 4, "whole level"),
-            ("locator:\n  foreign_sources:\n    - format: openmqttgateway\n      topic: home/gw/BLE/x\n      nodes: []\n",
-             "locator.foreign_sources[0].topic", 4, "BTtoMQTT"),
-            ("locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a/b\n",
-             "locator.foreign_sources[0].nodes[0].node", 5, "'/'"),
-            ("locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a\n        - node: a\n",
-             "locator.foreign_sources[0].nodes[1].node", 6, "listed twice"),
-            ("locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a\n          gateway: x+\n",
-             "locator.foreign_sources[0].nodes[0].gateway", 6, "wildcards"),
-            ("locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a\n          rooom: x\n",
-             "locator.foreign_sources[0].nodes[0].rooom", 6, "did you mean 'room'"),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresence\n      nodes: []\n",
+                "locator.foreign_sources[0].format", 3, "did you mean 'espresense'"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresense\n",
+                "locator.foreign_sources[0].nodes", 3, "missing"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresense\n      topic: espresense/#/x\n      nodes: []\n",
+                "locator.foreign_sources[0].topic", 4, "'#' must be the last level"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresense\n      availability: a/b+/c\n      nodes: []\n",
+                "locator.foreign_sources[0].availability", 4, "whole level"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: openmqttgateway\n      topic: home/gw/BLE/x\n      nodes: []\n",
+                "locator.foreign_sources[0].topic", 4, "BTtoMQTT"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a/b\n",
+                "locator.foreign_sources[0].nodes[0].node", 5, "'/'"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a\n        - node: a\n",
+                "locator.foreign_sources[0].nodes[1].node", 6, "listed twice"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a\n          gateway: x+\n",
+                "locator.foreign_sources[0].nodes[0].gateway", 6, "wildcards"
+            ),
+            (
+                "locator:\n  foreign_sources:\n    - format: espresense\n      nodes:\n        - node: a\n          rooom: x\n",
+                "locator.foreign_sources[0].nodes[0].rooom", 6, "did you mean 'room'"
+            ),
         ]
         for c in cases {
             do {

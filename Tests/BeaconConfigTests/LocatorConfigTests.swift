@@ -1,8 +1,9 @@
-@testable import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Testing
 import Vocabulary
+
+@testable import BeaconConfig
 
 @Suite struct LocatorConfigTests {
     @Test func everyLocatorKeyLandsInItsField() throws {
@@ -91,7 +92,8 @@ import Vocabulary
 @Suite struct HomeAssistantConfigTests {
     @Test func homeAssistantKeysLandInTheirFields() throws {
         let config = try parse("homeassistant:\n  discovery: true\n  prefix: ha\n  room_topic: room_presence\n")
-        #expect(config.homeAssistant == HomeAssistantSettings(discovery: true, prefix: "ha", roomTopic: "room_presence"))
+        #expect(
+            config.homeAssistant == HomeAssistantSettings(discovery: true, prefix: "ha", roomTopic: "room_presence"))
         #expect(try parse("").homeAssistant == HomeAssistantSettings())
     }
 

@@ -1,6 +1,7 @@
-@testable import BeaconConfig
 import BeaconCore
 import Testing
+
+@testable import BeaconConfig
 
 /// `metrics.listen`: off by default, an IPv4 or bracketed IPv6 address and a port, errors at the
 /// value's position.
@@ -17,13 +18,15 @@ import Testing
         #expect(v6?.isIPv6 == true && v6?.description == "[::1]:9851")
         #expect(try parse("metrics:\n  listen: '[::]:9851'\n").metrics.listen?.address == "::")
         #expect(try parse("metrics:\n  listen: '[fd00::2]:1'\n").metrics.listen?.description == "[fd00::2]:1")
-        #expect(try parse("metrics:\n  listen: '[::ffff:127.0.0.1]:80'\n").metrics.listen?.address == "::ffff:127.0.0.1")
+        #expect(
+            try parse("metrics:\n  listen: '[::ffff:127.0.0.1]:80'\n").metrics.listen?.address == "::ffff:127.0.0.1")
     }
 
     @Test func badIPv6ValuesNameTheKeyAndPosition() {
         #expect(
             failure("metrics:\n  listen: '::1:9851'\n")
-                == "test.yaml:2:11: metrics.listen: an IPv6 address goes in brackets, like [::1]:9851, found '::1:9851'")
+                == "test.yaml:2:11: metrics.listen: an IPv6 address goes in brackets, like [::1]:9851, found '::1:9851'"
+        )
         #expect(
             failure("metrics:\n  listen: '[::1]'\n")
                 == "test.yaml:2:11: metrics.listen: an IPv6 address needs its port after the bracket, like [::1]:9851, "
@@ -31,11 +34,13 @@ import Testing
         #expect(
             failure("metrics:\n  listen: '[::g]:1'\n")
                 == "test.yaml:2:11: metrics.listen: '::g' is not an IPv6 address (like ::1, or :: for every interface)")
-        #expect(failure("metrics:\n  listen: '[127.0.0.1]:1'\n")?.contains("'127.0.0.1' is not an IPv6 address") == true)
+        #expect(
+            failure("metrics:\n  listen: '[127.0.0.1]:1'\n")?.contains("'127.0.0.1' is not an IPv6 address") == true)
         #expect(failure("metrics:\n  listen: '[fe80::1%eth0]:1'\n")?.contains("is not an IPv6 address") == true)
         #expect(failure("metrics:\n  listen: '[1:2:3:4:5:6:7:8:9]:1'\n")?.contains("is not an IPv6 address") == true)
         #expect(
-            failure("metrics:\n  listen: '[::1]:0'\n") == "test.yaml:2:11: metrics.listen: port must be from 1 to 65535, found '0'")
+            failure("metrics:\n  listen: '[::1]:0'\n")
+                == "test.yaml:2:11: metrics.listen: port must be from 1 to 65535, found '0'")
         #expect(failure("metrics:\n  listen: '[]:80'\n")?.contains("'' is not an IPv6 address") == true)
     }
 
@@ -52,14 +57,16 @@ import Testing
                 == "test.yaml:2:11: metrics.listen: must be an address and a port, like 127.0.0.1:9851 or [::1]:9851, "
                 + "found '9851'")
         #expect(failure("metrics:\n  listen: 256.0.0.1:1\n")?.contains("'256.0.0.1' is not an IPv4 address") == true)
-        #expect(failure("metrics:\n  listne: 1\n") == "test.yaml:2:3: metrics.listne: unknown key; did you mean 'listen'?")
+        #expect(
+            failure("metrics:\n  listne: 1\n") == "test.yaml:2:3: metrics.listne: unknown key; did you mean 'listen'?")
     }
 
     /// `locate` serves on `metrics.locator_listen`, by default `listen`'s address on the next port,
     /// so `run` and `locate` with one file on one host never contend (issue 34).
     @Test func theLocatorHasItsOwnEndpoint() throws {
         #expect(try parse("").metrics.locatorEndpoint == nil)
-        #expect(try parse("metrics:\n  listen: 127.0.0.1:9851\n").metrics.locatorEndpoint?.description == "127.0.0.1:9852")
+        #expect(
+            try parse("metrics:\n  listen: 127.0.0.1:9851\n").metrics.locatorEndpoint?.description == "127.0.0.1:9852")
         #expect(try parse("metrics:\n  listen: '[::1]:9851'\n").metrics.locatorEndpoint?.description == "[::1]:9852")
         #expect(
             try parse("metrics:\n  listen: 127.0.0.1:9851\n  locator_listen: 0.0.0.0:9900\n").metrics.locatorEndpoint?
@@ -67,9 +74,11 @@ import Testing
         #expect(try parse("metrics:\n  locator_listen: 127.0.0.1:9900\n").metrics.listen == nil)
         #expect(
             failure("metrics:\n  listen: 127.0.0.1:9851\n  locator_listen: 127.0.0.1:9851\n")
-                == "test.yaml:3:19: metrics.locator_listen: is metrics.listen's address and port; run and locate on one host cannot share one")
+                == "test.yaml:3:19: metrics.locator_listen: is metrics.listen's address and port; run and locate on one host cannot share one"
+        )
         #expect(
             failure("metrics:\n  listen: 127.0.0.1:65535\n")
-                == "test.yaml:2:11: metrics.listen: port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen")
+                == "test.yaml:2:11: metrics.listen: port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen"
+        )
     }
 }

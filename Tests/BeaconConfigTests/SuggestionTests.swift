@@ -1,5 +1,6 @@
-@testable import BeaconConfig
 import Testing
+
+@testable import BeaconConfig
 
 @Suite struct SuggestionTests {
     @Test func editDistanceCountsASwapAsOneEdit() {

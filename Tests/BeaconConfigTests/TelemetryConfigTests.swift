@@ -1,8 +1,9 @@
-@testable import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Testing
 import Vocabulary
+
+@testable import BeaconConfig
 
 @Suite struct TelemetryConfigTests {
     @Test func defaultsAndValues() throws {
@@ -26,7 +27,11 @@ import Vocabulary
         #expect(
             failure("telemetry:\n  low_battery_mv: 2.5\n")
                 == "test.yaml:2:19: telemetry.low_battery_mv: expected a whole number, found '2.5'")
-        #expect(failure("telemetry:\n  enabled: sometimes\n") == "test.yaml:2:12: telemetry.enabled: expected true or false, found 'sometimes'")
-        #expect(failure("telemetry:\n  intervall: 1m\n")?.hasPrefix("test.yaml:2:3: telemetry.intervall: unknown key") == true)
+        #expect(
+            failure("telemetry:\n  enabled: sometimes\n")
+                == "test.yaml:2:12: telemetry.enabled: expected true or false, found 'sometimes'")
+        #expect(
+            failure("telemetry:\n  intervall: 1m\n")?.hasPrefix("test.yaml:2:3: telemetry.intervall: unknown key")
+                == true)
     }
 }

@@ -1,5 +1,6 @@
-@testable import BeaconConfig
 import BeaconCore
+
+@testable import BeaconConfig
 
 /// The defaults the tests parse against: the loader's own defaults with a known host name.
 let testDefaults: Configuration = {

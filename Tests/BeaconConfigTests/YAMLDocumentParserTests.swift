@@ -1,5 +1,6 @@
-@testable import BeaconConfig
 import Testing
+
+@testable import BeaconConfig
 
 @Suite struct YAMLDocumentParserTests {
     private func tree(_ yaml: String) throws(ConfigError) -> YAMLNode? {
@@ -106,7 +107,8 @@ import Testing
     }
 
     @Test func anchorsAliasesTagsAndSecondDocumentsAreRejected() {
-        #expect(syntaxError("a: &x 1\n")?.description == "t.yaml:1:4: anchors (&x) are not supported; write the value out")
+        #expect(
+            syntaxError("a: &x 1\n")?.description == "t.yaml:1:4: anchors (&x) are not supported; write the value out")
         #expect(syntaxError("a: 1\nb: *x\n")?.line == 2)
         #expect(syntaxError("a: !!int 1\n")?.message == "YAML tags (tag:yaml.org,2002:int) are not supported")
         #expect(

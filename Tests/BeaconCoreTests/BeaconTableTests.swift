@@ -1,8 +1,7 @@
 import BeaconWire
-import Vocabulary
-
 import TestFixtures
 import Testing
+import Vocabulary
 
 @testable import BeaconCore
 

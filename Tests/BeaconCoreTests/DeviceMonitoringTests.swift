@@ -19,7 +19,8 @@ import Vocabulary
 
     static func sighting(_ address: BluetoothAddress, at seconds: Double, rssi: Int8 = -60) -> BeaconSighting {
         BeaconSighting(
-            identity: phone, kind: .irk, address: address, rssi: rssi, measuredPower: nil, timestamp: Fixtures.at(seconds))
+            identity: phone, kind: .irk, address: address, rssi: rssi, measuredPower: nil,
+            timestamp: Fixtures.at(seconds))
     }
 
     static func enters(_ events: [MonitoringEvent]) -> [TransitionBeacon] {
@@ -102,7 +103,8 @@ import Vocabulary
     @Test func aRestoredDeviceStaysInsideWithoutANewEnter() {
         var h = EventHarness(Self.config())
         h.subject.restore([
-            RestoredState(subject: .beacon(Self.phone), state: .inside, since: Fixtures.at(-60), lastSeen: Fixtures.at(-1))
+            RestoredState(
+                subject: .beacon(Self.phone), state: .inside, since: Fixtures.at(-60), lastSeen: Fixtures.at(-1))
         ])
         h.see(Self.sighting(ResolvablePrivateAddress.random(for: Self.key), at: 2))
         #expect(Self.enters(h.out).isEmpty)
@@ -111,7 +113,8 @@ import Vocabulary
         var other = EventHarness(Self.config())
         other.subject.restore([
             RestoredState(
-                subject: .beacon(.device(named: "bob")), state: .inside, since: Fixtures.at(-60), lastSeen: Fixtures.at(-1))
+                subject: .beacon(.device(named: "bob")), state: .inside, since: Fixtures.at(-60),
+                lastSeen: Fixtures.at(-1))
         ])
         #expect(other.monitor.trackedBeacons.isEmpty)
     }

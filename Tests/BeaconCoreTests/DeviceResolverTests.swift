@@ -18,7 +18,8 @@ import Testing
 
     @Test func theSpecSampleAddressIsTheFirstPhone() throws {
         var r = Self.resolver()
-        let found = r.sighting(address: BluetoothAddress("70:81:94:0d:fb:aa")!, addressType: 1, rssi: -61, at: Fixtures.t0)
+        let found = r.sighting(
+            address: BluetoothAddress("70:81:94:0d:fb:aa")!, addressType: 1, rssi: -61, at: Fixtures.t0)
         let s = try #require(found)
         #expect(s.identity == .device(named: "phone-0"))
         #expect(s.kind == .irk)
@@ -42,8 +43,9 @@ import Testing
         var r = Self.resolver(keys: keys)
         let address = ResolvablePrivateAddress.random(for: keys[37])
         for _ in 0..<100 {
-            #expect(r.sighting(address: address, addressType: 1, rssi: -60, at: Fixtures.t0)?.identity
-                == .device(named: "phone-37"))
+            #expect(
+                r.sighting(address: address, addressType: 1, rssi: -60, at: Fixtures.t0)?.identity
+                    == .device(named: "phone-37"))
         }
         #expect(r.resolutions == 1 && r.resolved == 100)
     }
@@ -54,8 +56,9 @@ import Testing
         for _ in 0..<20 {
             let a = ResolvablePrivateAddress.random(for: Self.sampleKey)
             addresses.append(a)
-            #expect(r.sighting(address: a, addressType: 1, rssi: -60, at: Fixtures.t0)?.identity
-                == .device(named: "phone-0"))
+            #expect(
+                r.sighting(address: a, addressType: 1, rssi: -60, at: Fixtures.t0)?.identity
+                    == .device(named: "phone-0"))
         }
         #expect(r.cachedAddresses == DeviceResolver.addressesPerDevice)
         // The latest ones are cached; an old one is resolved again (and still is the device).
@@ -79,8 +82,9 @@ import Testing
     @Test func onlyRandomAddressesOfTheResolvableFormAreResolved() {
         var r = Self.resolver()
         // The sample RPA reported as a public address: not private, not looked at.
-        #expect(r.sighting(address: BluetoothAddress("70:81:94:0d:fb:aa")!, addressType: 0, rssi: -60, at: Fixtures.t0)
-            == nil)
+        #expect(
+            r.sighting(address: BluetoothAddress("70:81:94:0d:fb:aa")!, addressType: 0, rssi: -60, at: Fixtures.t0)
+                == nil)
         // A static random and a non-resolvable private address: no AES either.
         for text in ["c0:81:94:0d:fb:aa", "30:81:94:0d:fb:aa"] {
             #expect(r.sighting(address: BluetoothAddress(text)!, addressType: 1, rssi: -60, at: Fixtures.t0) == nil)
@@ -92,8 +96,9 @@ import Testing
         var r = DeviceResolver(
             devices: [DeviceSettings(name: "p", identification: .irk(Self.sampleKey))], makeResolver: nil)
         #expect(!r.isEmpty)
-        #expect(r.sighting(address: BluetoothAddress("70:81:94:0d:fb:aa")!, addressType: 1, rssi: -60, at: Fixtures.t0)
-            == nil)
+        #expect(
+            r.sighting(address: BluetoothAddress("70:81:94:0d:fb:aa")!, addressType: 1, rssi: -60, at: Fixtures.t0)
+                == nil)
     }
 
     @Test func deviceIdentitiesFollowTheNameOnly() {

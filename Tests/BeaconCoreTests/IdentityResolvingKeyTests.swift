@@ -24,7 +24,8 @@ import Testing
 
     @Test func anythingElseIsRefused() {
         for bad in [
-            "", String(Self.hex.dropLast()), Self.hex + "00", "zz" + Self.hex.dropFirst(2), "ec0234a3 57c8ad05341010a60a397d9",
+            "", String(Self.hex.dropLast()), Self.hex + "00", "zz" + Self.hex.dropFirst(2),
+            "ec0234a3 57c8ad05341010a60a397d9",
             "m305CqYQEDQFrchXozQC==", "m305CqYQEDQFrch!ozQC7A==", "AAAA=", "irk:",
         ] {
             #expect(IdentityResolvingKey(text: bad) == nil, "\(bad)")

@@ -14,10 +14,14 @@ import Vocabulary
     @Test func readingsAheadOfTheDecisionsAreAllKeptUpToTheirCapacity() {
         var track = LocatorTrack()
         let decided = Timestamp(microseconds: 0)
-        for s in 1...Int64(LocatorTrack.aheadCapacity) { track.insert(Self.sample(s), gateway: "A", keep: 5, decided: decided) }
+        for s in 1...Int64(LocatorTrack.aheadCapacity) {
+            track.insert(Self.sample(s), gateway: "A", keep: 5, decided: decided)
+        }
         #expect(track.readings(of: "A")?.count == LocatorTrack.aheadCapacity)
         // A flood stamped ahead: the oldest ahead go first, the count stays put.
-        for s in 1_000...20_000 as ClosedRange<Int64> { track.insert(Self.sample(s), gateway: "A", keep: 5, decided: decided) }
+        for s in 1_000...20_000 as ClosedRange<Int64> {
+            track.insert(Self.sample(s), gateway: "A", keep: 5, decided: decided)
+        }
         let kept = track.readings(of: "A")!
         #expect(kept.count == LocatorTrack.aheadCapacity)
         #expect(kept.first?.timestamp == Self.sample(20_001 - Int64(LocatorTrack.aheadCapacity)).timestamp)
@@ -32,7 +36,9 @@ import Vocabulary
         track.insert(Self.sample(41), gateway: "A", keep: 5, decided: decided)
         #expect(track.readings(of: "A")!.map(\.timestamp) == (26...41).map { Self.sample($0).timestamp })
         // A flood of late readings, stamped before the decided tick, changes nothing kept.
-        for s in -5_000...25 as ClosedRange<Int64> { track.insert(Self.sample(s), gateway: "A", keep: 5, decided: decided) }
+        for s in -5_000...25 as ClosedRange<Int64> {
+            track.insert(Self.sample(s), gateway: "A", keep: 5, decided: decided)
+        }
         #expect(track.readings(of: "A")!.map(\.timestamp) == (26...41).map { Self.sample($0).timestamp })
     }
 }

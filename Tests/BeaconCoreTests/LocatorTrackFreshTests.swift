@@ -24,7 +24,10 @@ import Vocabulary
                     && (lost.map { $0 > t || s.timestamp >= $0 } ?? true)
             }
             let slice = LocatorTrack.fresh(list, at: t, staleAfter: staleAfter, lost: lost)
-            #expect(Array(slice) == expected, "t=\(t.microseconds) stale=\(staleAfter.microseconds) lost=\(String(describing: lost?.microseconds)) \(list.map(\.timestamp.microseconds))")
+            #expect(
+                Array(slice) == expected,
+                "t=\(t.microseconds) stale=\(staleAfter.microseconds) lost=\(String(describing: lost?.microseconds)) \(list.map(\.timestamp.microseconds))"
+            )
         }
     }
 }

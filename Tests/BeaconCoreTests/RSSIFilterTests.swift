@@ -23,7 +23,9 @@ import Testing
                 // trim 0.25 averages the sorted middle half: only a correct sort gives the reference.
                 let k = n / 4
                 let middle = sorted[k..<(n - k)]
-                #expect(Self.apply(samples) { RSSIFilter.trimmedMean($0, trim: 0.25) } == middle.reduce(0, +) / Double(middle.count))
+                #expect(
+                    Self.apply(samples) { RSSIFilter.trimmedMean($0, trim: 0.25) } == middle.reduce(0, +)
+                        / Double(middle.count))
             }
         }
         // The bins' edges: the extremes of Int8 alone, and a spread of exactly 64.

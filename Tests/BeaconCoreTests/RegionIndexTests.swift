@@ -52,15 +52,29 @@ import Testing
         #expect(Self.matched(index, .uuid(Self.b, major: 7, minor: 9)) == ["b-7"])
         #expect(index.matchList(for: .uuid(Self.b, major: 6, minor: 9)) == RegionIndex.none)
         let ns = BeaconID128(high: 0x1122_3344_5566_7788, low: 0x99AA << 48)
-        #expect(Self.matched(index, BeaconIdentity(scheme: .eddystone, id: BeaconID128(high: ns.high, low: ns.low | 0x42), major: 0, minor: 0)) == ["ns", "ns-inst"])
-        #expect(Self.matched(index, BeaconIdentity(scheme: .eddystone, id: BeaconID128(high: ns.high, low: ns.low | 0x43), major: 0, minor: 0)) == ["ns"])
+        #expect(
+            Self.matched(
+                index,
+                BeaconIdentity(
+                    scheme: .eddystone, id: BeaconID128(high: ns.high, low: ns.low | 0x42), major: 0, minor: 0)) == [
+                    "ns", "ns-inst",
+                ])
+        #expect(
+            Self.matched(
+                index,
+                BeaconIdentity(
+                    scheme: .eddystone, id: BeaconID128(high: ns.high, low: ns.low | 0x43), major: 0, minor: 0)) == [
+                    "ns"
+                ])
     }
 
     /// A thousand regions on one UUID (one per major), plus wildcards: the index agrees with the
     /// definition for identities inside and outside every region.
     @Test func agreesWithTheDefinitionOnManyRegions() {
         var regions = (0..<1_000).map { BeaconRegion(name: "m\($0)", uuid: Self.a, major: UInt16($0)) }
-        regions += [BeaconRegion(name: "any", uuid: Self.a), BeaconRegion(name: "m5-3", uuid: Self.a, major: 5, minor: 3)]
+        regions += [
+            BeaconRegion(name: "any", uuid: Self.a), BeaconRegion(name: "m5-3", uuid: Self.a, major: 5, minor: 3),
+        ]
         let index = RegionIndex(regions)
         var checked = 0
         for major in stride(from: 0, to: 1_100, by: 7) {

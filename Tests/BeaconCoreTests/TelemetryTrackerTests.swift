@@ -13,7 +13,9 @@ import Vocabulary
     let other = BluetoothAddress("eb:b1:cb:1c:7c:c2")!
 
     static func tlm(_ mv: UInt16, temperature: Double? = 20, count: UInt32 = 1) -> EddystoneFrame {
-        .tlm(EddystoneTLM(batteryMillivolts: mv, temperature: temperature, advertisingCount: count, uptimeDeciseconds: 10))
+        .tlm(
+            EddystoneTLM(
+                batteryMillivolts: mv, temperature: temperature, advertisingCount: count, uptimeDeciseconds: 10))
     }
 
     /// The tracker beside a real monitor (no regions: every beacon tracked, `capacity` at most),
@@ -44,7 +46,9 @@ import Vocabulary
         }
 
         @discardableResult
-        mutating func identity(_ id: BeaconIdentity, at s: Double, from a: BluetoothAddress, power: Int8 = -21)
+        mutating func identity(
+            _ id: BeaconIdentity, at s: Double, from a: BluetoothAddress, power: Int8 = -21
+        )
             -> [BeaconTelemetry]
         {
             let sighting = Fixtures.sighting(id, at: s, address: a)
@@ -92,7 +96,8 @@ import Vocabulary
     @Test func aTLMHeardBeforeAnyIdentityFrameIsHeldForTheAddress() {
         var d = Driver()
         #expect(d.frame(Self.tlm(3100), at: 0, from: address).isEmpty)
-        #expect(d.frame(.url(EddystoneURL(txPowerAt0m: -20, url: "https://example.com")), at: 0.05, from: address).isEmpty)
+        #expect(
+            d.frame(.url(EddystoneURL(txPowerAt0m: -20, url: "https://example.com")), at: 0.05, from: address).isEmpty)
         let out = d.identity(uid, at: 0.3, from: address)
         #expect(out.count == 1)
         #expect(out.first?.tlm?.batteryMillivolts == 3100)

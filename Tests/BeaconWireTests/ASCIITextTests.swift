@@ -44,8 +44,10 @@ import Vocabulary
             while fraction.hasSuffix("0") { fraction.removeLast() }
             return (n < 0 ? "-" : "") + whole + (fraction.isEmpty ? "" : "." + fraction)
         }
-        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -2.5, 0.049999999999999996, 0.05, -0.05, 8.999999999999999e15,
-            9e15, -9e15, 4.5e15 + 0.5, 1e300, -1e-300, .nan, .infinity, -.infinity, .ulpOfOne, 0.49999999999999994]
+        var values: [Double] = [
+            0, -0.0, 0.5, -0.5, 1.5, -2.5, 0.049999999999999996, 0.05, -0.05, 8.999999999999999e15,
+            9e15, -9e15, 4.5e15 + 0.5, 1e300, -1e-300, .nan, .infinity, -.infinity, .ulpOfOne, 0.49999999999999994,
+        ]
         var x: UInt64 = 0x9E37_79B9_7F4A_7C15
         for _ in 0..<20_000 {
             x = x &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
@@ -78,7 +80,9 @@ import Vocabulary
             for width in -1...5 {
                 let plain = String(v)
                 let expected = String(repeating: "0", count: max(0, width - plain.count)) + plain
-                if Self.text({ ASCIIText.appendDigits(v, minimumWidth: width, to: &$0) }) != "x" + expected { mismatches += 1 }
+                if Self.text({ ASCIIText.appendDigits(v, minimumWidth: width, to: &$0) }) != "x" + expected {
+                    mismatches += 1
+                }
             }
         }
         #expect(mismatches == 0)

@@ -145,7 +145,9 @@ import Testing
     }
 
     @Test func advertisedTxPowerIsAsTheFrameCarriesIt() {
-        func power(_ ad: [UInt8]) -> (Int8, Int)? { BeaconDecoder.beacons(inAD: ad).first?.advertisedTxPower.map { ($0.dBm, $0.atMetres) } }
+        func power(_ ad: [UInt8]) -> (Int8, Int)? {
+            BeaconDecoder.beacons(inAD: ad).first?.advertisedTxPower.map { ($0.dBm, $0.atMetres) }
+        }
         #expect(power(BeaconVectors.eddystoneUID)! == (-16, 0))
         #expect(power(BeaconVectors.eddystoneURL)! == (-10, 0))
         #expect(power(BeaconVectors.eddystoneEID)! == (-10, 0))
@@ -154,7 +156,8 @@ import Testing
     }
 
     @Test func encryptedTLMAndUnknownFramesAreUnknown() {
-        #expect(BeaconDecoder.beacons(inAD: BeaconVectors.eddystoneTLMEncrypted) == [.eddystone(.unknown(frameType: 0x20))])
+        #expect(
+            BeaconDecoder.beacons(inAD: BeaconVectors.eddystoneTLMEncrypted) == [.eddystone(.unknown(frameType: 0x20))])
         #expect(BeaconDecoder.beacons(inAD: BeaconVectors.eddystoneUnknown) == [.eddystone(.unknown(frameType: 0x40))])
     }
 
@@ -176,7 +179,9 @@ import Testing
             Issue.record("iBeacon should win")
             return
         }
-        guard case .eddystone(.uid)? = BeaconDecoder.firstIdentifiedBeacon(inAD: BeaconVectors.eddystoneURL + BeaconVectors.eddystoneUID)
+        guard
+            case .eddystone(.uid)? = BeaconDecoder.firstIdentifiedBeacon(
+                inAD: BeaconVectors.eddystoneURL + BeaconVectors.eddystoneUID)
         else {
             Issue.record("UID should be found after a URL frame")
             return

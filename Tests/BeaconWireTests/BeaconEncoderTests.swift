@@ -17,7 +17,8 @@ import Testing
     @Test func altBeaconIsTheSpecExampleWithItsReservedByte() throws {
         let beacon = Beacon.altBeacon(
             AltBeacon(
-                companyID: 0x0118, id1: BeaconID128(uuidString: "2f234454-cf6d-4a0f-adf2-f4911ba9ffa6")!, id2: 1, id3: 2,
+                companyID: 0x0118, id1: BeaconID128(uuidString: "2f234454-cf6d-4a0f-adf2-f4911ba9ffa6")!, id2: 1,
+                id3: 2,
                 referenceRSSI: -59, manufacturerReserved: nil))
         let data = try BeaconEncoder.advertisingData(beacon)
         #expect(data == BeaconVectors.flags + BeaconVectors.altBeacon)
@@ -66,8 +67,12 @@ import Testing
 
     @Test func urlsEddystoneCannotCarryAreErrors() {
         #expect(throws: BeaconEncodingError.urlScheme("ftp://x.org")) { try BeaconEncoder.encodeURL("ftp://x.org") }
-        #expect(throws: BeaconEncodingError.urlCharacter("https://a b.com")) { try BeaconEncoder.encodeURL("https://a b.com") }
-        #expect(throws: BeaconEncodingError.urlCharacter("https://é.com")) { try BeaconEncoder.encodeURL("https://é.com") }
+        #expect(throws: BeaconEncodingError.urlCharacter("https://a b.com")) {
+            try BeaconEncoder.encodeURL("https://a b.com")
+        }
+        #expect(throws: BeaconEncodingError.urlCharacter("https://é.com")) {
+            try BeaconEncoder.encodeURL("https://é.com")
+        }
         // 17 octets fit; 18 do not.
         #expect(throws: Never.self) { try BeaconEncoder.encodeURL("https://abcdefghijklmnopq") }
         #expect(throws: BeaconEncodingError.urlTooLong("https://abcdefghijklmnopqr", encodedLength: 18)) {
@@ -81,13 +86,17 @@ import Testing
         #expect(throws: BeaconEncodingError.self) {
             try BeaconEncoder.advertisingData(.eddystone(.eid(EddystoneEID(txPowerAt0m: 0, ephemeralID: 1))))
         }
-        #expect(throws: BeaconEncodingError.self) { try BeaconEncoder.advertisingData(.eddystone(.unknown(frameType: 0x40))) }
+        #expect(throws: BeaconEncodingError.self) {
+            try BeaconEncoder.advertisingData(.eddystone(.unknown(frameType: 0x40)))
+        }
     }
 
     @Test func everyEncodedFrameFitsLegacyAdvertisingData() throws {
         for beacon: Beacon in [
             .iBeacon(IBeacon(uuid: Self.uuid, major: .max, minor: .max, measuredPower: .min)),
-            .altBeacon(AltBeacon(companyID: .max, id1: Self.uuid, id2: 0, id3: 0, referenceRSSI: .max, manufacturerReserved: 0xFF)),
+            .altBeacon(
+                AltBeacon(
+                    companyID: .max, id1: Self.uuid, id2: 0, id3: 0, referenceRSSI: .max, manufacturerReserved: 0xFF)),
             .eddystone(.uid(EddystoneUID(txPowerAt0m: .min, id: Self.uuid))),
             .eddystone(.url(EddystoneURL(txPowerAt0m: .max, url: "https://abcdefghijklmnopq"))),
         ] {

@@ -4,13 +4,14 @@ enum BeaconVectors {
 
     /// iBeacon: length 0x1A, Manufacturer Specific Data, company 0x004C (LE), type 0x02, length 0x15,
     /// UUID, major, minor (big-endian), measured power.
-    static let iBeacon: [UInt8] = flags + [
-        0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15,
-        0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0,
-        0x01, 0x02,  // major 0x0102 = 258
-        0xFF, 0xFE,  // minor 0xFFFE = 65534
-        0xBB,  // −69 dBm
-    ]
+    static let iBeacon: [UInt8] =
+        flags + [
+            0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15,
+            0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0,
+            0x01, 0x02,  // major 0x0102 = 258
+            0xFF, 0xFE,  // minor 0xFFFE = 65534
+            0xBB,  // −69 dBm
+        ]
 
     /// AltBeacon example from the AltBeacon specification: company 0x0118 (Radius Networks),
     /// beacon code 0xBEAC, id1 2f234454-cf6d-4a0f-adf2-f4911ba9ffa6, id2 1, id3 2,
@@ -70,7 +71,8 @@ enum BeaconVectors {
     static let iBeaconTooShort: [UInt8] = [0x0A, 0xFF, 0x4C, 0x00, 0x02, 0x15, 0xE2, 0xC5, 0x6D, 0xB5, 0xDF]
 
     static let all: [[UInt8]] = [
-        iBeacon, altBeacon, altBeaconNoReserved, eddystoneUID, eddystoneURL, eddystoneTLM, eddystoneTLMNegative, eddystoneTLMNoTemperature,
+        iBeacon, altBeacon, altBeaconNoReserved, eddystoneUID, eddystoneURL, eddystoneTLM, eddystoneTLMNegative,
+        eddystoneTLMNoTemperature,
         eddystoneTLMEncrypted, eddystoneEID, eddystoneUnknown, appleNearby, appleWrongLength, iBeaconTooShort,
     ]
 }

@@ -82,7 +82,8 @@ import Testing
             switch beacon {
             case .eddystone(.uid(let u)):
                 let id = BeaconIdentity.eddystone(u.id)
-                keys["eddystone_uid/\(id.eddystoneNamespace)/\(id.eddystoneInstance)", default: []].append((report, beacon))
+                keys["eddystone_uid/\(id.eddystoneNamespace)/\(id.eddystoneInstance)", default: []].append(
+                    (report, beacon))
             case .eddystone(.url(let u)): keys["eddystone_url/\(u.url)", default: []].append((report, beacon))
             case .eddystone(.tlm): keys["eddystone_tlm/\(report.address)", default: []].append((report, beacon))
             default: continue
@@ -114,8 +115,10 @@ import Testing
                     continue
                 }
                 let actual = [first, last].flatMap {
-                    [Double($0.batteryMillivolts), $0.temperature ?? .nan, Double($0.advertisingCount),
-                     Double($0.uptimeDeciseconds)]
+                    [
+                        Double($0.batteryMillivolts), $0.temperature ?? .nan, Double($0.advertisingCount),
+                        Double($0.uptimeDeciseconds),
+                    ]
                 }
                 #expect(actual == numbers, "\(key)")
             }

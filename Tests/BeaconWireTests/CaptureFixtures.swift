@@ -10,8 +10,14 @@ enum CaptureFixtures {
     /// Capture file name → its expected-*.txt sidecar.
     static let all: [(capture: String, expected: String)] = [
         ("wangdalian-btsnooper_ext-adv_btsnoop_hci.log", "expected-wangdalian-btsnooper_ext-adv.txt"),
-        ("csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", "expected-csacca-horizon74_legacy-scanrsp-ibeacon.txt"),
-        ("csacca-horizon74_legacy-scanrsp-ibeacon.pcapng", "expected-csacca-horizon74_legacy-scanrsp-ibeacon.pcapng.txt"),
+        (
+            "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log",
+            "expected-csacca-horizon74_legacy-scanrsp-ibeacon.txt"
+        ),
+        (
+            "csacca-horizon74_legacy-scanrsp-ibeacon.pcapng",
+            "expected-csacca-horizon74_legacy-scanrsp-ibeacon.pcapng.txt"
+        ),
         ("goodystone-estimote-eddystone_hcidump-raw.txt", "expected-goodystone-estimote-eddystone_hcidump-raw.txt"),
     ]
 

@@ -6,7 +6,9 @@ import Vocabulary
 /// reader reads, whatever the chunk boundaries.
 @Suite struct CaptureReaderStreamingTests {
     /// Reads `bytes` as a stream fed `chunk` bytes at a time after a 4,096-byte (or whole) prefix.
-    static func stream(_ bytes: [UInt8], chunk: Int) -> (packets: [CapturedPacket], error: CaptureError?, maxBuffered: Int) {
+    static func stream(
+        _ bytes: [UInt8], chunk: Int
+    ) -> (packets: [CapturedPacket], error: CaptureError?, maxBuffered: Int) {
         var packets: [CapturedPacket] = []
         var at = min(4096, bytes.count)
         var maxBuffered = at
@@ -62,7 +64,8 @@ import Vocabulary
         var expected: [CapturedPacket] = []
         for i in 0..<2000 {
             let packet = CapturedPacket(
-                timestamp: .seconds(1_700_000_000) + .milliseconds(Int64(i)), bytes: [0x04, 0x0E, 0x01, UInt8(i & 0xFF)])
+                timestamp: .seconds(1_700_000_000) + .milliseconds(Int64(i)),
+                bytes: [0x04, 0x0E, 0x01, UInt8(i & 0xFF)])
             expected.append(packet)
             file += BtsnoopWriter.record(packet)
         }

@@ -15,7 +15,9 @@ import Vocabulary
     static func le32(_ v: UInt32) -> [UInt8] { be32(v).reversed() }
     static func be16(_ v: UInt16) -> [UInt8] { [UInt8(v >> 8), UInt8(v & 0xFF)] }
     static func le16(_ v: UInt16) -> [UInt8] { be16(v).reversed() }
-    static func be64(_ v: Int64) -> [UInt8] { be32(UInt32(truncatingIfNeeded: v >> 32)) + be32(UInt32(truncatingIfNeeded: v)) }
+    static func be64(_ v: Int64) -> [UInt8] {
+        be32(UInt32(truncatingIfNeeded: v >> 32)) + be32(UInt32(truncatingIfNeeded: v))
+    }
 
     static func btsnoopHeader(datalink: UInt32) -> [UInt8] {
         Array("btsnoop".utf8) + [0x00] + be32(1) + be32(datalink)
@@ -72,7 +74,9 @@ import Vocabulary
         #expect(packets.count == 1)
         let secondRecord = 16 + good.count
         #expect(error == .truncated(what: "btsnoop record 2", needed: good.count, available: 30, offset: secondRecord))
-        #expect(error?.description == "truncated btsnoop record 2 at offset \(secondRecord): needs \(good.count) bytes, 30 available")
+        #expect(
+            error?.description
+                == "truncated btsnoop record 2 at offset \(secondRecord): needs \(good.count) bytes, 30 available")
     }
 
     @Test func pcapLittleEndianWithDirectionHeader() throws {
@@ -80,7 +84,8 @@ import Vocabulary
             [0xD4, 0xC3, 0xB2, 0xA1] + Self.le16(2) + Self.le16(4) + Self.le32(0) + Self.le32(0)
             + Self.le32(65535) + Self.le32(201)
         let frame = Self.be32(1) + HCIVectors.realIBeacon  // direction 1 = received
-        let record = Self.le32(1_700_000_000) + Self.le32(250_000) + Self.le32(UInt32(frame.count))
+        let record =
+            Self.le32(1_700_000_000) + Self.le32(250_000) + Self.le32(UInt32(frame.count))
             + Self.le32(UInt32(frame.count)) + frame
         var reader = try CaptureReader(header + record)
         #expect(reader.format == .pcap(linkType: 201))
@@ -95,7 +100,8 @@ import Vocabulary
         let header: [UInt8] =
             [0xA1, 0xB2, 0x3C, 0x4D] + Self.be16(2) + Self.be16(4) + Self.be32(0) + Self.be32(0)
             + Self.be32(65535) + Self.be32(187)
-        let record = Self.be32(1_700_000_000) + Self.be32(7_000_999) + Self.be32(UInt32(HCIVectors.resetCommand.count))
+        let record =
+            Self.be32(1_700_000_000) + Self.be32(7_000_999) + Self.be32(UInt32(HCIVectors.resetCommand.count))
             + Self.be32(UInt32(HCIVectors.resetCommand.count)) + HCIVectors.resetCommand
         let (packets, error) = CaptureReader.readAll(header + record)
         #expect(error == nil)
@@ -113,15 +119,18 @@ import Vocabulary
 
     /// pcapng big-endian section: SHB, IDB (linktype 201, if_tsresol 9 = ns), EPB, SPB.
     @Test func pcapngBigEndianWithNanosecondResolutionAndSimplePackets() throws {
-        let shb = Self.be32(0x0A0D_0D0A) + Self.be32(28) + [0x1A, 0x2B, 0x3C, 0x4D] + Self.be16(1) + Self.be16(0)
+        let shb =
+            Self.be32(0x0A0D_0D0A) + Self.be32(28) + [0x1A, 0x2B, 0x3C, 0x4D] + Self.be16(1) + Self.be16(0)
             + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + Self.be32(28)
         // options: if_tsresol (9), length 1, value 9, 3 padding bytes; opt_endofopt
-        let idbBody = Self.be16(201) + Self.be16(0) + Self.be32(0) + Self.be16(9) + Self.be16(1) + [9, 0, 0, 0]
+        let idbBody =
+            Self.be16(201) + Self.be16(0) + Self.be32(0) + Self.be16(9) + Self.be16(1) + [9, 0, 0, 0]
             + Self.be16(0) + Self.be16(0)
         let idb = Self.be32(1) + Self.be32(UInt32(12 + idbBody.count)) + idbBody + Self.be32(UInt32(12 + idbBody.count))
         let frame = Self.be32(1) + HCIVectors.realIBeacon  // 49 bytes, padded to 52
         let nanos = UInt64(Self.unixMicros) * 1000 + 123_456
-        let epbBody = Self.be32(0) + Self.be32(UInt32(nanos >> 32)) + Self.be32(UInt32(nanos & 0xFFFF_FFFF))
+        let epbBody =
+            Self.be32(0) + Self.be32(UInt32(nanos >> 32)) + Self.be32(UInt32(nanos & 0xFFFF_FFFF))
             + Self.be32(UInt32(frame.count)) + Self.be32(UInt32(frame.count)) + frame + [0, 0, 0]
         let epb = Self.be32(6) + Self.be32(UInt32(12 + epbBody.count)) + epbBody + Self.be32(UInt32(12 + epbBody.count))
         let spbFrame = Self.be32(0) + HCIVectors.resetCommand  // 8 bytes
@@ -134,7 +143,8 @@ import Vocabulary
     }
 
     @Test func pcapngWithBrokenBlockLengthStopsThere() {
-        let shb = Self.le32(0x0A0D_0D0A) + Self.le32(28) + [0x4D, 0x3C, 0x2B, 0x1A] + Self.le16(1) + Self.le16(0)
+        let shb =
+            Self.le32(0x0A0D_0D0A) + Self.le32(28) + [0x4D, 0x3C, 0x2B, 0x1A] + Self.le16(1) + Self.le16(0)
             + [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + Self.le32(28)
         let bad = Self.le32(6) + Self.le32(13) + [UInt8](repeating: 0, count: 8)
         let (packets, error) = CaptureReader.readAll(shb + bad)
@@ -156,7 +166,8 @@ import Vocabulary
         #expect(reader.format == .hcidumpText)
         var packets: [CapturedPacket] = []
         while let p = try reader.next() { packets.append(p) }
-        #expect(packets.map(\.bytes) == [HCIVectors.resetCommand, HCIVectors.legacyTwoReports, HCIVectors.commandComplete])
+        #expect(
+            packets.map(\.bytes) == [HCIVectors.resetCommand, HCIVectors.legacyTwoReports, HCIVectors.commandComplete])
         #expect(packets.map(\.incoming) == [false, true, true])
         #expect(packets.map(\.timestamp.microseconds) == [0, 100_000, 200_000])
     }
@@ -175,7 +186,8 @@ import Vocabulary
 
     @Test func btsnoopWriterOutputReadsBack() throws {
         let packets = [
-            CapturedPacket(timestamp: Timestamp(microseconds: Self.unixMicros), bytes: HCIVectors.resetCommand, incoming: false),
+            CapturedPacket(
+                timestamp: Timestamp(microseconds: Self.unixMicros), bytes: HCIVectors.resetCommand, incoming: false),
             CapturedPacket(timestamp: Timestamp(microseconds: Self.unixMicros + 42), bytes: HCIVectors.realIBeacon),
             CapturedPacket(timestamp: Timestamp(microseconds: Self.unixMicros + 99), bytes: HCIVectors.aclData),
         ]

@@ -45,7 +45,8 @@ import Vocabulary
             case .leReadSupportedStates: answer = complete(.leReadSupportedStates, .success, states)
             // §7.4.1: HCI_Version, HCI_Subversion, LMP_Version, Company_Identifier, LMP_Subversion.
             case .readLocalVersionInformation:
-                answer = complete(.readLocalVersionInformation, .success, [hciVersion, 0, 0, hciVersion, 0xF1, 0x05, 0, 0])
+                answer = complete(
+                    .readLocalVersionInformation, .success, [hciVersion, 0, 0, hciVersion, 0xF1, 0x05, 0, 0])
             default: answer = complete(command.opcode)
             }
             actions = controller.handle(answer, at: t0)
@@ -57,7 +58,8 @@ import Vocabulary
     /// a 4.2 controller (HCI_Version 8) gets 100 ms and a note; a 5.0 one (9) the 20 ms asked for.
     @Test(arguments: [(UInt8(8), UInt16(0x00A0), true), (UInt8(9), UInt16(0x0020), false)])
     func aPre50ControllerGetsTheLegacyNonConnectableMinimum(version: UInt8, units: UInt16, raised: Bool) {
-        var controller = AdvertiseController(configuration: AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20)))
+        var controller = AdvertiseController(
+            configuration: AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20)))
         var actions = controller.start(at: Self.t0)
         var commands: [HCICommand] = []
         var notes: [AdvertiseController.Note] = []
@@ -75,7 +77,10 @@ import Vocabulary
         }
         #expect(commands.map(\.opcode).prefix(2) == [.readLocalSupportedCommands, .readLocalVersionInformation])
         let parameters = commands.first { $0.opcode == .leSetAdvertisingParameters }
-        #expect(parameters?.parameters.prefix(4) == [UInt8(units & 0xFF), UInt8(units >> 8), UInt8(units & 0xFF), UInt8(units >> 8)])
+        #expect(
+            parameters?.parameters.prefix(4) == [
+                UInt8(units & 0xFF), UInt8(units >> 8), UInt8(units & 0xFF), UInt8(units >> 8),
+            ])
         #expect(notes.contains(.intervalRaised(hciVersion: version, from: .milliseconds(20))) == raised)
         #expect(controller.isAdvertising)
         #expect(controller.configuration.interval == (raised ? .milliseconds(100) : .milliseconds(20)))
@@ -88,27 +93,34 @@ import Vocabulary
             AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20), connectable: true),
         ] {
             var controller = AdvertiseController(configuration: config)
-            let (commands, _) = Self.answerAll(&controller, controller.start(at: Self.t0), extended: false, hciVersion: 6)
+            let (commands, _) = Self.answerAll(
+                &controller, controller.start(at: Self.t0), extended: false, hciVersion: 6)
             #expect(!commands.contains(.readLocalVersionInformation))
         }
-        var extended = AdvertiseController(configuration: AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20)))
+        var extended = AdvertiseController(
+            configuration: AdvertisingConfiguration(data: Self.data, interval: .milliseconds(20)))
         let (commands, _) = Self.answerAll(&extended, extended.start(at: Self.t0), extended: true, hciVersion: 6)
         #expect(!commands.contains(.readLocalVersionInformation))
         #expect(commands.contains { $0.opcode == .leSetExtendedAdvertisingParameters })
     }
 
     @Test func legacyCommandBytesFollowTheSpecLayouts() {
-        let config = AdvertisingConfiguration(data: Self.data, interval: .milliseconds(100), ownAddress: .randomStatic, randomAddress: Self.random)
+        let config = AdvertisingConfiguration(
+            data: Self.data, interval: .milliseconds(100), ownAddress: .randomStatic, randomAddress: Self.random)
         // §7.8.5: interval 0x00A0 twice, ADV_NONCONN_IND, random, peer type/address zero, channels 0x07, policy 0.
-        #expect(config.parametersCommand(extended: false).packet == [
-            0x01, 0x06, 0x20, 0x0F, 0xA0, 0x00, 0xA0, 0x00, 0x03, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0x07, 0x00,
-        ])
+        #expect(
+            config.parametersCommand(extended: false).packet == [
+                0x01, 0x06, 0x20, 0x0F, 0xA0, 0x00, 0xA0, 0x00, 0x03, 0x01, 0x00, 0, 0, 0, 0, 0, 0, 0x07, 0x00,
+            ])
         // §7.8.7: length, then 31 octets zero-padded.
         let dataCommand = config.dataCommand(extended: false)
         #expect(Array(dataCommand.packet.prefix(5)) == [0x01, 0x08, 0x20, 0x20, 30])
         #expect(dataCommand.parameters == [30] + Self.data + [0])
         #expect(config.enableCommand(true, extended: false).packet == [0x01, 0x0A, 0x20, 0x01, 0x01])
-        #expect(config.randomAddressCommand(extended: false)?.packet == [0x01, 0x05, 0x20, 0x06, 0x66, 0x55, 0x44, 0x33, 0x22, 0xC1])
+        #expect(
+            config.randomAddressCommand(extended: false)?.packet == [
+                0x01, 0x05, 0x20, 0x06, 0x66, 0x55, 0x44, 0x33, 0x22, 0xC1,
+            ])
         #expect(HCICommand.leReadSupportedStates.packet == [0x01, 0x1C, 0x20, 0x00])
         var connectable = config
         connectable.connectable = true
@@ -118,20 +130,26 @@ import Vocabulary
 
     @Test func extendedCommandBytesFollowTheSpecLayouts() {
         let config = AdvertisingConfiguration(
-            data: Self.data, interval: .milliseconds(10_240), txPower: -4, ownAddress: .randomStatic, randomAddress: Self.random)
+            data: Self.data, interval: .milliseconds(10_240), txPower: -4, ownAddress: .randomStatic,
+            randomAddress: Self.random)
         // §7.8.53: handle 0x0A, properties 0x0010 (legacy ADV_NONCONN_IND), 0x004000 twice, channels,
         // own random, peer zero, policy, TX power −4, 1M, skip 0, 1M, SID 0, no notifications.
-        #expect(config.parametersCommand(extended: true).packet == [
-            0x01, 0x36, 0x20, 25, 0x0A, 0x10, 0x00, 0x00, 0x40, 0x00, 0x00, 0x40, 0x00, 0x07, 0x01, 0x00,
-            0, 0, 0, 0, 0, 0, 0x00, 0xFC, 0x01, 0x00, 0x01, 0x00, 0x00,
-        ])
+        #expect(
+            config.parametersCommand(extended: true).packet == [
+                0x01, 0x36, 0x20, 25, 0x0A, 0x10, 0x00, 0x00, 0x40, 0x00, 0x00, 0x40, 0x00, 0x07, 0x01, 0x00,
+                0, 0, 0, 0, 0, 0, 0x00, 0xFC, 0x01, 0x00, 0x01, 0x00, 0x00,
+            ])
         // §7.8.54: handle, operation complete, no fragmentation, length, data.
         #expect(config.dataCommand(extended: true).packet == [0x01, 0x37, 0x20, 34, 0x0A, 0x03, 0x01, 30] + Self.data)
         // §7.8.56: enable, one set, handle, duration 0, no event limit.
-        #expect(config.enableCommand(true, extended: true).packet == [0x01, 0x39, 0x20, 0x06, 0x01, 0x01, 0x0A, 0, 0, 0])
+        #expect(
+            config.enableCommand(true, extended: true).packet == [0x01, 0x39, 0x20, 0x06, 0x01, 0x01, 0x0A, 0, 0, 0])
         #expect(config.enableCommand(false, extended: true).parameters == [0x00, 0x01, 0x0A, 0, 0, 0])
         #expect(HCICommand.leRemoveAdvertisingSet(handle: 0x0A).packet == [0x01, 0x3C, 0x20, 0x01, 0x0A])
-        #expect(config.randomAddressCommand(extended: true)?.packet == [0x01, 0x35, 0x20, 0x07, 0x0A, 0x66, 0x55, 0x44, 0x33, 0x22, 0xC1])
+        #expect(
+            config.randomAddressCommand(extended: true)?.packet == [
+                0x01, 0x35, 0x20, 0x07, 0x0A, 0x66, 0x55, 0x44, 0x33, 0x22, 0xC1,
+            ])
         var connectable = config
         connectable.connectable = true
         #expect(connectable.parametersCommand(extended: true).parameters[1...2] == [0x13, 0x00])
@@ -142,17 +160,20 @@ import Vocabulary
         #expect(AdvertisingConfiguration(data: [], interval: .milliseconds(1)).intervalUnits == 0x20)
         #expect(AdvertisingConfiguration(data: [], interval: .milliseconds(10_240)).intervalUnits == 0x4000)
         #expect(AdvertisingConfiguration(data: [], interval: .seconds(60)).intervalUnits == 0x4000)
-        #expect(AdvertisingConfiguration.randomStaticAddress(fromRandomBits: 0x0012_3456_789A).description == "c0:12:34:56:78:9a")
+        #expect(
+            AdvertisingConfiguration.randomStaticAddress(fromRandomBits: 0x0012_3456_789A).description
+                == "c0:12:34:56:78:9a")
     }
 
     @Test func legacySetUpDisablesThenSetsAddressParametersDataAndEnables() {
         let config = AdvertisingConfiguration(data: Self.data, ownAddress: .randomStatic, randomAddress: Self.random)
         var adv = AdvertiseController(configuration: config)
         let (commands, last) = Self.answerAll(&adv, adv.start(at: Self.t0), extended: false)
-        #expect(commands.map(\.opcode) == [
-            .readLocalSupportedCommands, .leSetAdvertisingEnable, .leSetRandomAddress, .leSetAdvertisingParameters,
-            .leSetAdvertisingData, .leSetAdvertisingEnable,
-        ])
+        #expect(
+            commands.map(\.opcode) == [
+                .readLocalSupportedCommands, .leSetAdvertisingEnable, .leSetRandomAddress, .leSetAdvertisingParameters,
+                .leSetAdvertisingData, .leSetAdvertisingEnable,
+            ])
         #expect(commands[1].parameters == [0x00])
         #expect(last == [.advertising(.legacy)])
         #expect(adv.isAdvertising)
@@ -169,10 +190,11 @@ import Vocabulary
         #expect(Self.sent(actions).map(\.opcode) == [.leRemoveAdvertisingSet])
         actions = adv.handle(Self.complete(.leRemoveAdvertisingSet, HCIStatus(rawValue: 0x42)), at: Self.t0)
         let (commands, last) = Self.answerAll(&adv, actions, extended: true)
-        #expect(commands.map(\.opcode) == [
-            .leSetExtendedAdvertisingParameters, .leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingData,
-            .leSetExtendedAdvertisingEnable,
-        ])
+        #expect(
+            commands.map(\.opcode) == [
+                .leSetExtendedAdvertisingParameters, .leSetAdvertisingSetRandomAddress, .leSetExtendedAdvertisingData,
+                .leSetExtendedAdvertisingEnable,
+            ])
         #expect(last == [.advertising(.extended)])
     }
 
@@ -180,7 +202,8 @@ import Vocabulary
         var adv = AdvertiseController(configuration: AdvertisingConfiguration(data: Self.data))
         _ = Self.answerAll(&adv, adv.start(at: Self.t0), extended: true)
         let (commands, last) = Self.answerAll(&adv, adv.stop(at: Self.t0), extended: true)
-        #expect(commands == [.leSetExtendedAdvertisingEnable(false, handle: 0x0A), .leRemoveAdvertisingSet(handle: 0x0A)])
+        #expect(
+            commands == [.leSetExtendedAdvertisingEnable(false, handle: 0x0A), .leRemoveAdvertisingSet(handle: 0x0A)])
         #expect(last == [.stopped])
         #expect(adv.isStopped)
     }
@@ -199,13 +222,19 @@ import Vocabulary
         _ = adv.handle(Self.supportedCommands(extended: true), at: Self.t0)
         _ = adv.handle(Self.complete(.leSetExtendedAdvertisingEnable), at: Self.t0)
         _ = adv.handle(Self.complete(.leRemoveAdvertisingSet), at: Self.t0)
-        let actions = adv.handle(Self.complete(.leSetExtendedAdvertisingParameters, .unsupportedFeatureOrParameterValue), at: Self.t0)
-        #expect(actions.contains(.note(.fallingBackToLegacy(rejected: .leSetExtendedAdvertisingParameters, status: .unsupportedFeatureOrParameterValue))))
+        let actions = adv.handle(
+            Self.complete(.leSetExtendedAdvertisingParameters, .unsupportedFeatureOrParameterValue), at: Self.t0)
+        #expect(
+            actions.contains(
+                .note(
+                    .fallingBackToLegacy(
+                        rejected: .leSetExtendedAdvertisingParameters, status: .unsupportedFeatureOrParameterValue))))
         #expect(Self.sent(actions) == [.leRemoveAdvertisingSet(handle: 0x0A)])
         let (commands, last) = Self.answerAll(&adv, actions, extended: true)
-        #expect(commands.dropFirst().map(\.opcode) == [
-            .leSetAdvertisingEnable, .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetAdvertisingEnable,
-        ])
+        #expect(
+            commands.dropFirst().map(\.opcode) == [
+                .leSetAdvertisingEnable, .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetAdvertisingEnable,
+            ])
         #expect(last == [.advertising(.legacy)])
         // A later full set-up stays legacy, though the controller still lists the extended commands.
         let again = Self.answerAll(&adv, adv.start(at: Self.t0), extended: true)
@@ -220,8 +249,9 @@ import Vocabulary
         _ = adv.handle(Self.complete(.leSetAdvertisingEnable), at: Self.t0)
         let actions = adv.handle(Self.complete(.leSetAdvertisingParameters, .invalidCommandParameters), at: Self.t0)
         #expect(Self.sent(actions) == [.leSetAdvertisingEnable(false)])
-        #expect(adv.handle(Self.complete(.leSetAdvertisingEnable), at: Self.t0)
-            == [.failed(.rejected(.leSetAdvertisingParameters, .invalidCommandParameters))])
+        #expect(
+            adv.handle(Self.complete(.leSetAdvertisingEnable), at: Self.t0)
+                == [.failed(.rejected(.leSetAdvertisingParameters, .invalidCommandParameters))])
     }
 
     @Test(arguments: [
@@ -242,12 +272,14 @@ import Vocabulary
         #expect(refused.stop(at: Self.t0) == [.stopped])
 
         var allowed = AdvertiseController(configuration: config)
-        let ok = Self.answerAll(&allowed, allowed.start(at: Self.t0), extended: false, states: [UInt8](repeating: 0xFF, count: 8))
+        let ok = Self.answerAll(
+            &allowed, allowed.start(at: Self.t0), extended: false, states: [UInt8](repeating: 0xFF, count: 8))
         #expect(ok.last == [.advertising(.legacy)])
     }
 
     @Test func aForcedCommandSetMatchesTheScan() {
-        var adv = AdvertiseController(configuration: AdvertisingConfiguration(data: Self.data), forcedCommandSet: .legacy)
+        var adv = AdvertiseController(
+            configuration: AdvertisingConfiguration(data: Self.data), forcedCommandSet: .legacy)
         #expect(Self.answerAll(&adv, adv.start(at: Self.t0), extended: true).last == [.advertising(.legacy)])
     }
 
@@ -257,9 +289,10 @@ import Vocabulary
         let actions = adv.handle(Self.complete(.reset), at: Self.t0)
         #expect(actions.first == .note(.resetByAnotherHost))
         let (commands, last) = Self.answerAll(&adv, actions, extended: false)
-        #expect(commands.map(\.opcode) == [
-            .leSetAdvertisingEnable, .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetAdvertisingEnable,
-        ])
+        #expect(
+            commands.map(\.opcode) == [
+                .leSetAdvertisingEnable, .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetAdvertisingEnable,
+            ])
         #expect(last == [.advertising(.legacy)])
         #expect(adv.statistics.foreignResets == 1)
     }
@@ -284,9 +317,10 @@ import Vocabulary
         _ = adv.handle(Self.complete(.reset), at: late)
         _ = adv.handle(Self.complete(.setEventMask), at: late)
         _ = adv.handle(Self.complete(.leSetEventMask), at: late)
-        #expect(adv.tick(at: late + .seconds(3)) == [
-            .note(.commandTimedOut(.readLocalSupportedCommands)), .failed(.timedOut(.readLocalSupportedCommands)),
-        ])
+        #expect(
+            adv.tick(at: late + .seconds(3)) == [
+                .note(.commandTimedOut(.readLocalSupportedCommands)), .failed(.timedOut(.readLocalSupportedCommands)),
+            ])
     }
 
     @Test func aHardwareErrorResetsAndSetsUpAgain() {
@@ -295,7 +329,8 @@ import Vocabulary
         let actions = adv.handle(.hardwareError(code: 0x01), at: Self.t0)
         #expect(Self.sent(actions) == [.reset])
         let (commands, last) = Self.answerAll(&adv, actions, extended: false)
-        #expect(commands.prefix(4).map(\.opcode) == [.reset, .setEventMask, .leSetEventMask, .readLocalSupportedCommands])
+        #expect(
+            commands.prefix(4).map(\.opcode) == [.reset, .setEventMask, .leSetEventMask, .readLocalSupportedCommands])
         #expect(last == [.advertising(.legacy)])
     }
 

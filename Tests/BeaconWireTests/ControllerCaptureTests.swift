@@ -9,7 +9,9 @@ import Vocabulary
     static let misreportingCapture = "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log"
 
     static func events(_ name: String) throws -> [ControllerEvent] {
-        try CaptureFixtures.packets(name).filter { $0.bytes.first == 0x04 }.compactMap { try HCIPacketDecoder.controllerEvent($0.bytes) }
+        try CaptureFixtures.packets(name).filter { $0.bytes.first == 0x04 }.compactMap {
+            try HCIPacketDecoder.controllerEvent($0.bytes)
+        }
     }
 
     static func commands(_ name: String, _ opcode: HCIOpcode) throws -> [[UInt8]] {
@@ -49,10 +51,14 @@ import Vocabulary
             return HCICommand.leSetExtendedScanParameters(le1M: block, leCoded: nil, ownAddressType: 0x01).packet
         }
         let sent = try Self.commands(Self.extendedCapture, .leSetExtendedScanParameters)
-        let fiveSeconds = ScanConfiguration(interval: .seconds(5), window: .milliseconds(500)).timingUnits(extended: true)
+        let fiveSeconds = ScanConfiguration(interval: .seconds(5), window: .milliseconds(500)).timingUnits(
+            extended: true)
         #expect(Set(sent) == [parameters((0x0012, 0x0012)), parameters(fiveSeconds)])
         let enables = Set(try Self.commands(Self.extendedCapture, .leSetExtendedScanEnable))
-        #expect(enables == [HCICommand.leSetExtendedScanEnable(true).packet, HCICommand.leSetExtendedScanEnable(false).packet])
+        #expect(
+            enables == [
+                HCICommand.leSetExtendedScanEnable(true).packet, HCICommand.leSetExtendedScanEnable(false).packet,
+            ])
         let otherDisable = try Self.commands(Self.misreportingCapture, .leSetExtendedScanEnable)
         #expect(otherDisable.contains(HCICommand.leSetExtendedScanEnable(false, filterDuplicates: true).packet))
     }

@@ -4,7 +4,10 @@ import Testing
 /// Event parsing against hand-written packets (Core Spec Vol 4, Part E, §5.4.4, §7.7.14–16, §7.7.65).
 @Suite struct ControllerEventTests {
     @Test func parsesCommandCompleteWithStatusAndReturnParameters() throws {
-        let event = try #require(try HCIPacketDecoder.controllerEvent([0x04, 0x0E, 0x0A, 0x01, 0x09, 0x10, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11]))
+        let event = try #require(
+            try HCIPacketDecoder.controllerEvent([
+                0x04, 0x0E, 0x0A, 0x01, 0x09, 0x10, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11,
+            ]))
         guard case .commandComplete(let complete) = event else {
             Issue.record("expected Command Complete, got \(event)")
             return
@@ -12,7 +15,9 @@ import Testing
         #expect(complete.opcode == .readBDAddr)
         #expect(complete.status == .success)
         #expect(complete.allowedCommandPackets == 1)
-        #expect(BluetoothAddress(littleEndianBytes: complete.returnParameters.dropFirst()).description == "11:22:33:44:55:66")
+        #expect(
+            BluetoothAddress(littleEndianBytes: complete.returnParameters.dropFirst()).description
+                == "11:22:33:44:55:66")
     }
 
     @Test func parsesCommandStatusWithStatusBeforeOpcode() throws {
@@ -23,7 +28,9 @@ import Testing
     @Test func parsesHardwareErrorAndDisconnection() throws {
         #expect(try HCIPacketDecoder.controllerEvent([0x04, 0x10, 0x01, 0x2A]) == .hardwareError(code: 0x2A))
         let disconnection = try HCIPacketDecoder.controllerEvent([0x04, 0x05, 0x04, 0x00, 0x40, 0x00, 0x13])
-        #expect(disconnection == .disconnectionComplete(status: .success, handle: 0x0040, reason: HCIStatus(rawValue: 0x13)))
+        #expect(
+            disconnection == .disconnectionComplete(status: .success, handle: 0x0040, reason: HCIStatus(rawValue: 0x13))
+        )
     }
 
     @Test func recognisesAdvertisingReportSubevents() throws {
@@ -35,7 +42,9 @@ import Testing
     }
 
     @Test func commandCompleteWithoutStatusReadsAsUnspecifiedError() throws {
-        guard case .commandComplete(let c)? = try HCIPacketDecoder.controllerEvent([0x04, 0x0E, 0x03, 0x01, 0x03, 0x0C]) else {
+        guard
+            case .commandComplete(let c)? = try HCIPacketDecoder.controllerEvent([0x04, 0x0E, 0x03, 0x01, 0x03, 0x0C])
+        else {
             Issue.record("expected Command Complete")
             return
         }

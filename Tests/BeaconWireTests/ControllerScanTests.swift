@@ -28,12 +28,14 @@ import Vocabulary
     @Test func legacySetUpDisablesSetsParametersAndEnablesWithoutDuplicateFilter() {
         var scan = ScanController(configuration: ScanConfiguration(mode: .active))
         #expect(Self.sent(scan.start(at: Self.t0)) == [.readLocalSupportedCommands])
-        #expect(Self.sent(scan.handle(Self.supportedCommands(extended: false), at: Self.t0)) == [.leSetScanEnable(false)])
+        #expect(
+            Self.sent(scan.handle(Self.supportedCommands(extended: false), at: Self.t0)) == [.leSetScanEnable(false)])
         #expect(scan.commandSet == .legacy)
         let parameters = Self.sent(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0))
         #expect(parameters.map(\.packet) == [[0x01, 0x0B, 0x20, 0x07, 0x01, 0xA0, 0x00, 0xA0, 0x00, 0x00, 0x00]])
-        #expect(Self.sent(scan.handle(Self.complete(.leSetScanParameters), at: Self.t0)).map(\.packet)
-            == [[0x01, 0x0C, 0x20, 0x02, 0x01, 0x00]])
+        #expect(
+            Self.sent(scan.handle(Self.complete(.leSetScanParameters), at: Self.t0)).map(\.packet)
+                == [[0x01, 0x0C, 0x20, 0x02, 0x01, 0x00]])
         #expect(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0) == [.scanning(.legacy)])
         #expect(scan.isScanning)
     }
@@ -46,11 +48,14 @@ import Vocabulary
         commands += Self.sent(scan.handle(Self.complete(.leSetExtendedScanParameters), at: Self.t0))
         let last = scan.handle(Self.complete(.leSetExtendedScanEnable), at: Self.t0)
         #expect(last == [.scanning(.extended)])
-        #expect(commands.map(\.opcode) == [
-            .readLocalSupportedCommands, .leSetExtendedScanEnable, .leSetExtendedScanParameters, .leSetExtendedScanEnable,
-        ])
+        #expect(
+            commands.map(\.opcode) == [
+                .readLocalSupportedCommands, .leSetExtendedScanEnable, .leSetExtendedScanParameters,
+                .leSetExtendedScanEnable,
+            ])
         // Scanning_PHYs = 1M | Coded, both passive at 160 slots.
-        #expect(commands[2].parameters == [0x00, 0x00, 0x05, 0x00, 0xA0, 0x00, 0xA0, 0x00, 0x00, 0xA0, 0x00, 0xA0, 0x00])
+        #expect(
+            commands[2].parameters == [0x00, 0x00, 0x05, 0x00, 0xA0, 0x00, 0xA0, 0x00, 0x00, 0xA0, 0x00, 0xA0, 0x00])
         #expect(commands[3].parameters == [0x01, 0x00, 0x00, 0x00, 0x00, 0x00])
     }
 
@@ -60,9 +65,14 @@ import Vocabulary
         _ = scan.handle(Self.supportedCommands(extended: true), at: Self.t0)
         _ = scan.handle(Self.complete(.leSetExtendedScanEnable), at: Self.t0)
         let actions = scan.handle(Self.complete(.leSetExtendedScanParameters, .unknownCommand), at: Self.t0)
-        #expect(Self.notes(actions) == [.fallingBackToLegacy(rejected: .leSetExtendedScanParameters, status: .unknownCommand)])
+        #expect(
+            Self.notes(actions) == [
+                .fallingBackToLegacy(rejected: .leSetExtendedScanParameters, status: .unknownCommand)
+            ])
         #expect(Self.sent(actions) == [.leSetScanEnable(false)])
-        #expect(Self.sent(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0)).map(\.opcode) == [.leSetScanParameters])
+        #expect(
+            Self.sent(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0)).map(\.opcode) == [.leSetScanParameters]
+        )
         #expect(Self.sent(scan.handle(Self.complete(.leSetScanParameters), at: Self.t0)) == [.leSetScanEnable(true)])
         #expect(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0) == [.scanning(.legacy)])
         #expect(scan.statistics.fallbacks == 1)
@@ -86,7 +96,8 @@ import Vocabulary
         // A later reset does not try the extended set again on this controller.
         _ = scan.handle(.hardwareError(code: 0), at: Self.t0)
         Self.answerReset(&scan, at: Self.t0)
-        #expect(Self.sent(scan.handle(Self.supportedCommands(extended: true), at: Self.t0)) == [.leSetScanEnable(false)])
+        #expect(
+            Self.sent(scan.handle(Self.supportedCommands(extended: true), at: Self.t0)) == [.leSetScanEnable(false)])
         #expect(scan.commandSet == .legacy)
     }
 
@@ -103,7 +114,8 @@ import Vocabulary
         _ = scan.start(at: Self.t0)
         _ = scan.handle(Self.supportedCommands(extended: true), at: Self.t0)
         _ = scan.handle(Self.complete(.leSetExtendedScanEnable), at: Self.t0)
-        let retry = scan.handle(Self.complete(.leSetExtendedScanParameters, .unsupportedFeatureOrParameterValue), at: Self.t0)
+        let retry = scan.handle(
+            Self.complete(.leSetExtendedScanParameters, .unsupportedFeatureOrParameterValue), at: Self.t0)
         #expect(Self.sent(retry).map { $0.parameters[2] } == [0x01])
         #expect(scan.commandSet == .extended)
     }
@@ -127,8 +139,9 @@ import Vocabulary
         _ = scan.handle(Self.complete(.leSetScanEnable), at: Self.t0)
         let actions = scan.handle(Self.complete(.leSetScanParameters, .invalidCommandParameters), at: Self.t0)
         #expect(actions == [.failed(.rejected(.leSetScanParameters, .invalidCommandParameters))])
-        #expect("\(ScanController.ScanFailure.rejected(.leSetScanParameters, .invalidCommandParameters))"
-            == "LE Set Scan Parameters failed: Invalid HCI Command Parameters (0x12)")
+        #expect(
+            "\(ScanController.ScanFailure.rejected(.leSetScanParameters, .invalidCommandParameters))"
+                == "LE Set Scan Parameters failed: Invalid HCI Command Parameters (0x12)")
     }
 
     @Test func commandTimeoutResetsOnceThenFails() {
@@ -165,7 +178,10 @@ import Vocabulary
         let reenable = scan.tick(at: Self.t0 + .seconds(50))
         #expect(Self.notes(reenable) == [.watchdogReenable(silentFor: .seconds(30))])
         #expect(Self.sent(reenable) == [.leSetScanEnable(false)])
-        #expect(Self.sent(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0 + .seconds(50))) == [.leSetScanEnable(true)])
+        #expect(
+            Self.sent(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0 + .seconds(50))) == [
+                .leSetScanEnable(true)
+            ])
         #expect(scan.handle(Self.complete(.leSetScanEnable), at: Self.t0 + .seconds(50)) == [.scanning(.legacy)])
         let reset = scan.tick(at: Self.t0 + .seconds(80))
         #expect(Self.notes(reset) == [.watchdogReset(silentFor: .seconds(30))])
@@ -190,8 +206,9 @@ import Vocabulary
     }
 
     @Test func eventMaskCommandsCarryEightLittleEndianOctets() {
-        #expect(HCICommand.setEventMask(0x2000_1FFF_FFFF_FFFF).packet
-            == [0x01, 0x01, 0x0C, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x00, 0x20])
+        #expect(
+            HCICommand.setEventMask(0x2000_1FFF_FFFF_FFFF).packet
+                == [0x01, 0x01, 0x0C, 0x08, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x1F, 0x00, 0x20])
         #expect(HCICommand.leSetEventMask(0x141F).packet == [0x01, 0x01, 0x20, 0x08, 0x1F, 0x14, 0, 0, 0, 0, 0, 0])
     }
 
@@ -202,7 +219,8 @@ import Vocabulary
         actions += scan.handle(.hardwareError(code: 1), at: Self.t0)
         actions += scan.tick(at: Self.t0 + .seconds(31))
         actions += scan.tick(at: Self.t0 + .seconds(62))
-        #expect(Self.notes(actions) == [.hardwareError(code: 1), .silent(for: .seconds(31)), .silent(for: .seconds(31))])
+        #expect(
+            Self.notes(actions) == [.hardwareError(code: 1), .silent(for: .seconds(31)), .silent(for: .seconds(31))])
         #expect(scan.stop(at: Self.t0) == [.stopped])
         #expect(Self.sent(actions).isEmpty)
     }

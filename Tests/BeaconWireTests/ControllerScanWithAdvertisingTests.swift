@@ -29,7 +29,8 @@ import Vocabulary
             let answer: ControllerEvent
             switch command.opcode {
             case .readLocalSupportedCommands: answer = ControllerAdvertiseTests.supportedCommands(extended: false)
-            case .leReadSupportedStates: answer = ControllerAdvertiseTests.complete(.leReadSupportedStates, .success, states)
+            case .leReadSupportedStates:
+                answer = ControllerAdvertiseTests.complete(.leReadSupportedStates, .success, states)
             default: answer = ControllerAdvertiseTests.complete(command.opcode)
             }
             actions = p.handle(answer, at: t0)
@@ -41,15 +42,20 @@ import Vocabulary
     @Test func advertisingStartsOnceTheScanRunsAndStopsFirst() {
         var p = ScanWithAdvertising(scan: ScanConfiguration(mode: .passive), advertising: Self.advertising)
         let (commands, actions) = Self.answerAll(&p, p.start(at: Self.t0))
-        #expect(commands.map(\.opcode) == [
-            .readLocalSupportedCommands, .leSetScanEnable, .leSetScanParameters, .leSetScanEnable,
-            .readLocalSupportedCommands, .leReadSupportedStates, .leSetAdvertisingEnable, .leSetAdvertisingParameters,
-            .leSetAdvertisingData, .leSetAdvertisingEnable,
-        ])
+        #expect(
+            commands.map(\.opcode) == [
+                .readLocalSupportedCommands, .leSetScanEnable, .leSetScanParameters, .leSetScanEnable,
+                .readLocalSupportedCommands, .leReadSupportedStates, .leSetAdvertisingEnable,
+                .leSetAdvertisingParameters,
+                .leSetAdvertisingData, .leSetAdvertisingEnable,
+            ])
         #expect(actions.contains(.scan(.scanning(.legacy))))
         // The state goes starting → advertising, after the scan runs.
         #expect(actions.filter { if case .state = $0 { true } else { false } }.first == .state(.starting))
-        #expect(actions.suffix(2) == [.advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100)))])
+        #expect(
+            actions.suffix(2) == [
+                .advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100))),
+            ])
         #expect(p.scan.isScanning && p.advertiser?.isAdvertising == true)
         let stop = Self.answerAll(&p, p.stop(at: Self.t0))
         #expect(stop.commands == [.leSetAdvertisingEnable(false), .leSetScanEnable(false)])
@@ -83,12 +89,16 @@ import Vocabulary
         var next = Self.advertising
         next.data = BeaconVectors.flags
         let (commands, actions) = Self.answerAll(&p, p.readvertise(next, at: Self.t0))
-        #expect(commands.map(\.opcode) == [
-            .leSetAdvertisingEnable, .readLocalSupportedCommands, .leReadSupportedStates, .leSetAdvertisingEnable,
-            .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetAdvertisingEnable,
-        ])
+        #expect(
+            commands.map(\.opcode) == [
+                .leSetAdvertisingEnable, .readLocalSupportedCommands, .leReadSupportedStates, .leSetAdvertisingEnable,
+                .leSetAdvertisingParameters, .leSetAdvertisingData, .leSetAdvertisingEnable,
+            ])
         #expect(commands[5] == .leSetAdvertisingData(BeaconVectors.flags))
-        #expect(actions.suffix(2) == [.advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100)))])
+        #expect(
+            actions.suffix(2) == [
+                .advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100))),
+            ])
         // Advertising off: only the disable.
         let off = Self.answerAll(&p, p.readvertise(nil, at: Self.t0))
         #expect(off.commands == [.leSetAdvertisingEnable(false)])
@@ -101,7 +111,10 @@ import Vocabulary
         let (commands, actions) = Self.answerAll(&p, p.handle(.hardwareError(code: 1), at: Self.t0))
         #expect(commands.first == .reset)
         #expect(actions.contains(.scan(.scanning(.legacy))))
-        #expect(actions.suffix(2) == [.advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100)))])
+        #expect(
+            actions.suffix(2) == [
+                .advertise(.advertising(.legacy)), .state(.advertising(.legacy, interval: .milliseconds(100))),
+            ])
     }
 
     @Test func aRejectedAdvertisingCommandIsStateFailedAndTheScanGoesOn() {
@@ -114,12 +127,16 @@ import Vocabulary
                 command.opcode == .readLocalSupportedCommands
                 ? ControllerAdvertiseTests.supportedCommands(extended: false)
                 : command.opcode == .leReadSupportedStates
-                    ? ControllerAdvertiseTests.complete(.leReadSupportedStates, .success, [UInt8](repeating: 0xFF, count: 8))
+                    ? ControllerAdvertiseTests.complete(
+                        .leReadSupportedStates, .success, [UInt8](repeating: 0xFF, count: 8))
                     : ControllerAdvertiseTests.complete(command.opcode, status)
             actions = p.handle(answer, at: Self.t0)
             states += actions.compactMap { if case .state(let s) = $0 { s } else { nil } }
         }
-        #expect(states == [.starting, .failed("LE Set Advertising Parameters failed: \(HCIStatus.invalidCommandParameters)")])
+        #expect(
+            states == [
+                .starting, .failed("LE Set Advertising Parameters failed: \(HCIStatus.invalidCommandParameters)"),
+            ])
         #expect(states.last?.name == "failed" && states.last?.reason != nil)
         #expect(p.scan.isScanning)
     }

@@ -3,12 +3,13 @@ import Testing
 
 /// Spot checks of the status names against Core Spec Vol 1, Part F, §1.3 "List of error codes".
 @Suite struct ControllerStatusTests {
-    @Test(arguments: [
-        (0x00, "Success"), (0x01, "Unknown HCI Command"), (0x03, "Hardware Failure"), (0x0C, "Command Disallowed"),
-        (0x11, "Unsupported Feature or Parameter Value"), (0x12, "Invalid HCI Command Parameters"),
-        (0x1F, "Unspecified Error"), (0x2F, "Insufficient Security"), (0x3A, "Controller Busy"),
-        (0x3C, "Advertising Timeout"), (0x42, "Unknown Advertising Identifier"), (0x45, "Packet Too Long"),
-    ] as [(UInt8, String)])
+    @Test(
+        arguments: [
+            (0x00, "Success"), (0x01, "Unknown HCI Command"), (0x03, "Hardware Failure"), (0x0C, "Command Disallowed"),
+            (0x11, "Unsupported Feature or Parameter Value"), (0x12, "Invalid HCI Command Parameters"),
+            (0x1F, "Unspecified Error"), (0x2F, "Insufficient Security"), (0x3A, "Controller Busy"),
+            (0x3C, "Advertising Timeout"), (0x42, "Unknown Advertising Identifier"), (0x45, "Packet Too Long"),
+        ] as [(UInt8, String)])
     func namesMatchTheSpec(code: UInt8, name: String) {
         #expect(HCIStatus(rawValue: code).name == name)
     }
@@ -21,8 +22,9 @@ import Testing
 
     @Test func descriptionAppendsTheCodeInUppercaseHex() {
         #expect(HCIStatus.commandDisallowed.description == "Command Disallowed (0x0C)")
-        #expect(HCIStatus(rawValue: 0x3E).description
-            == "Connection Failed to be Established / Synchronization Timeout (0x3E)")
+        #expect(
+            HCIStatus(rawValue: 0x3E).description
+                == "Connection Failed to be Established / Synchronization Timeout (0x3E)")
     }
 
     @Test func everyCodeUpToPacketTooLongHasARealName() {

@@ -134,7 +134,8 @@ import Testing
             0xC4,  // RSSI -60
         ]
         let summary = try HCIPacketDecoder.decode(packet, indicator: .present)
-        #expect(summary.packetClass == PacketClass(packetType: .event, eventCode: 0x3E, leSubevent: 0x0B, reportCount: 1))
+        #expect(
+            summary.packetClass == PacketClass(packetType: .event, eventCode: 0x3E, leSubevent: 0x0B, reportCount: 1))
         #expect(summary.packetClass.isAdvertisingReport)
         let r = try #require(summary.reports.first)
         #expect(r.kind == .directed)
@@ -170,7 +171,9 @@ import Testing
         for byte in UInt8.min...UInt8.max where byte != HCIPacketType.event.rawValue {
             let packet: [UInt8] = [byte, 0x3E, 0x00]
             if let type = HCIPacketType(rawValue: byte) {
-                #expect((try? HCIPacketDecoder.decode(packet, indicator: .present))?.packetClass == PacketClass(packetType: type))
+                #expect(
+                    (try? HCIPacketDecoder.decode(packet, indicator: .present))?.packetClass
+                        == PacketClass(packetType: type))
             } else {
                 #expect(throws: DecodeError.unknownPacketIndicator(byte, offset: 0)) {
                     try HCIPacketDecoder.decode(packet, indicator: .present)

@@ -19,7 +19,10 @@ import Testing
     }
 
     @Test func malformedJSONIsRejected() {
-        for text in ["", "[]", "1", "{", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01x}"#, #"{"a":"\q"}"#, #"{"a":1} x"#, "{\"a\":\"\n\"}"] {
+        for text in [
+            "", "[]", "1", "{", #"{"a":}"#, #"{"a":1,}"#, #"{"a":01x}"#, #"{"a":"\q"}"#, #"{"a":1} x"#,
+            "{\"a\":\"\n\"}",
+        ] {
             #expect(throws: JSONError.self, "\(text)") { try JSONObject(text) }
         }
         #expect(throws: JSONError(.unexpectedValue, at: 0)) { try JSONObject(" []") }

@@ -79,7 +79,10 @@ import Testing
             #expect(try Self.tokens(valid) == ["n:" + valid])
             var reader = JSONReader("[\(valid)]")
             _ = try reader.next()
-            guard case .number(let text)? = try reader.next() else { Issue.record("\(valid)"); continue }
+            guard case .number(let text)? = try reader.next() else {
+                Issue.record("\(valid)")
+                continue
+            }
             #expect(reader.number(text) == Double(valid))
         }
         for (invalid, offset) in [
@@ -89,15 +92,20 @@ import Testing
             #expect(error?.offset == offset, "\(invalid)")
             #expect(error?.reason == .invalidNumber || error?.reason == .unexpectedEnd, "\(invalid)")
         }
-        for notNumbers in [".5", "+1", "NaN", "Infinity", "0x10"] { #expect(Self.error(notNumbers) != nil, "\(notNumbers)") }
+        for notNumbers in [".5", "+1", "NaN", "Infinity", "0x10"] {
+            #expect(Self.error(notNumbers) != nil, "\(notNumbers)")
+        }
     }
 
     /// The short-decimal fast path must round exactly as `Double(String)` does.
     @Test func numbersConvertLikeTheStandardLibrary() throws {
         var rng = RobustnessTests.SplitMix64(state: 5)
-        var samples = ["0.1", "0.3", "-59", "1.01", "10.47", "999999999999999", "0.000000000000001", "123456789.123456"]
+        var samples = [
+            "0.1", "0.3", "-59", "1.01", "10.47", "999999999999999", "0.000000000000001", "123456789.123456",
+        ]
         for _ in 0..<20_000 {
-            let digits = (0..<Int.random(in: 1...17, using: &rng)).map { _ in String(Int.random(in: 0...9, using: &rng)) }
+            let digits = (0..<Int.random(in: 1...17, using: &rng)).map { _ in String(Int.random(in: 0...9, using: &rng))
+            }
             var text = digits.joined()
             while text.count > 1, text.hasPrefix("0") { text.removeFirst() }
             let point = Int.random(in: 0...text.count, using: &rng)
@@ -163,7 +171,8 @@ import Testing
     }
 
     @Test func depthIsBounded() {
-        let deepest = String(repeating: "[", count: JSONReader.maximumDepth)
+        let deepest =
+            String(repeating: "[", count: JSONReader.maximumDepth)
             + String(repeating: "]", count: JSONReader.maximumDepth)
         #expect(Self.error(deepest) == nil)
         #expect(Self.error("[" + deepest + "]") == JSONError(.tooDeep, at: JSONReader.maximumDepth))
@@ -176,7 +185,10 @@ import Testing
         while case .key(let name)? = try reader.next() {
             names.append(reader.string(name))
             if names.last == "e" {
-                guard case .number(let n)? = try reader.next() else { Issue.record("e"); return }
+                guard case .number(let n)? = try reader.next() else {
+                    Issue.record("e")
+                    return
+                }
                 #expect(reader.number(n) == 3)
             } else {
                 try reader.skipValue()

@@ -56,7 +56,8 @@ import Testing
 
     @Test func randomBytesNeverTrap() {
         var rng = RobustnessTests.SplitMix64(state: 99)
-        let alphabet = Array(#"{}[]:,"\ u0123456789abcdefE.+-truefalsenull"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
+        let alphabet =
+            Array(#"{}[]:,"\ u0123456789abcdefE.+-truefalsenull"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
         for _ in 0..<5_000 {
             let count = Int.random(in: 0...40, using: &rng)
             let random = (0..<count).map { _ in UInt8.random(in: 0...255, using: &rng) }

@@ -45,7 +45,9 @@ import Vocabulary
             batch.withPackets(from: offset) { cursor in
                 var out: [CapturedPacket] = []
                 while out.count < most, let packet = cursor.next() {
-                    out.append(CapturedPacket(timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming))
+                    out.append(
+                        CapturedPacket(
+                            timestamp: packet.timestamp, bytes: Array(packet.bytes), incoming: packet.incoming))
                 }
                 return (out, cursor.isAtEnd ? nil : cursor.offset)
             }

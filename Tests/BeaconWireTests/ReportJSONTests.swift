@@ -44,7 +44,8 @@ import Vocabulary
     @Test func eddystoneAndAltBeaconObjects() throws {
         func beacons(_ ad: [UInt8]) throws -> [[String: Any]] {
             let report = AdvertisingReport(
-                kind: .legacy, eventType: 3, addressType: 0, address: BluetoothAddress(rawValue: 1), rssi: -70, data: ad)
+                kind: .legacy, eventType: 3, addressType: 0, address: BluetoothAddress(rawValue: 1), rssi: -70, data: ad
+            )
             return try Self.object(ReportJSON.line(for: report))["beacons"] as? [[String: Any]] ?? []
         }
         let tlm = try #require(try beacons(BeaconVectors.eddystoneTLM).first)

@@ -36,7 +36,9 @@ import Testing
 
     /// Decodes and exercises everything downstream; returns the reports delivered and the error.
     @discardableResult
-    static func exercise(_ bytes: [UInt8], _ indicator: H4Indicator, json: Bool = false)
+    static func exercise(
+        _ bytes: [UInt8], _ indicator: H4Indicator, json: Bool = false
+    )
         -> (reports: [AdvertisingReport], error: DecodeError?)
     {
         var reports: [AdvertisingReport] = []
@@ -136,7 +138,9 @@ import Testing
         let bytes = try CaptureFixtures.bytes(capture)
         let full = try CaptureFixtures.packets(capture)
         let isText = (try? CaptureReader(bytes).format) == .hcidumpText
-        let lengths = Array(0..<min(bytes.count, 400)) + Array(stride(from: 400, to: bytes.count, by: max(1009, bytes.count / 60)))
+        let lengths =
+            Array(0..<min(bytes.count, 400))
+            + Array(stride(from: 400, to: bytes.count, by: max(1009, bytes.count / 60)))
         for length in lengths {
             let (packets, error) = CaptureReader.readAll(Array(bytes.prefix(length)))
             if let error, error.offset > length { Issue.record("\(error) beyond \(length)") }

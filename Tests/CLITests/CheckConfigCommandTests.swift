@@ -1,5 +1,5 @@
-import Foundation
 import CLI
+import Foundation
 import Testing
 
 @testable import IntegrationSupport
@@ -56,11 +56,13 @@ import Testing
     @Test func withoutAFileItChecksTheDefaultPath() {
         let run = CapturedRun(["check-config"])
         if FileManager.default.fileExists(atPath: "/etc/beacon2mqtt/beacon2mqtt.yaml") {
-            #expect(run.stdout.hasPrefix("/etc/beacon2mqtt/beacon2mqtt.yaml: ") || run.code != .success, "\(run.stderr)")
+            #expect(
+                run.stdout.hasPrefix("/etc/beacon2mqtt/beacon2mqtt.yaml: ") || run.code != .success, "\(run.stderr)")
         } else {
             #expect(run.code == .success, "\(run.stderr)")
             #expect(
-                run.stdout.hasPrefix("/etc/beacon2mqtt/beacon2mqtt.yaml: no such file; run uses the built-in defaults — gateway "),
+                run.stdout.hasPrefix(
+                    "/etc/beacon2mqtt/beacon2mqtt.yaml: no such file; run uses the built-in defaults — gateway "),
                 "\(run.stdout)")
         }
     }

@@ -1,5 +1,5 @@
-import Foundation
 import CLI
+import Foundation
 import Testing
 
 @testable import IntegrationSupport
@@ -7,7 +7,8 @@ import Testing
 
 @Suite struct DecodeCommandTests {
     /// A real iBeacon LE Advertising Report (AirLocate UUID, major 100, minor 0, power −59, RSSI −77).
-    static let iBeaconEvent = "043E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3"
+    static let iBeaconEvent =
+        "043E2A02010001433EA2C96B6A1E02011A1AFF4C000215E2C56DB5DFFB48D2B060D0F5A71096E000640000C5B3"
     /// A real iPhone advert: Apple manufacturer data of type 0x0F, which is not an iBeacon.
     static let iPhoneEvent = "043E2202010001433EA2C96B6A1602011A020A0C0FFF4C000F06A033BD08C5001002440CC4"
 

@@ -25,7 +25,9 @@ import Vocabulary
     /// The capture's packets: the phone every second for 30 s per address (120 s), and each second
     /// two reports from strangers (five keys nobody configured, a fresh address each), in time order.
     static func packets() -> [CapturedPacket] {
-        let strangers = (0..<5).map { i in IdentityResolvingKey(high: 0x1111_1111_1111_1111 &* UInt64(i + 1), low: 0xABCD &+ UInt64(i)) }
+        let strangers = (0..<5).map { i in
+            IdentityResolvingKey(high: 0x1111_1111_1111_1111 &* UInt64(i + 1), low: 0xABCD &+ UInt64(i))
+        }
         let ad: [UInt8] = [0x02, 0x01, 0x1A, 0x07, 0xFF, 0x4C, 0x00, 0x10, 0x02, 0x0B, 0x00]
         var out: [CapturedPacket] = []
         for second in 0..<120 {
@@ -38,7 +40,8 @@ import Vocabulary
                         address: phone, addressType: 1, eventType: 0, data: ad, rssi: Int8(-55 - second % 7))))
             for k in 0..<2 {
                 let key = strangers[(second + k) % strangers.count]
-                let stranger = ResolvablePrivateAddress.make(key: key, prand: UInt32(second * 2 + k) &* 0x9E37 & 0x3F_FFFF)
+                let stranger = ResolvablePrivateAddress.make(
+                    key: key, prand: UInt32(second * 2 + k) &* 0x9E37 & 0x3F_FFFF)
                 out.append(
                     CapturedPacket(
                         timestamp: t + TimeSpan(microseconds: Int64(k + 1) * 250_000),

@@ -65,7 +65,9 @@ import Testing
     }
 
     @Test func errorsNameFileLineColumnAndKey() {
-        #expect(Self.error("seed: 1\nspeed: 3\n" + Self.header) == "plan.yaml:2:1: speed: unknown key; did you mean 'seed'?")
+        #expect(
+            Self.error("seed: 1\nspeed: 3\n" + Self.header) == "plan.yaml:2:1: speed: unknown key; did you mean 'seed'?"
+        )
         #expect(
             Self.error("gateways:\n  - {id: A, floor: 1, x: 0, y: 0}")
                 == "plan.yaml:2:5: gateways[0].room: missing; this entry needs it")
@@ -80,16 +82,23 @@ import Testing
         #expect(
             Self.error(Self.header + "  - {id: A, floor: 2, room: r, x: 0, y: 0}")
                 == "plan.yaml:3:10: gateways[1].id: gateway ids must be unique (also gateways[0])")
-        #expect(Self.error("loss: 1\n" + Self.header) == "plan.yaml:1:7: loss: must be below 1 (every advert lost), found 1")
+        #expect(
+            Self.error("loss: 1\n" + Self.header) == "plan.yaml:1:7: loss: must be below 1 (every advert lost), found 1"
+        )
         #expect(Self.error("loss: -0.1\n" + Self.header) == "plan.yaml:1:7: loss: must be between 0 and 1, found -0.1")
-        #expect(Self.error("advert_interval: 0.01\n" + Self.header) == "plan.yaml:1:18: advert_interval: must be at least 0.02, found 0.01")
+        #expect(
+            Self.error("advert_interval: 0.01\n" + Self.header)
+                == "plan.yaml:1:18: advert_interval: must be at least 0.02, found 0.01")
         #expect(Self.error("seed: -1\n" + Self.header) == "plan.yaml:1:7: seed: expected a whole number ≥ 0")
-        #expect(Self.error("major: 70000\n" + Self.header) == "plan.yaml:1:8: major: must be between 0 and 65535, found 70000")
+        #expect(
+            Self.error("major: 70000\n" + Self.header)
+                == "plan.yaml:1:8: major: must be between 0 and 65535, found 70000")
         #expect(Self.error("uuid: nope\n" + Self.header) == "plan.yaml:1:7: uuid: expected a UUID")
         #expect(
             Self.error(Self.header + "waypoints:\n  - {minor: 1, at: -1, x: 0, y: 0, floor: 1}")
                 == "plan.yaml:4:20: waypoints[0].at: must be at least 0, found -1")
-        #expect(Self.error("gateways: 3") == "plan.yaml:1:11: gateways: expected a list (items start with '- '), found '3'")
+        #expect(
+            Self.error("gateways: 3") == "plan.yaml:1:11: gateways: expected a list (items start with '- '), found '3'")
         // libyaml's own syntax errors keep its position.
         #expect(Self.error("gateways:\n  - {id: A, floor: 1\n").hasPrefix("plan.yaml:3:1: "))
         #expect(Self.error("seed: 1\nseed: 2\n" + Self.header).hasPrefix("plan.yaml:2:1: seed: duplicate key"))

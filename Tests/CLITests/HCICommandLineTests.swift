@@ -17,7 +17,9 @@ import Vocabulary
 
     @Test(
         .enabled(if: kernelHasNoBluetooth, "needs a kernel without Bluetooth"),
-        arguments: [["adapters"], ["scan"], ["scan", "--adapter", "hci0", "--format", "jsonl"], ["record", "capture.btsnoop"]])
+        arguments: [
+            ["adapters"], ["scan"], ["scan", "--adapter", "hci0", "--format", "jsonl"], ["record", "capture.btsnoop"],
+        ])
     func failsWithExit69AndTheNoBluetoothMessage(arguments: [String]) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("hci-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)

@@ -17,7 +17,9 @@ import Testing
         #expect(run.code == .success)
         #expect(run.stdout == "yes: 70:81:94:0d:fb:aa resolves to the key\n")
         // Home Assistant's base64 form of the same key.
-        let base64 = CapturedRun(["irk", "resolve", "--irk", "m305CqYQEDQFrchXozQC7A==", "--address", "70:81:94:0d:fb:aa"])
+        let base64 = CapturedRun([
+            "irk", "resolve", "--irk", "m305CqYQEDQFrchXozQC7A==", "--address", "70:81:94:0d:fb:aa",
+        ])
         #expect(base64.code == .success)
     }
 
@@ -34,7 +36,9 @@ import Testing
         for _ in 0..<20 {
             let run = CapturedRun(["irk", "generate", "--count", "3"])
             #expect(run.code == .success)
-            let lines = run.stdout.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true) }
+            let lines = run.stdout.split(separator: "\n").map {
+                $0.split(separator: " ", omittingEmptySubsequences: true)
+            }
             #expect(lines.count == 5)
             #expect(lines.map { String($0[0]) } == ["irk", "base64", "address", "address", "address"])
             let hex = String(lines[0][1])
@@ -45,7 +49,8 @@ import Testing
                 #expect(CapturedRun(["irk", "resolve", "--irk", hex, "--address", address]).code == .success)
                 #expect(CapturedRun(["irk", "resolve", "--irk", base64, "--address", address]).code == .success)
                 // …and not to the spec's key.
-                #expect(CapturedRun(["irk", "resolve", "--irk", Self.sampleKey, "--address", address]).code == .failure)
+                #expect(
+                    CapturedRun(["irk", "resolve", "--irk", Self.sampleKey, "--address", address]).code == .failure)
             }
         }
     }
@@ -72,7 +77,9 @@ import Testing
         let bad = CapturedRun(["irk", "resolve", "--irk-file", file.path, "--address", "70:81:94:0d:fb:aa"])
         #expect(bad.code == .dataError)
         #expect(!bad.stderr.contains("not a key"))
-        let missing = CapturedRun(["irk", "resolve", "--irk-file", file.path + ".absent", "--address", "70:81:94:0d:fb:aa"])
+        let missing = CapturedRun([
+            "irk", "resolve", "--irk-file", file.path + ".absent", "--address", "70:81:94:0d:fb:aa",
+        ])
         #expect(missing.code == .noInput)
     }
 
@@ -97,7 +104,8 @@ import Testing
         let key = dir.appendingPathComponent("phone.irk")
         try "ec0234a357c8ad05341010a60a397d9b\n".write(to: key, atomically: true, encoding: .utf8)
         let config = dir.appendingPathComponent("b.yaml")
-        try "devices:\n  - name: phone\n    irk_file: \(key.path)\n".write(to: config, atomically: true, encoding: .utf8)
+        try "devices:\n  - name: phone\n    irk_file: \(key.path)\n".write(
+            to: config, atomically: true, encoding: .utf8)
 
         chmod(key.path, 0o644)
         let open = CapturedRun(["check-config", config.path])

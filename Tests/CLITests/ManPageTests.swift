@@ -17,7 +17,9 @@ import Testing
         try pipe(roff, "/usr/bin/groff", arguments, environment: nil)
     }
 
-    static func pipe(_ input: String, _ program: String, _ arguments: [String], environment: [String: String]?) throws
+    static func pipe(
+        _ input: String, _ program: String, _ arguments: [String], environment: [String: String]?
+    ) throws
         -> (output: String, errors: String, status: Int32)
     {
         let process = Process()

@@ -1,5 +1,5 @@
-import Foundation
 import CLI
+import Foundation
 import Testing
 
 @testable import IntegrationSupport
@@ -13,8 +13,14 @@ import Testing
 
     /// capture file → its expected file.
     static let captures: [(capture: String, expected: String)] = [
-        ("csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log", "expected-csacca-horizon74_legacy-scanrsp-ibeacon.txt"),
-        ("csacca-horizon74_legacy-scanrsp-ibeacon.pcapng", "expected-csacca-horizon74_legacy-scanrsp-ibeacon.pcapng.txt"),
+        (
+            "csacca-horizon74_legacy-scanrsp-ibeacon_btsnoop_hci.log",
+            "expected-csacca-horizon74_legacy-scanrsp-ibeacon.txt"
+        ),
+        (
+            "csacca-horizon74_legacy-scanrsp-ibeacon.pcapng",
+            "expected-csacca-horizon74_legacy-scanrsp-ibeacon.pcapng.txt"
+        ),
         ("wangdalian-btsnooper_ext-adv_btsnoop_hci.log", "expected-wangdalian-btsnooper_ext-adv.txt"),
         ("goodystone-estimote-eddystone_hcidump-raw.txt", "expected-goodystone-estimote-eddystone_hcidump-raw.txt"),
     ]
@@ -40,7 +46,8 @@ import Testing
                 } else if line.hasPrefix("beacon_frames_by_kind:") {
                     let json = line.dropFirst("beacon_frames_by_kind:".count)
                     let kinds = (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Int] ?? [:]
-                    identifiedFrames = (kinds["ibeacon"] ?? 0) + (kinds["altbeacon"] ?? 0) + (kinds["eddystone_uid"] ?? 0)
+                    identifiedFrames =
+                        (kinds["ibeacon"] ?? 0) + (kinds["altbeacon"] ?? 0) + (kinds["eddystone_uid"] ?? 0)
                     frames = kinds.values.reduce(0, +)
                 } else if line.hasPrefix("ibeacon uuid=") {
                     let f = Self.fields(line)
@@ -65,7 +72,8 @@ import Testing
     @Test(arguments: captures.map(\.capture))
     func replayReproducesTheIndependentlyVerifiedCounts(capture: String) throws {
         let expectedName = Self.captures.first { $0.capture == capture }!.expected
-        let expected = Expected(try String(contentsOf: Self.fixtures.appendingPathComponent(expectedName), encoding: .utf8))
+        let expected = Expected(
+            try String(contentsOf: Self.fixtures.appendingPathComponent(expectedName), encoding: .utf8))
         #expect(expected.reports > 0, "expected file not parsed")
         let path = Self.fixtures.appendingPathComponent(capture).path
         let run = CapturedRun(["replay", path, "--output", "jsonl"])

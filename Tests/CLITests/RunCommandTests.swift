@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Testing
 
 @testable import IntegrationSupport
@@ -93,12 +93,13 @@ import Testing
 
     /// True when this kernel has no Bluetooth at all (containers, CI): the live source must fail.
     static let kernelLacksBluetooth: Bool = {
-        let fd = socket(31 /* AF_BLUETOOTH */, Int32(SOCK_RAW.rawValue), 1 /* BTPROTO_HCI */)
+        let fd = socket(31, Int32(SOCK_RAW.rawValue), 1)  // AF_BLUETOOTH, BTPROTO_HCI
         if fd >= 0 { close(fd) }
         return fd < 0 && errno == EAFNOSUPPORT
     }()
 
-    @Test(.enabled(if: kernelLacksBluetooth, "needs a kernel without Bluetooth")) func withoutBluetoothTheLiveSourceExits69() throws {
+    @Test(.enabled(if: kernelLacksBluetooth, "needs a kernel without Bluetooth"))
+    func withoutBluetoothTheLiveSourceExits69() throws {
         let workspace = try Workspace(port: try MosquittoBroker.freePort())
         let agent = try workspace.start([])
         #expect(agent.wait(timeout: 15) == 69)
@@ -120,7 +121,8 @@ import Testing
         #expect(
             waitUntil(timeout: 10) {
                 workspace.logText.contains(
-                    "warning: \(workspace.config):9:18: mqtt.password_file: secret file '\(passwordFile)' is world-readable; chmod o-r it")
+                    "warning: \(workspace.config):9:18: mqtt.password_file: secret file '\(passwordFile)' is world-readable; chmod o-r it"
+                )
             }, "\(workspace.logText)")
         #expect(waitUntil(timeout: 10) { workspace.logText.contains("cannot connect to broker") })
         #expect(!workspace.logText.contains("s3cr3t-value"))
@@ -190,7 +192,8 @@ import Testing
             })
         first.signal(SIGTERM)
         #expect(first.wait(timeout: 10) == 0)
-        try workspace.write(port: broker.port, extra: "regions:\n  - name: office\n    uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0")
+        try workspace.write(
+            port: broker.port, extra: "regions:\n  - name: office\n    uuid: e2c56db5-dffb-48d2-b060-d0f5a71096e0")
         let second = try workspace.start()
         #expect(waitUntil(timeout: 10) { workspace.logText.contains("no longer configured topics=2") })
         second.signal(SIGTERM)
@@ -201,7 +204,9 @@ import Testing
         #expect(late.waitFor { Set($0.map(\.topic)).count == 2 })
         _ = waitUntil(timeout: 0.5) { false }
         #expect(
-            Set(late.messages.map(\.topic)) == ["beacons/regions/office/e2e/state", "beacons/regions/office/e2e/attributes"])
+            Set(late.messages.map(\.topic)) == [
+                "beacons/regions/office/e2e/state", "beacons/regions/office/e2e/attributes",
+            ])
     }
 
     static func residentKiB(_ pid: pid_t) -> Int? {

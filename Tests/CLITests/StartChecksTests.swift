@@ -69,7 +69,8 @@ import Testing
             message: "{F}:6:14: mqtt.tls.ca_file: cannot read '{D}/absent.pem': No such file or directory"),
         Case(
             name: "CA file not PEM", yaml: "  tls:\n    enabled: true\n    ca_file: {D}/password\n",
-            message: "{F}:6:14: mqtt.tls.ca_file: '{D}/password' holds no PEM certificate (-----BEGIN CERTIFICATE-----)"),
+            message: "{F}:6:14: mqtt.tls.ca_file: '{D}/password' holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+        ),
         Case(
             name: "CA path not a directory", yaml: "  tls:\n    enabled: true\n    ca_path: {D}/ca.pem\n",
             message: "{F}:6:14: mqtt.tls.ca_path: cannot read '{D}/ca.pem': Not a directory"),
@@ -81,10 +82,12 @@ import Testing
             name: "key not a private key",
             yaml: "  tls:\n    enabled: true\n    cert_file: {D}/ca.pem\n    key_file: {D}/ca.pem\n",
             message:
-                "{F}:7:15: mqtt.tls.key_file: '{D}/ca.pem' holds no unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)"),
+                "{F}:7:15: mqtt.tls.key_file: '{D}/ca.pem' holds no unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)"
+        ),
         Case(
             name: "key without certificate", yaml: "  tls:\n    enabled: true\n    key_file: {D}/key.pem\n",
-            message: "{F}:6:15: mqtt.tls.cert_file: is required with mqtt.tls.key_file (a client certificate needs its key)"),
+            message:
+                "{F}:6:15: mqtt.tls.cert_file: is required with mqtt.tls.key_file (a client certificate needs its key)"),
         Case(
             name: "IRK file missing", yaml: "devices:\n  - name: phone\n    irk_file: {D}/absent.irk\n",
             message: "{F}:6:15: devices[0].irk_file: cannot read '{D}/absent.irk': No such file or directory"),
@@ -120,12 +123,14 @@ import Testing
         let key = try w.file("key.pem", Self.key, mode: 0o600)
         let config = try w.config(
             "  username: gw\n  password_file: \(password)\n"
-                + "  tls:\n    enabled: true\n    ca_file: \(ca)\n    cert_file: \(ca)\n    key_file: \(key)\n    ca_path: \(w.directory)\n")
+                + "  tls:\n    enabled: true\n    ca_file: \(ca)\n    cert_file: \(ca)\n    key_file: \(key)\n    ca_path: \(w.directory)\n"
+        )
         let check = try w.run(["check-config", config])
         #expect(check.status == 0, "\(check.output)")
         #expect(
             check.output.contains(
-                "warning: \(config):5:18: mqtt.password_file: secret file '\(password)' is world-readable; chmod o-r it"),
+                "warning: \(config):5:18: mqtt.password_file: secret file '\(password)' is world-readable; chmod o-r it"
+            ),
             "\(check.output)")
         #expect(!check.output.contains("s3cr3t"))
         chmod(password, 0o640)
@@ -152,7 +157,8 @@ import Testing
         let asNobody = try w.run(["check-config", config, "--as-user", "nobody"])
         #expect(asNobody.status == 78, "\(asNobody.output)")
         #expect(
-            asNobody.output.contains("\(config):5:18: mqtt.password_file: cannot read '\(password)': Permission denied"),
+            asNobody.output.contains(
+                "\(config):5:18: mqtt.password_file: cannot read '\(password)': Permission denied"),
             "\(asNobody.output)")
         let unknown = try w.run(["check-config", config, "--as-user", "no-such-user-b2m"])
         #expect(unknown.status == 67, "\(unknown.output)")

@@ -1,7 +1,7 @@
 import AgentCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Glibc
 import Synchronization
 import Testing
@@ -27,15 +27,20 @@ import Vocabulary
         return events.withLock { $0 }
     }
 
-    @Test(arguments: ["wangdalian-btsnooper_ext-adv_btsnoop_hci.log", "csacca-horizon74_legacy-scanrsp-ibeacon.pcapng",
-        "goodystone-estimote-eddystone_hcidump-raw.txt"])
+    @Test(arguments: [
+        "wangdalian-btsnooper_ext-adv_btsnoop_hci.log", "csacca-horizon74_legacy-scanrsp-ibeacon.pcapng",
+        "goodystone-estimote-eddystone_hcidump-raw.txt",
+    ])
     func atMaxSpeedEveryPacketIsHandedOverInOrderInBatches(name: String) throws {
         let path = Self.fixtures.appendingPathComponent(name).path
         let (expected, error) = CaptureReader.readAll(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
         #expect(error == nil)
         let events = try Self.events(of: try ReplaySource(path: path, speed: nil))
         #expect(events.flatMap(\.carriedPackets) == expected)
-        guard case .end = events.last else { Issue.record("no end"); return }
+        guard case .end = events.last else {
+            Issue.record("no end")
+            return
+        }
         let batches = events.filter { if case .packets = $0 { true } else { false } }
         #expect(batches.count < expected.count)
         #expect(batches.allSatisfy { $0.carriedPackets.count <= ReplaySource.batchLimit })
@@ -71,7 +76,9 @@ import Vocabulary
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
         let packets = (0..<10).map {
-            CapturedPacket(timestamp: .seconds(1_700_000_000) + .milliseconds(Int64($0) * 20), bytes: [0x04, 0x0E, 0x01, UInt8($0)])
+            CapturedPacket(
+                timestamp: .seconds(1_700_000_000) + .milliseconds(Int64($0) * 20),
+                bytes: [0x04, 0x0E, 0x01, UInt8($0)])
         }
         Thread {
             let fd = open(path, O_WRONLY)
@@ -96,7 +103,8 @@ import Vocabulary
         #expect(mkfifo(path, 0o600) == 0)
         defer { unlink(path) }
         let packets = (0..<3).map {
-            CapturedPacket(timestamp: .seconds(1_700_000_000) + .seconds(Int64($0)), bytes: [0x04, 0x0E, 0x01, UInt8($0)])
+            CapturedPacket(
+                timestamp: .seconds(1_700_000_000) + .seconds(Int64($0)), bytes: [0x04, 0x0E, 0x01, UInt8($0)])
         }
         let handedOver = Mutex<[CapturedPacket]>([])
         let writerDone = Mutex(false)

@@ -23,9 +23,15 @@ import Vocabulary
     }
 
     @Test func addressSelectionFollowsTheControllerAcrossAnIndexChange() {
-        let before = [HCIAdapter(index: 0, address: Self.builtin, isUp: true), HCIAdapter(index: 1, address: Self.usb, isUp: true)]
+        let before = [
+            HCIAdapter(index: 0, address: Self.builtin, isUp: true),
+            HCIAdapter(index: 1, address: Self.usb, isUp: true),
+        ]
         // After a USB reset the dongle re-registers as hci2.
-        let after = [HCIAdapter(index: 0, address: Self.builtin, isUp: true), HCIAdapter(index: 2, address: Self.usb, isUp: true)]
+        let after = [
+            HCIAdapter(index: 0, address: Self.builtin, isUp: true),
+            HCIAdapter(index: 2, address: Self.usb, isUp: true),
+        ]
         let selection = HCIAdapterSelection.address(Self.usb)
         #expect(selection.pick(from: before)?.name == "hci1")
         #expect(selection.pick(from: after)?.name == "hci2")
@@ -33,7 +39,10 @@ import Vocabulary
     }
 
     @Test func autoPrefersAnAdapterThatIsUp() {
-        let adapters = [HCIAdapter(index: 0, address: Self.builtin, isUp: false), HCIAdapter(index: 1, address: Self.usb, isUp: true)]
+        let adapters = [
+            HCIAdapter(index: 0, address: Self.builtin, isUp: false),
+            HCIAdapter(index: 1, address: Self.usb, isUp: true),
+        ]
         #expect(HCIAdapterSelection.auto.pick(from: adapters)?.index == 1)
         #expect(HCIAdapterSelection.auto.pick(from: [adapters[0]])?.index == 0)
         #expect(HCIAdapterSelection.auto.pick(from: []) == nil)

@@ -68,7 +68,8 @@ final class AdvertiserHarness: Sendable {
 
 @Suite struct HCIAdvertiserTests {
     /// iBeacon AD data, flags first.
-    static let data: [UInt8] = [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]
+    static let data: [UInt8] =
+        [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15]
         + [UInt8](repeating: 0xAB, count: 16) + [0x00, 0x01, 0x00, 0x02, 0xC5]
     static let configuration = AdvertisingConfiguration(data: data, interval: .milliseconds(100))
 
@@ -110,9 +111,11 @@ final class AdvertiserHarness: Sendable {
         h.fake.expect(.leReadSupportedStates)
         // Everything but bit 12, non-connectable advertising + active scanning.
         h.fake.complete(.leReadSupportedStates, .success, [0xFF, 0xEF, 0xFF, 0xFF, 0xFF, 0x03, 0, 0])
-        #expect(waitUntil {
-            h.recorder.count(logsContaining: "does not support non-connectable advertising while actively scanning") == 1
-        })
+        #expect(
+            waitUntil {
+                h.recorder.count(logsContaining: "does not support non-connectable advertising while actively scanning")
+                    == 1
+            })
         #expect(h.fake.nextPacket(timeout: 200) == nil)
         h.loop.stop()
         #expect(h.join())
@@ -194,7 +197,10 @@ final class AdvertiserHarness: Sendable {
         }
         #expect(waitUntil { h.source.advertiser?.isAdvertising == true })
         #expect(h.recorder.healths == [nil])
-        #expect(waitUntil { h.recorder.advertisingStates == [.starting, .advertising(.legacy, interval: advertising.interval)] })
+        #expect(
+            waitUntil {
+                h.recorder.advertisingStates == [.starting, .advertising(.legacy, interval: advertising.interval)]
+            })
         // A reload or a layer turned advertising off (the agent's `advertise` action): only the
         // advertising disable, the scan carries on.
         (h.source as any PacketSource).advertise(nil)
@@ -213,10 +219,13 @@ final class AdvertiserHarness: Sendable {
         h.fake.expect(.leReadSupportedStates)
         // No bit 8: non-connectable advertising + passive scanning.
         h.fake.complete(.leReadSupportedStates, .success, [0xFF, 0xFE, 0xFF, 0xFF, 0xFF, 0x03, 0, 0])
-        #expect(waitUntil {
-            h.recorder.count(logsContaining:
-                "does not support non-connectable advertising while passively scanning (LE Read Supported States); not advertising; scanning goes on") == 1
-        })
+        #expect(
+            waitUntil {
+                h.recorder.count(
+                    logsContaining:
+                        "does not support non-connectable advertising while passively scanning (LE Read Supported States); not advertising; scanning goes on"
+                ) == 1
+            })
         #expect(h.recorder.advertisingStates.last?.name == "refused")
         #expect(h.recorder.advertisingStates.last?.reason?.contains("passively scanning") == true)
         h.fake.advertise()

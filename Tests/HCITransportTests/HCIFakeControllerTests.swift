@@ -31,7 +31,8 @@ final class HCIFakeController: Sendable {
         var fds: [Int32] = [-1, -1]
         let created = state.withLock { s -> Bool in
             guard s.present else { return false }
-            guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0
+            else {
                 return false
             }
             if s.peer >= 0 { close(s.peer) }
@@ -83,7 +84,8 @@ final class HCIFakeController: Sendable {
 
     /// Command Complete (§7.7.14) with Num_HCI_Command_Packets 1 and `returnParameters` after the status.
     func complete(_ opcode: HCIOpcode, _ status: HCIStatus = .success, _ returnParameters: [UInt8] = []) {
-        let parameters = [0x01, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8), status.rawValue] + returnParameters
+        let parameters =
+            [0x01, UInt8(opcode.rawValue & 0xFF), UInt8(opcode.rawValue >> 8), status.rawValue] + returnParameters
         send([0x04, 0x0E, UInt8(parameters.count)] + parameters)
     }
 
@@ -101,7 +103,8 @@ final class HCIFakeController: Sendable {
         complete(.reset)
         guard expect(.setEventMask(HCICommand.eventMaskWithLEMeta), sourceLocation: sourceLocation) else { return }
         complete(.setEventMask)
-        guard expect(.leSetEventMask(HCICommand.leEventMaskWithAdvertisingReports), sourceLocation: sourceLocation) else { return }
+        guard expect(.leSetEventMask(HCICommand.leEventMaskWithAdvertisingReports), sourceLocation: sourceLocation)
+        else { return }
         complete(.leSetEventMask)
     }
 
@@ -112,7 +115,8 @@ final class HCIFakeController: Sendable {
         supportedCommands(extended: false)
         guard expect(.leSetScanEnable(false), sourceLocation: sourceLocation) else { return }
         complete(.leSetScanEnable)
-        guard expect(config.parametersCommand(extended: false, includeCoded: false), sourceLocation: sourceLocation) else { return }
+        guard expect(config.parametersCommand(extended: false, includeCoded: false), sourceLocation: sourceLocation)
+        else { return }
         complete(.leSetScanParameters)
         guard expect(.leSetScanEnable(true), sourceLocation: sourceLocation) else { return }
         complete(.leSetScanEnable)
@@ -120,9 +124,13 @@ final class HCIFakeController: Sendable {
 
     /// One LE Advertising Report event (§7.7.65.2) carrying an iBeacon (big-endian major/minor).
     static let iBeaconReport: [UInt8] = {
-        let uuid: [UInt8] = [0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0]
-        let data: [UInt8] = [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + uuid + [0x00, 0x01, 0x00, 0x02, 0xC5]
-        let report: [UInt8] = [0x02, 0x01, 0x03, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, UInt8(data.count)] + data + [0xC0]
+        let uuid: [UInt8] = [
+            0xE2, 0xC5, 0x6D, 0xB5, 0xDF, 0xFB, 0x48, 0xD2, 0xB0, 0x60, 0xD0, 0xF5, 0xA7, 0x10, 0x96, 0xE0,
+        ]
+        let data: [UInt8] =
+            [0x02, 0x01, 0x06, 0x1A, 0xFF, 0x4C, 0x00, 0x02, 0x15] + uuid + [0x00, 0x01, 0x00, 0x02, 0xC5]
+        let report: [UInt8] =
+            [0x02, 0x01, 0x03, 0x00, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11, UInt8(data.count)] + data + [0xC0]
         return [0x04, 0x3E, UInt8(report.count)] + report
     }()
 
@@ -158,7 +166,10 @@ final class HCIFakeController: Sendable {
         let stop = StopSignal()
         fake.complete(.reset)
         // Not stopped: a packet comes through the two-descriptor wait as through the plain one.
-        #expect(try transport.receive(timeout: .seconds(5), unlessStopped: stop) == [0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00])
+        #expect(
+            try transport.receive(timeout: .seconds(5), unlessStopped: stop) == [
+                0x04, 0x0E, 0x04, 0x01, 0x03, 0x0C, 0x00,
+            ])
         PosixThread.start(name: "stopper") {
             usleep(50_000)
             stop.stop()

@@ -38,7 +38,9 @@ import Vocabulary
     }
 
     @Test func configurationSuppliesAdapterModeAndNamesAndTheCommandLineWins() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hci-options-\(UUID().uuidString).yaml").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hci-options-\(UUID().uuidString).yaml"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let yaml = """
             scanner:
@@ -54,7 +56,8 @@ import Vocabulary
             """
         try yaml.write(toFile: path, atomically: true, encoding: .utf8)
         let errors = ErrorText()
-        let fromFile = try #require(try Self.options(["--config", path]).resolve(defaultMode: .active, context: errors.context))
+        let fromFile = try #require(
+            try Self.options(["--config", path]).resolve(defaultMode: .active, context: errors.context))
         #expect(fromFile.selection == .address(BluetoothAddress("00:1a:7d:da:71:13")!))
         #expect(fromFile.scan.mode == .listen)
         #expect(fromFile.scan.watchdog == .seconds(45))

@@ -6,8 +6,8 @@ import MessageContract
 import Testing
 import Vocabulary
 
-@testable import CaptureTransport
 @testable import CLI
+@testable import CaptureTransport
 @testable import IntegrationSupport
 @testable import Platform
 
@@ -15,11 +15,18 @@ import Vocabulary
 /// and `replay` of the file prints the messages the live session produced.
 @Suite struct HCIRecordReplayTests {
     @Test func recordingOfALiveSessionReadsBackAsTheSamePacketsAndBeacons() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("hci-record-\(UUID().uuidString).btsnoop").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "hci-record-\(UUID().uuidString).btsnoop"
+        ).path
         defer { try? FileManager.default.removeItem(atPath: path) }
         let sink = RecordSink(try BtsnoopFile(path: path))
         let live = SourceRecorder()
-        let h = SourceHarness(ScanConfiguration(mode: .passive), tee: { sink.handle($0); live.record($0) })
+        let h = SourceHarness(
+            ScanConfiguration(mode: .passive),
+            tee: {
+                sink.handle($0)
+                live.record($0)
+            })
         h.fake.answerLegacySetUp()
         #expect(h.awaitHealth(count: 1))
         for _ in 0..<3 {

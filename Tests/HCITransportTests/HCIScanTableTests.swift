@@ -20,7 +20,8 @@ import Vocabulary
         var pipeline = Pipeline(configuration: config)
         var messages: [OutboundMessage] = []
         for i in 0..<20 {
-            let packet = CapturedPacket(timestamp: Self.t0 + .milliseconds(500) * Int64(i), bytes: HCIFakeController.iBeaconReport)
+            let packet = CapturedPacket(
+                timestamp: Self.t0 + .milliseconds(500) * Int64(i), bytes: HCIFakeController.iBeaconReport)
             pipeline.ingest(packet, into: &messages)
         }
         pipeline.advance(to: Self.t0 + .seconds(10), into: &messages)
@@ -36,7 +37,9 @@ import Vocabulary
         #expect(rows.first?.proximity == Proximity(accuracy: accuracy, thresholds: config.ranging.proximity).rawValue)
         // Two more sightings in the next second: the rate follows the growth of the count.
         for i in 0..<2 {
-            let packet = CapturedPacket(timestamp: Self.t0 + .seconds(10) + .milliseconds(500) * Int64(i), bytes: HCIFakeController.iBeaconReport)
+            let packet = CapturedPacket(
+                timestamp: Self.t0 + .seconds(10) + .milliseconds(500) * Int64(i),
+                bytes: HCIFakeController.iBeaconReport)
             pipeline.ingest(packet, into: &messages)
         }
         pipeline.advance(to: Self.t0 + .seconds(11), into: &messages)
@@ -48,16 +51,20 @@ import Vocabulary
 
     @Test func textTableAlignsColumnsAndShowsDashesForWhatIsUnknown() {
         let row = ScanTableRow(
-            identity: .uuid(Self.uuid, major: 1, minor: 2), name: "desk", rssi: -61, filteredRSSI: -62.25, accuracy: 1.2,
+            identity: .uuid(Self.uuid, major: 1, minor: 2), name: "desk", rssi: -61, filteredRSSI: -62.25,
+            accuracy: 1.2,
             proximity: "near", batteryMillivolts: 2925, seenPerSecond: 3, lastSeen: Self.t0)
-        let bare = ScanTableRow(identity: .eddystone(BeaconID128(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10)),
+        let bare = ScanTableRow(
+            identity: .eddystone(BeaconID128(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10)),
             rssi: -90, seenPerSecond: 0.5, lastSeen: Self.t0 - .milliseconds(1500))
         let text = ScanTable.text([row, bare], now: Self.t0 + .milliseconds(200), title: "T")
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines[0] == "T")
         #expect(lines[1].hasPrefix("ID "))
         #expect(lines[2].hasPrefix("e2c56db5-dffb-48d2-b060-d0f5a71096e0  1/2"))
-        #expect(lines[2].contains("desk") && lines[2].contains("-62.3") && lines[2].contains("1.2 m") && lines[2].contains("near"))
+        #expect(
+            lines[2].contains("desk") && lines[2].contains("-62.3") && lines[2].contains("1.2 m")
+                && lines[2].contains("near"))
         #expect(lines[2].hasSuffix("0.2 s ago"))
         let batteryEnd = lines[1].range(of: "BATTERY")!.upperBound.utf16Offset(in: lines[1])
         #expect(String(lines[2].prefix(batteryEnd)).hasSuffix(" 2925 mV"), "right-aligned under BATTERY")
@@ -98,14 +105,17 @@ import Vocabulary
     }
 
     @Test func jsonLinesCarryOneObjectPerBeacon() {
-        let row = ScanTableRow(identity: .uuid(Self.uuid, major: 1, minor: 2), rssi: -61, seenPerSecond: 3, lastSeen: Self.t0)
-        let noRSSI = ScanTableRow(identity: .uuid(Self.uuid, major: 1, minor: 3), rssi: nil, seenPerSecond: 0.5, lastSeen: Self.t0)
+        let row = ScanTableRow(
+            identity: .uuid(Self.uuid, major: 1, minor: 2), rssi: -61, seenPerSecond: 3, lastSeen: Self.t0)
+        let noRSSI = ScanTableRow(
+            identity: .uuid(Self.uuid, major: 1, minor: 3), rssi: nil, seenPerSecond: 0.5, lastSeen: Self.t0)
         #expect(ScanTable.jsonLines([noRSSI], now: Self.t0).contains(#""rssi":null"#))
-        #expect(ScanTable.jsonLines([row], now: Self.t0) == """
-            {"time":"2024-05-01T12:00:00.000Z","uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":2,\
-            "name":null,"rssi":-61,"rssi_filtered":null,"accuracy":null,"proximity":null,"battery_mv":null,"seen_per_second":3,\
-            "last_seen":"2024-05-01T12:00:00.000Z"}
+        #expect(
+            ScanTable.jsonLines([row], now: Self.t0) == """
+                {"time":"2024-05-01T12:00:00.000Z","uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":2,\
+                "name":null,"rssi":-61,"rssi_filtered":null,"accuracy":null,"proximity":null,"battery_mv":null,"seen_per_second":3,\
+                "last_seen":"2024-05-01T12:00:00.000Z"}
 
-            """)
+                """)
     }
 }

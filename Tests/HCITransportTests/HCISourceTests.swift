@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Foundation
+import Platform
 import Synchronization
 import Testing
 import Vocabulary
@@ -9,7 +10,6 @@ import Vocabulary
 @testable import CLI
 @testable import HCITransport
 @testable import IntegrationSupport
-import Platform
 
 /// A monotonic clock the test moves by hand, so command timeouts and the watchdog fire on cue.
 final class ManualClock: Sendable {
@@ -30,7 +30,9 @@ final class SourceRecorder: Sendable {
 
     var logs: [String] { lines.withLock { $0 } }
     var healths: [String?] {
-        events.withLock { $0.compactMap { if case .health(let h) = $0 { return .some(h.degradedReason) } else { return nil } } }
+        events.withLock {
+            $0.compactMap { if case .health(let h) = $0 { return .some(h.degradedReason) } else { return nil } }
+        }
     }
     func packets(incoming: Bool) -> [[UInt8]] {
         events.withLock {
@@ -131,23 +133,29 @@ final class SourceHarness: Sendable {
         let firstReport = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let held = Mutex(false)
-        let h = SourceHarness(Self.quickTimeouts, tee: { event in
-            guard event.carriedPackets.contains(where: { $0.incoming && $0.bytes == HCIFakeController.iBeaconReport }),
-                !held.withLock({ wasHeld in
-                    defer { wasHeld = true }
-                    return wasHeld
-                })
-            else { return }
-            firstReport.signal()
-            _ = release.wait(timeout: .now() + 10)  // the source thread waits here while five more arrive
-        })
+        let h = SourceHarness(
+            Self.quickTimeouts,
+            tee: { event in
+                guard
+                    event.carriedPackets.contains(where: { $0.incoming && $0.bytes == HCIFakeController.iBeaconReport }
+                    ),
+                    !held.withLock({ wasHeld in
+                        defer { wasHeld = true }
+                        return wasHeld
+                    })
+                else { return }
+                firstReport.signal()
+                _ = release.wait(timeout: .now() + 10)  // the source thread waits here while five more arrive
+            })
         h.fake.answerLegacySetUp()
         #expect(h.awaitHealth(count: 1))
         h.fake.advertise()
         #expect(firstReport.wait(timeout: .now() + 10) == .success)
         for _ in 0..<5 { h.fake.advertise() }
         release.signal()
-        #expect(waitUntil { h.recorder.packets(incoming: true).filter { $0 == HCIFakeController.iBeaconReport }.count == 6 })
+        #expect(
+            waitUntil { h.recorder.packets(incoming: true).filter { $0 == HCIFakeController.iBeaconReport }.count == 6 }
+        )
         let reportHandOvers = h.recorder.handOverSizes.suffix(2)
         #expect(Array(reportHandOvers) == [1, 5], "\(h.recorder.handOverSizes)")
         #expect(h.stopLegacyScan())
@@ -183,7 +191,8 @@ final class SourceHarness: Sendable {
     /// so the report is stamped when read (the test's wall clock), not an hour back.
     @Test func aReceiveTimeFromBeforeARealtimeStepIsNotTrusted() {
         let h = SourceHarness(
-            Self.quickTimeouts, pollInterval: .seconds(1), readInterval: .milliseconds(50), realtimeStep: .seconds(3600))
+            Self.quickTimeouts, pollInterval: .seconds(1), readInterval: .milliseconds(50), realtimeStep: .seconds(3600)
+        )
         h.fake.answerLegacySetUp()
         #expect(h.awaitHealth(count: 1))
         h.fake.advertise()
@@ -247,9 +256,13 @@ final class SourceHarness: Sendable {
         h.fake.complete(.leSetScanEnable)
         #expect(h.awaitHealth(count: 1))
         #expect(h.stopLegacyScan())
-        let opcodes = h.recorder.packets(incoming: false).map { HCIOpcode(rawValue: UInt16($0[1]) | UInt16($0[2]) << 8) }
+        let opcodes = h.recorder.packets(incoming: false).map {
+            HCIOpcode(rawValue: UInt16($0[1]) | UInt16($0[2]) << 8)
+        }
         let firstLegacy = opcodes.firstIndex(of: .leSetScanEnable) ?? opcodes.count
-        #expect(!opcodes[firstLegacy...].contains { $0.ocf >= 0x41 && $0.ogf == 0x08 }, "no extended command after the fallback")
+        #expect(
+            !opcodes[firstLegacy...].contains { $0.ocf >= 0x41 && $0.ogf == 0x08 },
+            "no extended command after the fallback")
         #expect(h.recorder.count(logsContaining: "Unknown HCI Command (0x01); falling back") == 1)
         #expect(h.source.statistics.scan.fallbacks == 1)
     }
@@ -289,7 +302,9 @@ final class SourceHarness: Sendable {
         h.fake.answerLegacySetUp()
         #expect(h.awaitHealth(count: 1))
         h.fake.advertise()
-        #expect(waitUntil { h.recorder.packets(incoming: true).filter { $0 == HCIFakeController.iBeaconReport }.count == 1 })
+        #expect(
+            waitUntil { h.recorder.packets(incoming: true).filter { $0 == HCIFakeController.iBeaconReport }.count == 1 }
+        )
         h.fake.vanish()
         #expect(h.awaitHealth(count: 2))
         #expect((h.recorder.healths[1] ?? "").contains("went away"))
@@ -301,7 +316,9 @@ final class SourceHarness: Sendable {
         #expect(h.awaitHealth(count: 3))
         #expect(h.recorder.healths.last == .some(nil))
         h.fake.advertise()
-        #expect(waitUntil { h.recorder.packets(incoming: true).filter { $0 == HCIFakeController.iBeaconReport }.count == 2 })
+        #expect(
+            waitUntil { h.recorder.packets(incoming: true).filter { $0 == HCIFakeController.iBeaconReport }.count == 2 }
+        )
         let warnings = h.recorder.logs.filter { $0.hasPrefix("warning:") }
         #expect(warnings.count == 1, "the outage is logged once, retries only at debug: \(warnings)")
         #expect(warnings.first?.contains("went away") == true)
@@ -347,7 +364,8 @@ final class SourceHarness: Sendable {
 
     @Test(arguments: [EAFNOSUPPORT, EPERM])
     func missingBluetoothOrPrivilegeEndsRunWithTheError(code: Int32) {
-        let h = SourceHarness(Self.quickTimeouts, opener: { () throws(HCIError) in throw HCIError(errno: code, operation: "socket") })
+        let h = SourceHarness(
+            Self.quickTimeouts, opener: { () throws(HCIError) in throw HCIError(errno: code, operation: "socket") })
         #expect(h.join())
         #expect(h.error?.errno == code)
         #expect(h.error?.isFatal == true)
@@ -363,7 +381,8 @@ final class SourceHarness: Sendable {
 
         let daemon = SourceHarness(Self.quickTimeouts, opener: absent)
         #expect(daemon.awaitHealth(count: 1))
-        #expect(daemon.recorder.healths == [.some("no Bluetooth adapter matches 'hci3' (found: hci0 11:22:33:44:55:66)")])
+        #expect(
+            daemon.recorder.healths == [.some("no Bluetooth adapter matches 'hci3' (found: hci0 11:22:33:44:55:66)")])
         daemon.source.stop()
         #expect(daemon.join())
         #expect(daemon.error == nil)

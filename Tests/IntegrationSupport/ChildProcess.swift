@@ -29,9 +29,9 @@ final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for arg in argv { free(arg) } }
         let env = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { env.forEach { free($0) } }
+        defer { for variable in env { free(variable) } }
         var child: pid_t = 0
         let rc = posix_spawn(&child, path, &actions, &attributes, argv, env)
         guard rc == 0 else {

@@ -15,7 +15,9 @@ struct FloorPlanGateway: Sendable {
     private(set) var offset: Double = 0
 
     /// `configuration` supplies everything but the gateway's identity, which comes from the plan.
-    init(plan: FloorPlan, gateway id: String, configuration: Configuration, start: Timestamp)
+    init(
+        plan: FloorPlan, gateway id: String, configuration: Configuration, start: Timestamp
+    )
         throws(FloorPlanError)
     {
         simulator = try FloorPlanSimulator(plan: plan, gateway: id)

@@ -48,7 +48,9 @@ enum HTTPProbe {
 
     /// Sends `bytes` (as far as the server takes them) and reads until the server closes or `timeout`.
     static func exchange(port: Int, host: String = "127.0.0.1", _ bytes: [UInt8], timeout: Double = 10) -> Answer {
-        guard let fd = connect(port: port, host: host, timeout: timeout) else { return Answer(status: nil, head: "", body: "") }
+        guard let fd = connect(port: port, host: host, timeout: timeout) else {
+            return Answer(status: nil, head: "", body: "")
+        }
         defer { close(fd) }
         var sent = 0
         while sent < bytes.count {
@@ -60,7 +62,9 @@ enum HTTPProbe {
     }
 
     static func get(port: Int, host: String = "127.0.0.1", _ path: String, timeout: Double = 10) -> Answer {
-        exchange(port: port, host: host, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8), timeout: timeout)
+        exchange(
+            port: port, host: host, Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8),
+            timeout: timeout)
     }
 
     /// Everything the server sends on `fd` until it closes or the receive timeout.

@@ -116,14 +116,18 @@ final class InMemoryBroker: BrokerPort {
         if !events.isEmpty { consumer?(events) }
     }
 
-    func publish(topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, generation: UInt64?)
+    func publish(
+        topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, generation: UInt64?
+    )
         -> PublishOutcome
     {
         let bytes = Array(payload)
         let (outcome, events, consumer) = state.withLock {
             s -> (PublishOutcome, [BrokerEvent], (@Sendable ([BrokerEvent]) -> Void)?) in
             guard s.connected, generation == nil || generation == s.generation else { return (.notConnected, [], nil) }
-            if topic.isEmpty || topic.contains("+") || topic.contains("#") { return (.failed("invalid topic"), [], nil) }
+            if topic.isEmpty || topic.contains("+") || topic.contains("#") {
+                return (.failed("invalid topic"), [], nil)
+            }
             s.nextMid += 1
             let message = Message(
                 topic: topic, payload: String(decoding: bytes, as: UTF8.self), qos: qos, retained: retain)

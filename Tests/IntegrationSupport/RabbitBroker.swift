@@ -37,7 +37,8 @@ final class RabbitBroker: @unchecked Sendable {
         var env = ProcessInfo.processInfo.environment
         for (name, value) in [
             "HOME": base, "RABBITMQ_CONF_ENV_FILE": "\(base)/none.conf", "RABBITMQ_NODENAME": "b2m\(port)@localhost",
-            "RABBITMQ_NODE_IP_ADDRESS": "127.0.0.1", "RABBITMQ_NODE_PORT": "\(amqp)", "RABBITMQ_DIST_PORT": "\(distribution)",
+            "RABBITMQ_NODE_IP_ADDRESS": "127.0.0.1", "RABBITMQ_NODE_PORT": "\(amqp)",
+            "RABBITMQ_DIST_PORT": "\(distribution)",
             "ERL_EPMD_PORT": "\(epmdPort)", "ERL_EPMD_ADDRESS": "127.0.0.1", "RABBITMQ_BASE": base,
             "RABBITMQ_MNESIA_BASE": "\(base)/mnesia", "RABBITMQ_LOG_BASE": "\(base)/log",
             "RABBITMQ_CONFIG_FILE": "\(base)/rabbitmq.conf", "RABBITMQ_ENABLED_PLUGINS_FILE": "\(base)/enabled_plugins",
@@ -48,11 +49,15 @@ final class RabbitBroker: @unchecked Sendable {
             env[name] = value
         }
         environment = env
-        epmd = try ChildProcess("/usr/bin/epmd", ["-port", "\(epmdPort)", "-address", "127.0.0.1"], output: "\(base)/epmd.log", environment: env)
+        epmd = try ChildProcess(
+            "/usr/bin/epmd", ["-port", "\(epmdPort)", "-address", "127.0.0.1"], output: "\(base)/epmd.log",
+            environment: env)
         let enable = try ChildProcess(
             Self.plugins, ["enable", "--offline", "rabbitmq_mqtt"], output: "\(base)/plugins.log", environment: env)
         guard enable.wait(timeout: 60) == 0 else {
-            throw MosquittoBroker.BrokerError("rabbitmq-plugins enable rabbitmq_mqtt failed: \((try? String(contentsOfFile: "\(base)/plugins.log", encoding: .utf8)) ?? "")")
+            throw MosquittoBroker.BrokerError(
+                "rabbitmq-plugins enable rabbitmq_mqtt failed: \((try? String(contentsOfFile: "\(base)/plugins.log", encoding: .utf8)) ?? "")"
+            )
         }
         try start()
     }

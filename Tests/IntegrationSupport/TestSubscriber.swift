@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Synchronization
 import Vocabulary
 

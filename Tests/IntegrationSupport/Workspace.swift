@@ -42,7 +42,6 @@ final class Workspace {
     static func status(_ gateway: String = "e2e") -> String { "beacons/gateways/\(gateway)/status" }
 }
 
-
 /// A broker, a subscriber to `pattern`, and a simulating agent that has announced `online`.
 struct Running {
     let broker: MosquittoBroker

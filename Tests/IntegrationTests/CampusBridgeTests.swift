@@ -36,26 +36,32 @@ import Vocabulary
         let floors = try [1, 2].map { try LocateBridgeTests.FloorBroker(bridgedTo: central.port, floor: $0) }
         let centre = try TestSubscriber(port: central.port, pattern: "beacons/#")
         let atFloors = try floors.map { try TestSubscriber(port: $0.port, pattern: "beacons/+/+/+/+/event") }
-        #expect(centre.waitFor { m in [1, 2].allSatisfy { n in m.contains { $0.topic == "beacons/bridges/floor\(n)/state" && $0.payload == "1" } } })
+        #expect(
+            centre.waitFor { m in
+                [1, 2].allSatisfy { n in
+                    m.contains { $0.topic == "beacons/bridges/floor\(n)/state" && $0.payload == "1" }
+                }
+            })
 
         let locatorConfig = directory.appendingPathComponent("central.yaml").path
         try """
-            gateway:
-              id: central
-            mqtt:
-              host: 127.0.0.1
-              port: \(central.port)
-            locator:
-              min_dwell: 3s
-              settle: 3s
-            """.write(toFile: locatorConfig, atomically: true, encoding: .utf8)
+        gateway:
+          id: central
+        mqtt:
+          host: 127.0.0.1
+          port: \(central.port)
+        locator:
+          min_dwell: 3s
+          settle: 3s
+        """.write(toFile: locatorConfig, atomically: true, encoding: .utf8)
         let locate = try ChildProcess(
             PackagePaths.binary, ["locate", "--config", locatorConfig],
             output: directory.appendingPathComponent("locate.log").path)
         var gateways: [ChildProcess] = []
         for (i, floor) in floors.enumerated() {
             let config = directory.appendingPathComponent("floor\(i + 1).yaml").path
-            try "mqtt:\n  host: 127.0.0.1\n  port: \(floor.port)\n".write(toFile: config, atomically: true, encoding: .utf8)
+            try "mqtt:\n  host: 127.0.0.1\n  port: \(floor.port)\n".write(
+                toFile: config, atomically: true, encoding: .utf8)
             for g in plan.gateways where g.floor == String(i + 1) {
                 gateways.append(
                     try ChildProcess(
@@ -67,7 +73,9 @@ import Vocabulary
         // Every gateway's status came up through its floor's bridge.
         #expect(
             centre.waitFor(timeout: 20) { m in
-                plan.gateways.allSatisfy { g in m.contains { $0.topic == "beacons/gateways/\(g.id)/status" && $0.payload == "online" } }
+                plan.gateways.allSatisfy { g in
+                    m.contains { $0.topic == "beacons/gateways/\(g.id)/status" && $0.payload == "online" }
+                }
             })
         let minors = plan.minors
         let located = centre.waitFor(timeout: 40) { m in
@@ -81,8 +89,9 @@ import Vocabulary
 
         // The same enter/exit events at the centre as on the floors, none lost on a bridge.
         func events(_ s: TestSubscriber) -> Set<String> {
-            Set(s.messages.filter { $0.topic.split(separator: "/").count == 6 && $0.topic.hasSuffix("/event") }
-                .map { "\($0.topic) \($0.payload)" })
+            Set(
+                s.messages.filter { $0.topic.split(separator: "/").count == 6 && $0.topic.hasSuffix("/event") }
+                    .map { "\($0.topic) \($0.payload)" })
         }
         let published = atFloors.reduce(into: Set<String>()) { $0.formUnion(events($1)) }
         #expect(published.count >= minors.count)
@@ -109,9 +118,10 @@ import Vocabulary
             let simulator = try FloorPlanSimulator(plan: plan, gateway: gatewayID)
             let period = max(plan.duration, 1)
             let t = (Double(stamp.microseconds) / 1e6).truncatingRemainder(dividingBy: period)
-            let floorsThen = Set(stride(from: t - 12, through: t, by: 1).compactMap {
-                simulator.position(minor: minor, at: $0 < 0 ? $0 + period : $0).map { String($0.level) }
-            })
+            let floorsThen = Set(
+                stride(from: t - 12, through: t, by: 1).compactMap {
+                    simulator.position(minor: minor, at: $0 < 0 ? $0 + period : $0).map { String($0.level) }
+                })
             if !floorsThen.contains(gateway.floor) {
                 trailing.append("beacon \(minor) on floor \(gateway.floor) at \(t) s")
                 trailingTicks.insert(stamp.microseconds)

@@ -83,13 +83,19 @@ extension ChaosTests {
             if let next = Self.wallSegment(offset: offset, arrivedAt: t, from: segment) {
                 segment = next
             } else {
-                stampsOff.append("\(m.topic) arrived at \(String(format: "%.2f", t)) s, \(Int(offset)) s off, after segment \(segment)")
+                stampsOff.append(
+                    "\(m.topic) arrived at \(String(format: "%.2f", t)) s, \(Int(offset)) s off, after segment \(segment)"
+                )
             }
             guard Self.field(m.payload, "event") as? String == "exit" else { continue }
             exits += 1
             guard let seen = Self.seconds(rfc3339: Self.field(m.payload, "last_seen") as? String) else { continue }
             let after = arrived - (seen - offset)
-            if after < 2.8 || after > 4.5 { wrong.append("\(m.topic) at \(String(format: "%.1f", t)) s: \(String(format: "%.2f", after)) s after its last sighting") }
+            if after < 2.8 || after > 4.5 {
+                wrong.append(
+                    "\(m.topic) at \(String(format: "%.1f", t)) s: \(String(format: "%.2f", after)) s after its last sighting"
+                )
+            }
         }
         // Ranging: the region's list, once a ranging interval (1 s), from the first to the last.
         let lists = timed.filter { $0.message.topic.hasSuffix("/ranging") }.map(\.arrived)
@@ -120,7 +126,9 @@ extension ChaosTests {
             port: broker.port, gateway: "chaos", extra: "locator:\n  enabled: true\n")
         try Self.simulate(workspace, beacons: 3, seconds: 18, wallSteps: "6=3600,12=-3600")
         // The locator's events: `beacons/<uuid>/<major>/<minor>/event` (a gateway's have one level more).
-        let events = witness.messages.filter { $0.topic.hasSuffix("/event") && $0.topic.split(separator: "/").count == 5 }
+        let events = witness.messages.filter {
+            $0.topic.hasSuffix("/event") && $0.topic.split(separator: "/").count == 5
+        }
         let kinds = events.compactMap { Self.field($0.payload, "event") as? String }
         let located = Set(events.filter { Self.field($0.payload, "event") as? String == "location" }.map(\.topic))
         let notHome = kinds.filter { $0 == "not_home" }.count

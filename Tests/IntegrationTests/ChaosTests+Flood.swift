@@ -15,7 +15,8 @@ extension ChaosTests {
     static func writeFlood(count: Int, seconds: Double, to path: String) throws {
         let data = try BeaconEncoder.advertisingData(
             .iBeacon(IBeacon(uuid: floodUUID, major: 0, minor: 0, measuredPower: -59)))
-        let template = AdvertisingReportEvent.bytes(address: BluetoothAddress(rawValue: 0), addressType: 0, data: data, rssi: -70)
+        let template = AdvertisingReportEvent.bytes(
+            address: BluetoothAddress(rawValue: 0), addressType: 0, data: data, rssi: -70)
         // H4 event: address at 7…12 (little-endian), AD at 14 (major at +25, minor at +27, big-endian), RSSI last.
         let record = BtsnoopWriter.record(CapturedPacket(timestamp: Timestamp(microseconds: 0), bytes: template))
         let packetStart = record.count - template.count
@@ -89,7 +90,8 @@ extension ChaosTests {
         Self.report(
             "chaos flood: \(identities) identities in 600 s of capture time, replayed in \(String(format: "%.0f", seconds)) s "
                 + "(\(finished ? "whole capture" : "STOPPED at the limit")); RSS at 10 % \(early / 1024) MiB, max after "
-                + "\((late.max() ?? 0) / 1024) MiB, end \(samples.last!.kib / 1024) MiB: \(String(format: "%+.1f", growth)) %; \(reports)")
+                + "\((late.max() ?? 0) / 1024) MiB, end \(samples.last!.kib / 1024) MiB: \(String(format: "%+.1f", growth)) %; \(reports)"
+        )
         #expect(finished, "\(workspace.logText.suffix(1000))")
         #expect(growth < 10, "RSS grew \(growth) % after the first 10 % of the run")
     }

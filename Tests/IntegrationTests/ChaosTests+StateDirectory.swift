@@ -23,7 +23,10 @@ extension ChaosTests {
     @Test(arguments: ["read-only", "full"])
     func aReadOnlyOrFullStateDirectoryWarnsAndTheAgentGoesOn(kind: String) throws {
         let fleet = try RemoteConfigTests.Fleet(regions: RemoteConfigTests.elsewhere)
-        if let problem = Self.mount(kind, at: fleet.state) { Issue.record("\(problem)"); return }
+        if let problem = Self.mount(kind, at: fleet.state) {
+            Issue.record("\(problem)")
+            return
+        }
         defer { _ = try? ChildProcess("/bin/umount", [fleet.state]).wait(timeout: 10) }
         let agent = try fleet.startGateway()
         defer { agent.signal(SIGKILL) }
@@ -46,10 +49,14 @@ extension ChaosTests {
             }, "\(fleet.logText)")
         #expect(!FileManager.default.fileExists(atPath: fleet.state + "/config-fleet.layer"))
         // It keeps running and publishing: the region's enter arrives, the status stays online.
-        #expect(watcher.waitFor(timeout: 15) { m in m.contains { $0.topic.hasPrefix("beacons/regions/office/") && $0.topic.hasSuffix("/event") } })
+        #expect(
+            watcher.waitFor(timeout: 15) { m in
+                m.contains { $0.topic.hasPrefix("beacons/regions/office/") && $0.topic.hasSuffix("/event") }
+            })
         #expect(agent.isRunning)
         #expect(watcher.messages(on: "beacons/gateways/gw1/status").last?.payload == "online")
-        let warning = fleet.logText.split(separator: "\n").first { $0.contains("not kept in the state directory") } ?? ""
+        let warning =
+            fleet.logText.split(separator: "\n").first { $0.contains("not kept in the state directory") } ?? ""
         Self.report("chaos state directory \(kind): agent running, region event published; log: \(warning)")
     }
 }

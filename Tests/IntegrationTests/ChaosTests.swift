@@ -9,11 +9,15 @@ import Vocabulary
 /// `make test-chaos` (B2M_CHAOS=1): the agent, a real mosquitto with persistence, and faults at
 /// seeded random moments (B2M_CHAOS_SEED, default 17). Each test prints one `chaos …` line with what
 /// was lost, duplicated or reordered, and appends it to .build/chaos-results.txt (docs/reliability.md).
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_CHAOS"] != nil, "faults through real processes: make test-chaos"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["B2M_CHAOS"] != nil, "faults through real processes: make test-chaos"))
 struct ChaosTests {
     static let seed = UInt64(ProcessInfo.processInfo.environment["B2M_CHAOS_SEED"] ?? "") ?? 17
     static let capture = PackagePaths.captures.appendingPathComponent(
-        "wangdalian-btsnooper_ext-adv_btsnoop_hci.log").path
+        "wangdalian-btsnooper_ext-adv_btsnoop_hci.log"
+    ).path
     /// Exits after 1 s of silence: the real capture's beacons come and go, so its 205 s give 14 events.
     static let monitoring = "monitoring:\n  exit_timeout: 1s\n"
 
@@ -136,14 +140,17 @@ struct ChaosTests {
 
     /// The broker's CONNACKs to `clientID` after its first connect, and how many said "session present".
     static func sessionsResumed(_ broker: MosquittoBroker, clientID: String) -> (reconnects: Int, present: Int) {
-        let acks = broker.logText.split(separator: "\n").filter { $0.contains("Sending CONNACK to \(clientID) (") }.dropFirst()
+        let acks = broker.logText.split(separator: "\n").filter { $0.contains("Sending CONNACK to \(clientID) (") }
+            .dropFirst()
         return (acks.count, acks.filter { $0.contains("Sending CONNACK to \(clientID) (1,") }.count)
     }
 
     static func report(_ line: String) {
         print(line)
         let path = PackagePaths.root.appendingPathComponent(".build/chaos-results.txt").path
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         if let handle = FileHandle(forWritingAtPath: path) {
             handle.seekToEndOfFile()
             handle.write(Data((line + "\n").utf8))
@@ -234,7 +241,8 @@ struct ChaosTests {
         let resumed = Self.sessionsResumed(broker, clientID: "chaos-witness-sim")
         Self.report(
             "chaos broker-kill simulation (seed \(Self.seed)): 20 SIGKILLs; broker log: \(reached) event PUBLISHes; "
-                + "persistent subscriber: \(alternation); its session resumed at \(resumed.present) of \(resumed.reconnects) reconnects")
+                + "persistent subscriber: \(alternation); its session resumed at \(resumed.present) of \(resumed.reconnects) reconnects"
+        )
         #expect(resumed.reconnects > 0 && resumed.present == resumed.reconnects, "\(resumed)")
         #expect(alternation.events >= 20)
         #expect(reached >= alternation.events)
@@ -258,7 +266,9 @@ struct ChaosTests {
         var wrong: [String] = []
         for (subject, kind) in last {
             let state = reader.messages(on: subject + "/state").last?.payload
-            if state != (kind == "enter" ? "inside" : "outside") { wrong.append("\(subject): \(state ?? "none") after \(kind)") }
+            if state != (kind == "enter" ? "inside" : "outside") {
+                wrong.append("\(subject): \(state ?? "none") after \(kind)")
+            }
         }
         report("chaos retained states: \(last.count) subjects, \(wrong.count) wrong")
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
@@ -276,7 +286,9 @@ struct ChaosTests {
         var restoredStarts = 0
         for round in 0..<20 {
             let agent = try workspace.start(["--simulate", "--beacons", "5", "--seed", "\(Self.seed)"])
-            if waitUntil(timeout: 10, { workspace.logText.components(separatedBy: "restored retained states").count > round + 1 }) {
+            if waitUntil(
+                timeout: 10, { workspace.logText.components(separatedBy: "restored retained states").count > round + 1 }
+            ) {
                 restoredStarts += 1
             }
             Thread.sleep(forTimeInterval: moments.seconds(0.5, 1.5))
@@ -290,7 +302,8 @@ struct ChaosTests {
         Thread.sleep(forTimeInterval: 1)
         let alternation = Alternation(Self.events(witness))
         Self.report(
-            "chaos agent-kill (seed \(Self.seed)): 20 SIGKILLs and restarts, \(restoredStarts) restored, \(alternation)")
+            "chaos agent-kill (seed \(Self.seed)): 20 SIGKILLs and restarts, \(restoredStarts) restored, \(alternation)"
+        )
         #expect(restoredStarts == 20)
         #expect(alternation.brokenTransitions.isEmpty, "\(alternation.brokenTransitions.prefix(5))")
         try Self.expectRetainedStatesMatchLastEvents(port: broker.port, witness: witness)

@@ -18,7 +18,9 @@ import Testing
                 continue
             }
             for case let path as String in walk
-            where !path.hasPrefix("Fixtures") && [".swift", ".md", ".sh", ".yaml", ".py"].contains(where: path.hasSuffix) {
+            where !path.hasPrefix("Fixtures")
+                && [".swift", ".md", ".sh", ".yaml", ".py"].contains(where: path.hasSuffix)
+            {
                 found.append("\(root)/\(path)")
             }
         }
@@ -90,7 +92,9 @@ import Testing
         let roots = "Sources|Tests|scripts|packaging|etc|docs"
         for path in try Self.files() {
             let text = try Self.text(path)
-            for match in try Self.matches(#"(?<![\w/.\-$])((?:\#(roots))/[\w.+\-]{2,}(?:/[\w.+\-]+)*)/?(\*)?"#, in: text) {
+            for match in try Self.matches(
+                #"(?<![\w/.\-$])((?:\#(roots))/[\w.+\-]{2,}(?:/[\w.+\-]+)*)/?(\*)?"#, in: text)
+            {
                 var target = match[1]
                 while target.hasSuffix(".") { target.removeLast() }
                 if !match[2].isEmpty { continue }

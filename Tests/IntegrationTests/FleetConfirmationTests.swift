@@ -17,7 +17,8 @@ import Testing
         var agents: [String: ChildProcess] = [:]
 
         init() throws {
-            broker = try MosquittoBroker(users: FleetConfirmationTests.users, acl: RemoteConfigTests.acl, persistence: true)
+            broker = try MosquittoBroker(
+                users: FleetConfirmationTests.users, acl: RemoteConfigTests.acl, persistence: true)
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("site-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         }
@@ -68,12 +69,16 @@ import Testing
         }
         defer { watcher.stop() }
         // gw4 was here once: its will left a retained offline.
-        _ = watcher.client.publish(topic: "beacons/gateways/gw4/status", payload: Array("offline".utf8), qos: 1, retain: true)
+        _ = watcher.client.publish(
+            topic: "beacons/gateways/gw4/status", payload: Array("offline".utf8), qos: 1, retain: true)
         #expect(
             watcher.waitFor(timeout: 20) { m in
                 let topics = Set(m.map(\.topic))
-                return ["beacons/gateways/gw1/config", "beacons/gateways/gw2/config", "beacons/gateways/gw3/status", "beacons/gateways/gw4/status"]
-                    .allSatisfy(topics.contains)
+                return [
+                    "beacons/gateways/gw1/config", "beacons/gateways/gw2/config", "beacons/gateways/gw3/status",
+                    "beacons/gateways/gw4/status",
+                ]
+                .allSatisfy(topics.contains)
             })
 
         let refused = try site.config(["set", "--fleet", "locator.min_history", "3"])
@@ -82,8 +87,12 @@ import Testing
         #expect(refused.stderr.contains("gw2: refused: beacons/fleet/config/set:1:"), "\(refused.stderr)")
         #expect(refused.stderr.contains("history_window"), "\(refused.stderr)")
         #expect(refused.stderr.contains("gw3: publishes no effective configuration"), "\(refused.stderr)")
-        #expect(refused.stderr.contains("gw4: offline; it applies the retained layer when it connects again"), "\(refused.stderr)")
-        #expect(refused.stderr.hasSuffix("4 gateways: 1 applied, 1 refused, 1 offline, 1 without remote configuration\n"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("gw4: offline; it applies the retained layer when it connects again"),
+            "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasSuffix("4 gateways: 1 applied, 1 refused, 1 offline, 1 without remote configuration\n"),
+            "\(refused.stderr)")
 
         // Removing the layer again: gw1 confirms, gw2 never ran it; offline and non-remote gateways
         // are named but fail the run only with --require-all.
@@ -91,7 +100,9 @@ import Testing
         let removed = try site.config(["unset", "--fleet", "locator"])
         #expect(removed.code == 0, "\(removed)")
         #expect(removed.stdout == "gw1: applied\ngw2: applied\n", "\(removed)")
-        #expect(removed.stderr.hasSuffix("4 gateways: 2 applied, 1 offline, 1 without remote configuration\n"), "\(removed.stderr)")
+        #expect(
+            removed.stderr.hasSuffix("4 gateways: 2 applied, 1 offline, 1 without remote configuration\n"),
+            "\(removed.stderr)")
         _ = waitUntil(timeout: 1.1) { false }
         let strict = try site.config(["set", "--fleet", "gateway.floor", "2", "--require-all"])
         #expect(strict.code == 1, "\(strict)")
@@ -107,7 +118,9 @@ import Testing
         #expect(stalled.code == 1, "\(stalled)")
         #expect(stalled.stdout == "gw2: applied\n", "\(stalled)")
         #expect(stalled.stderr.contains("gw1: no answer within 4 s"), "\(stalled.stderr)")
-        #expect(stalled.stderr.hasSuffix("4 gateways: 1 applied, 1 no answer, 1 offline, 1 without remote configuration\n"), "\(stalled.stderr)")
+        #expect(
+            stalled.stderr.hasSuffix("4 gateways: 1 applied, 1 no answer, 1 offline, 1 without remote configuration\n"),
+            "\(stalled.stderr)")
         #expect(Date().timeIntervalSince(started) < 10)
         // A named gateway that is offline cannot confirm: that fails.
         let gone = try site.config(["set", "--gateway", "gw4", "gateway.room", "attic"])

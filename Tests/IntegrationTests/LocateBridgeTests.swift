@@ -110,7 +110,14 @@ import Vocabulary
             for i in gateways.indices {
                 var out: [OutboundMessage] = []
                 gateways[i].run(until: Double(second), into: &out)
-                for m in out { if case .sent = clients[i].publish(topic: m.topic, payload: Array(m.payload.text.utf8), qos: m.qos, retain: m.retain) {} else { refused += 1 } }
+                for m in out {
+                    if case .sent = clients[i].publish(
+                        topic: m.topic, payload: Array(m.payload.text.utf8), qos: m.qos, retain: m.retain)
+                    {
+                    } else {
+                        refused += 1
+                    }
+                }
             }
             Thread.sleep(forTimeInterval: 0.025)
         }

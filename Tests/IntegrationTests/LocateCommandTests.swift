@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Testing
 import Vocabulary
 
@@ -38,7 +38,8 @@ import Vocabulary
                 let at = t0 + .milliseconds(500) + .seconds(Int64(s))
                 _ = gateway.publish(
                     topic: "\(beacon)/\(gw)/proximity",
-                    payload: Array(Self.proximity(gw, floor: floor, room: room, accuracy: metres, rssi: rssi, at: at).utf8),
+                    payload: Array(
+                        Self.proximity(gw, floor: floor, room: room, accuracy: metres, rssi: rssi, at: at).utf8),
                     qos: 0, retain: false)
             }
         }
@@ -49,7 +50,8 @@ import Vocabulary
             qos: 0, retain: false)
         #expect(watcher.waitFor { $0.contains { $0.topic == "\(beacon)/location" } }, "\(workspace.logText)")
         let location = try JSONObject(try #require(watcher.messages(on: "\(beacon)/location").first).payload)
-        #expect(location.string("gateway") == "A" && location.string("floor") == "1" && location.string("room") == "hall")
+        #expect(
+            location.string("gateway") == "A" && location.string("floor") == "1" && location.string("room") == "hall")
         #expect(location.string("since") == "2024-05-01T12:00:03.000Z" && location.string("state") == "home")
         #expect(location.string("last_seen") == "2024-05-01T12:00:02.500Z")
         #expect((location.number("confidence") ?? 0) >= 0.9, "the hall is 8 dB stronger on three ticks")

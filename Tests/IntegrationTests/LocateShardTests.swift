@@ -31,7 +31,8 @@ import Vocabulary
                     let at = t0 + TimeSpan(microseconds: Int64(second) * 1_000_000 + Int64(i) * 100_000 + 50_000)
                     let metres = i == near ? 1.0 : 6.0 + Double(i)
                     out.append(
-                        ("beacons/\(uuid)/1/\(minor)/\(g.id)/proximity",
+                        (
+                            "beacons/\(uuid)/1/\(minor)/\(g.id)/proximity",
                             #"{"uuid":"\#(uuid)","major":1,"minor":\#(minor),"gateway":"\#(g.id)","floor":"\#(g.floor)","room":"\#(g.room)","rssi":-65,"rssi_filtered":null,"measured_power":-59,"accuracy":\#(metres),"proximity":"near","timestamp":"\#(at.rfc3339)"}"#
                         ))
                 }
@@ -40,7 +41,9 @@ import Vocabulary
         return out
     }
 
-    static func locate(_ broker: MosquittoBroker, id: String, shard: String?) throws -> (
+    static func locate(
+        _ broker: MosquittoBroker, id: String, shard: String?
+    ) throws -> (
         Workspace, ChildProcess
     ) {
         let workspace = try Workspace(
@@ -66,7 +69,9 @@ import Vocabulary
         let (w0, whole) = try Self.locate(single, id: "whole", shard: nil)
         for (watcher, id) in [(watchShared, "shard1"), (watchShared, "shard2"), (watchSingle, "whole")] {
             #expect(
-                watcher.waitFor { $0.contains { $0.topic == "beacons/locators/\(id)/status" && $0.payload == "online" } })
+                watcher.waitFor {
+                    $0.contains { $0.topic == "beacons/locators/\(id)/status" && $0.payload == "online" }
+                })
         }
         // Every subscription acknowledged (the broker logs each SUBACK): a locator that missed the
         // first readings would start deciding a tick later.
@@ -96,7 +101,9 @@ import Vocabulary
         // The same locations and events, topic by topic, in the same order.
         let published = { (w: TestSubscriber) in
             Dictionary(
-                grouping: w.messages.filter { $0.topic.hasSuffix("/location") || isEvent($0) }.map { ($0.topic, $0.payload) },
+                grouping: w.messages.filter { $0.topic.hasSuffix("/location") || isEvent($0) }.map {
+                    ($0.topic, $0.payload)
+                },
                 by: \.0
             ).mapValues { $0.map(\.1) }
         }

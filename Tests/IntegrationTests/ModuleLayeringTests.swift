@@ -37,8 +37,10 @@ import Testing
             "Runtime": allPure.union(["Platform", "MQTTTransport", "SystemdTransport", "MetricsTransport"]),
             "beacon2mqtt": ["CLI", "Platform", "CMalloc"],
         ]
-        let library = ["HCITransport": "CBlueZ", "MQTTTransport": "CMosquitto", "SystemdTransport": "CSystemd",
-                       "MetricsTransport": "CMicroHTTPD"]
+        let library = [
+            "HCITransport": "CBlueZ", "MQTTTransport": "CMosquitto", "SystemdTransport": "CSystemd",
+            "MetricsTransport": "CMicroHTTPD",
+        ]
         // Transports know no message contract: sources hand packets to the agent's core as
         // `SourceEvent`s, and what becomes a message is decided above them.
         for transport in transports {

@@ -6,7 +6,11 @@ import Testing
 /// `make test-brokers` (B2M_BROKERS=1): the agent and the locator, unchanged, against amqtt, a second
 /// independent MQTT implementation (docs/reliability.md, "Other brokers"): retained state, the Last
 /// Will, a persistent session, and QoS 1 delivery across a broker restart.
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && AmqttBroker.isInstalled, "amqtt: make test-brokers"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && AmqttBroker.isInstalled,
+        "amqtt: make test-brokers"))
 struct OtherBrokerTests {
     static let status = "beacons/gateways/amqtt/status"
 
@@ -21,17 +25,21 @@ struct OtherBrokerTests {
         defer { agent.signal(SIGKILL) }
         let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/#")
         defer { watcher.stop() }
-        #expect(watcher.waitFor { $0.contains { $0.topic.hasSuffix("/state") && $0.payload == "inside" } }, "\(workspace.logText)")
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic.hasSuffix("/state") && $0.payload == "inside" } },
+            "\(workspace.logText)")
         // A subscriber that arrives later gets the retained status and states.
         let late = try TestSubscriber(port: broker.port, pattern: "beacons/#")
         defer { late.stop() }
         #expect(late.waitFor { m in m.contains { $0.topic == Self.status && $0.payload == "online" && $0.retained } })
-        #expect(late.waitFor { m in m.contains { $0.topic.hasSuffix("/state") && $0.payload == "inside" && $0.retained } })
+        #expect(
+            late.waitFor { m in m.contains { $0.topic.hasSuffix("/state") && $0.payload == "inside" && $0.retained } })
         // SIGKILL: the broker publishes the Last Will.
         agent.signal(SIGKILL)
         #expect(agent.wait(timeout: 10) == 137)
         #expect(watcher.waitFor(timeout: 20) { $0.last { $0.topic == Self.status }?.payload == "offline" })
-        ChaosTests.report("brokers amqtt: retained status and states to a late subscriber, Last Will offline on SIGKILL")
+        ChaosTests.report(
+            "brokers amqtt: retained status and states to a late subscriber, Last Will offline on SIGKILL")
     }
 
     /// amqtt 0.12.1 keeps a persistent session's subscription but delivers none of the QoS 1 messages
@@ -40,7 +48,8 @@ struct OtherBrokerTests {
     /// which the agent keeps right: every beacon's retained `state` is its last event.
     @Test func aSubscriberAwayDuringAReplayFindsTheRetainedStatesRight() throws {
         let broker = try AmqttBroker()
-        var witness: TestSubscriber? = try TestSubscriber(port: broker.port, pattern: "beacons/#", clientID: "amqtt-away")
+        var witness: TestSubscriber? = try TestSubscriber(
+            port: broker.port, pattern: "beacons/#", clientID: "amqtt-away")
         witness?.stop()
         witness = nil
         let (workspace, agent) = try agent(broker, ["--replay", ChaosTests.capture, "--speed", "20"])
@@ -53,7 +62,8 @@ struct OtherBrokerTests {
         _ = back.waitFor(timeout: 5) { m in m.filter { $0.topic.hasSuffix("/state") }.count >= last.count }
         let queued = ChaosTests.Tally(expected: expected, received: ChaosTests.events(back))
         var wrong = 0
-        for (subject, kind) in last where back.messages(on: subject + "/state").last?.payload != (kind == "enter" ? "inside" : "outside") {
+        for (subject, kind) in last
+        where back.messages(on: subject + "/state").last?.payload != (kind == "enter" ? "inside" : "outside") {
             wrong += 1
         }
         ChaosTests.report(
@@ -87,11 +97,13 @@ struct OtherBrokerTests {
         defer { late.stop() }
         _ = late.waitFor(timeout: 5) { m in m.filter { $0.topic.hasSuffix("/state") }.count >= last.count }
         var wrong = 0
-        for (subject, kind) in last where late.messages(on: subject + "/state").last?.payload != (kind == "enter" ? "inside" : "outside") {
+        for (subject, kind) in last
+        where late.messages(on: subject + "/state").last?.payload != (kind == "enter" ? "inside" : "outside") {
             wrong += 1
         }
         ChaosTests.report(
-            "brokers amqtt: 5 SIGKILL restarts during a replay: \(tally); retained states after: \(last.count) subjects, \(wrong) wrong")
+            "brokers amqtt: 5 SIGKILL restarts during a replay: \(tally); retained states after: \(last.count) subjects, \(wrong) wrong"
+        )
         #expect(tally.reordered == 0, "\(tally)")
         #expect(wrong == 0)
     }
@@ -106,7 +118,8 @@ struct OtherBrokerTests {
         let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/#")
         defer { watcher.stop() }
         #expect(watcher.waitFor(timeout: 20) { $0.contains { $0.topic.hasSuffix("/location") } })
-        #expect(watcher.waitFor { $0.contains { $0.topic == "beacons/locators/amqtt/status" && $0.payload == "online" } })
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic == "beacons/locators/amqtt/status" && $0.payload == "online" } })
         locator.signal(SIGTERM)
         #expect(locator.wait(timeout: 15) == 0)
         ChaosTests.report("brokers amqtt: locate publishes locations and its status")

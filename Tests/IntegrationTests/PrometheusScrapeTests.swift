@@ -7,7 +7,11 @@ import Testing
 /// to a real mosquitto; its query API must see the agent's reports and broker connection, and
 /// `promtool check metrics` must accept the exposition. `make test-metrics` runs it (it sets
 /// BEACON2MQTT_TEST_METRICS=1 after installing the package); plain `swift test` skips it.
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["BEACON2MQTT_TEST_METRICS"] == "1", "a real Prometheus: make test-metrics"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["BEACON2MQTT_TEST_METRICS"] == "1",
+        "a real Prometheus: make test-metrics"))
 struct PrometheusScrapeTests {
     static let prometheus = "/usr/bin/prometheus"
     static let promtool = "/usr/bin/promtool"
@@ -57,7 +61,9 @@ struct PrometheusScrapeTests {
             else { return nil }
             return Double(text)
         }
-        let log = { (try? String(contentsOf: directory.appendingPathComponent("prometheus.log"), encoding: .utf8)) ?? "" }
+        let log = {
+            (try? String(contentsOf: directory.appendingPathComponent("prometheus.log"), encoding: .utf8)) ?? ""
+        }
         #expect(waitUntil(timeout: 60) { (value("beacon2mqtt_reports_total") ?? 0) > 0 }, "\(log())")
         #expect(value("beacon2mqtt_mqtt_connected") == 1)
         #expect(value(#"up%7Bjob%3D%22beacon2mqtt%22%7D"#) == 1)

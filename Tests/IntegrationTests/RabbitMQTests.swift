@@ -7,7 +7,11 @@ import Testing
 /// plugin (Debian's rabbitmq-server 3.10, a private node started here on loopback; see
 /// `RabbitBroker`): QoS 1 across broker restarts, a persistent session, retained state, the Last Will
 /// (docs/reliability.md, "Other brokers").
-@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && RabbitBroker.isInstalled, "RabbitMQ: make test-brokers"))
+@Suite(
+    .serialized,
+    .enabled(
+        if: ProcessInfo.processInfo.environment["B2M_BROKERS"] != nil && RabbitBroker.isInstalled,
+        "RabbitMQ: make test-brokers"))
 struct RabbitMQTests {
     static let uuid = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
     static func status(_ gateway: String) -> String { "beacons/gateways/\(gateway)/status" }
@@ -76,7 +80,9 @@ struct RabbitMQTests {
         let regionState = "beacons/regions/office/rmq/state"
         #expect(
             watcher.waitFor(timeout: 20) { m in
-                [state(1), state(2), regionState].allSatisfy { t in m.contains { $0.topic == t && $0.payload == "inside" } }
+                [state(1), state(2), regionState].allSatisfy { t in
+                    m.contains { $0.topic == t && $0.payload == "inside" }
+                }
             }, "\(workspace.logText)")
         let exact = try TestSubscriber(port: broker.port, pattern: state(1))
         defer { exact.stop() }
@@ -88,7 +94,9 @@ struct RabbitMQTests {
         defer { wildcard.stop() }
         Thread.sleep(forTimeInterval: 2)
         let wildcardRetained = wildcard.messages.filter(\.retained).count
-        #expect(wildcardRetained == 0, "RabbitMQ now sends retained messages to wildcard filters: update docs/reliability.md")
+        #expect(
+            wildcardRetained == 0,
+            "RabbitMQ now sends retained messages to wildcard filters: update docs/reliability.md")
         agent.signal(SIGKILL)
         #expect(agent.wait(timeout: 10) == 137)
         #expect(status.waitFor(timeout: 20) { $0.last?.payload == "offline" })
@@ -125,7 +133,8 @@ struct RabbitMQTests {
             extra: ChaosTests.monitoring + "beacons:\n  - {uuid: \(Self.uuid), major: 1, minor: 1, name: desk}\n")
         let agent = try workspace.start(["--simulate", "--beacons", "2", "--seed", "7"])
         defer { agent.signal(SIGKILL) }
-        let locator = try ChildProcess(PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log + ".locate")
+        let locator = try ChildProcess(
+            PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log + ".locate")
         defer { locator.signal(SIGKILL) }
         let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/#", clientID: "rmq-locator-watch")
         defer { watcher.stop() }
@@ -139,15 +148,21 @@ struct RabbitMQTests {
         Thread.sleep(forTimeInterval: 0.5)
         try broker.start()
         let locateLog = { (try? String(contentsOfFile: workspace.log + ".locate", encoding: .utf8)) ?? "" }
-        let rabbitLines = { broker.logText.split(separator: "\n").filter { $0.contains("rmq-locator") }.joined(separator: "\n") }
-        #expect(waitUntil(timeout: 60) { locateLog().contains("reconnected to broker") }, "\(locateLog())\n\(rabbitLines())")
+        let rabbitLines = {
+            broker.logText.split(separator: "\n").filter { $0.contains("rmq-locator") }.joined(separator: "\n")
+        }
+        #expect(
+            waitUntil(timeout: 60) { locateLog().contains("reconnected to broker") }, "\(locateLog())\n\(rabbitLines())"
+        )
         // Locations are retained and published on change; RabbitMQ's retained store (dets, saved every
         // few minutes) loses them in a SIGKILL, so the locator publishes them again at the reconnect:
         // a subscriber of a located beacon's exact topic gets its location.
         let topic = try #require(watcher.messages.first { $0.topic.hasSuffix("/location") }?.topic)
         let location = try TestSubscriber(port: broker.port, pattern: topic)
         defer { location.stop() }
-        #expect(location.waitFor(timeout: 15) { $0.contains { $0.retained && $0.payload.contains(#""room""#) } }, "\(location.messages)")
+        #expect(
+            location.waitFor(timeout: 15) { $0.contains { $0.retained && $0.payload.contains(#""room""#) } },
+            "\(location.messages)")
         #expect(late.waitFor(timeout: 15) { $0.last?.payload == "online" })
         locator.signal(SIGKILL)
         #expect(locator.wait(timeout: 10) == 137)
@@ -160,16 +175,20 @@ struct RabbitMQTests {
         let deskEvents = { watcher.messages.filter { $0.topic == desk }.count }
         #expect(watcher.waitFor(timeout: 10) { _ in deskEvents() > 0 }, "\(locateLog())")
         let before = deskEvents()
-        let again = try ChildProcess(PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log + ".locate2")
+        let again = try ChildProcess(
+            PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log + ".locate2")
         defer { again.signal(SIGKILL) }
         let againLog = { (try? String(contentsOfFile: workspace.log + ".locate2", encoding: .utf8)) ?? "" }
         #expect(waitUntil(timeout: 30) { againLog().contains("locator subscribed") }, "\(againLog())")
         #expect(late.waitFor(timeout: 20) { $0.last?.payload == "online" })
         Thread.sleep(forTimeInterval: 6)
         let repeated = deskEvents() - before
-        #expect(repeated == 0, "the restarted locator announced beacon 1 again: \(watcher.messages.filter { $0.topic == desk })")
+        #expect(
+            repeated == 0,
+            "the restarted locator announced beacon 1 again: \(watcher.messages.filter { $0.topic == desk })")
         ChaosTests.report(
             "brokers rabbitmq: locate locates, retained online; after a broker SIGKILL restart it reconnects and a beacon's "
-                + "retained location is there; Last Will offline; a restarted locator sent \(repeated) new events for the configured beacon")
+                + "retained location is there; Last Will offline; a restarted locator sent \(repeated) new events for the configured beacon"
+        )
     }
 }

@@ -41,13 +41,15 @@ import Testing
         let log: String
 
         init(regions: String) throws {
-            let broker = try MosquittoBroker(users: RemoteConfigTests.users, acl: RemoteConfigTests.acl, persistence: true)
+            let broker = try MosquittoBroker(
+                users: RemoteConfigTests.users, acl: RemoteConfigTests.acl, persistence: true)
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fleet-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let state = directory.appendingPathComponent("state").path
             try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
             func mqtt(_ user: String) throws -> String {
-                try BrokerUser.mqttSection(user, password: RemoteConfigTests.users[user]!, port: broker.port, in: directory)
+                try BrokerUser.mqttSection(
+                    user, password: RemoteConfigTests.users[user]!, port: broker.port, in: directory)
             }
             let gatewayConfig = directory.appendingPathComponent("gw1.yaml").path
             try """
@@ -60,7 +62,8 @@ import Testing
             \(regions)
             """.write(toFile: gatewayConfig, atomically: true, encoding: .utf8)
             let adminConfig = directory.appendingPathComponent("admin.yaml").path
-            try "gateway:\n  id: admin\n\(try mqtt("admin"))\n".write(toFile: adminConfig, atomically: true, encoding: .utf8)
+            try "gateway:\n  id: admin\n\(try mqtt("admin"))\n".write(
+                toFile: adminConfig, atomically: true, encoding: .utf8)
             self.broker = broker
             self.directory = directory
             self.state = state
@@ -75,7 +78,8 @@ import Testing
             var environment = ProcessInfo.processInfo.environment
             environment["STATE_DIRECTORY"] = state
             return try ChildProcess(
-                PackagePaths.binary, ["run", "--config", gatewayConfig, "--simulate"], output: log, environment: environment)
+                PackagePaths.binary, ["run", "--config", gatewayConfig, "--simulate"], output: log,
+                environment: environment)
         }
 
         var logText: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
@@ -153,12 +157,16 @@ import Testing
     }
 
     @Test func aRegionRemovedOverMQTTHasItsRetainedStateCleared() throws {
-        let running = try Running(regions: "regions:\n  - name: zone\n    uuid: \(Self.uuid)", watching: "beacons/regions/#")
+        let running = try Running(
+            regions: "regions:\n  - name: zone\n    uuid: \(Self.uuid)", watching: "beacons/regions/#")
         let (fleet, watcher) = (running.fleet, running.watcher)
-        #expect(watcher.waitFor { m in m.contains { $0.topic == "beacons/regions/zone/gw1/state" && $0.payload == "inside" } })
+        #expect(
+            watcher.waitFor { m in m.contains { $0.topic == "beacons/regions/zone/gw1/state" && $0.payload == "inside" }
+            })
         let removed = try fleet.config(["set", "--gateway", "gw1", "regions", #"{"zone":null}"#])
         #expect(removed.code == 0, "\(removed)")
-        #expect(watcher.waitFor { m in m.contains { $0.topic == "beacons/regions/zone/gw1/state" && $0.payload.isEmpty } })
+        #expect(
+            watcher.waitFor { m in m.contains { $0.topic == "beacons/regions/zone/gw1/state" && $0.payload.isEmpty } })
         // Nothing of zone is retained any more.
         let late = try fleet.watch("beacons/regions/#")
         defer { late.stop() }
@@ -176,7 +184,10 @@ import Testing
         let cases: [(payload: String, says: String)] = [
             (#"{"gateway": {"room": "x"}"#, "beacons/gateways/gw1/config/set:2:1: did not find expected ',' or '}'"),
             ("gateway:\n  room: [a\n", "beacons/gateways/gw1/config/set:"),
-            (#"{"monitoring": {"exit_timout": "5s"}}"#, "monitoring.exit_timout: unknown key; did you mean 'exit_timeout'?"),
+            (
+                #"{"monitoring": {"exit_timout": "5s"}}"#,
+                "monitoring.exit_timout: unknown key; did you mean 'exit_timeout'?"
+            ),
             ("gateway:\n  rssi_offset: loud\n", "gateway.rssi_offset: expected a number, found 'loud'"),
             (#"{"mqtt": {"host": "elsewhere"}}"#, "mqtt: takes effect only after a restart"),
             (#"{"scanner": {"adapter": "hci1"}}"#, "scanner: takes effect only after a restart"),
@@ -192,7 +203,10 @@ import Testing
             #expect(error.contains(c.says), "\(error)")
             // The digest names the payload refused, so `config set` can tell the answer to its own change.
             let digest = ConfigLayer.digest(Array(c.payload.utf8))
-            #expect(error.hasPrefix(#"{"layer":"gateway","source":"beacons/gateways/gw1/config/set","digest":"\#(digest)","diagnostics":["#))
+            #expect(
+                error.hasPrefix(
+                    #"{"layer":"gateway","source":"beacons/gateways/gw1/config/set","digest":"\#(digest)","diagnostics":["#
+                ))
             #expect(error.contains(#""time":""#))
             _ = waitUntil(timeout: 1.1) { false }  // past the rate limit
         }
@@ -229,7 +243,10 @@ import Testing
         let again = try fleet.watch("beacons/gateways/gw1/config")
         defer { again.stop() }
         #expect(again.waitFor(timeout: 15) { _ in Self.effective(again)?.contains(#""room":"lobby""#) == true })
-        #expect(waitUntil(timeout: 10) { fleet.logText.contains("configuration layer applied layer=fleet source=beacons/fleet/config/set") })
+        #expect(
+            waitUntil(timeout: 10) {
+                fleet.logText.contains("configuration layer applied layer=fleet source=beacons/fleet/config/set")
+            })
     }
 
     @Test func aUserWithoutTheAdminACLIsRefusedByTheBroker() throws {
@@ -244,7 +261,8 @@ import Testing
         }
         defer { intruder.stop() }
         for topic in ["beacons/fleet/config/set", "beacons/gateways/gw1/config/set"] {
-            _ = intruder.client.publish(topic: topic, payload: Array(#"{"gateway":{"room":"pwned"}}"#.utf8), qos: 1, retain: true)
+            _ = intruder.client.publish(
+                topic: topic, payload: Array(#"{"gateway":{"room":"pwned"}}"#.utf8), qos: 1, retain: true)
         }
         #expect(waitUntil(timeout: 5) { fleet.broker.logText.contains("Denied PUBLISH from") })
         _ = waitUntil(timeout: 1.5) { false }
@@ -263,7 +281,9 @@ import Testing
         let on = try fleet.config(["set", "--gateway", "gw1", "locator", #"{"enabled": true, "min_dwell": "5s"}"#])
         #expect(on.code == 0, "\(on)")
         #expect(
-            watcher.waitFor(timeout: 15) { m in m.contains { $0.topic == "beacons/locators/gw1/status" && $0.payload == "online" } },
+            watcher.waitFor(timeout: 15) { m in
+                m.contains { $0.topic == "beacons/locators/gw1/status" && $0.payload == "online" }
+            },
             "\(fleet.logText)")
         #expect(
             watcher.waitFor(timeout: 30) { m in
@@ -303,9 +323,13 @@ import Testing
         let telemetry = try fleet.config(["set", "--fleet", "telemetry", #"{"enabled": true, "interval": "2s"}"#])
         #expect(telemetry.code == 0, "\(telemetry)")
         #expect(
-            watcher.waitFor(timeout: 20) { m in m.contains { $0.topic.hasSuffix("/gw1/telemetry") && !$0.payload.isEmpty } },
+            watcher.waitFor(timeout: 20) { m in
+                m.contains { $0.topic.hasSuffix("/gw1/telemetry") && !$0.payload.isEmpty }
+            },
             "\(fleet.logText)")
-        let device = try fleet.config(["set", "--gateway", "gw1", "devices", #"{"tag": {"address": "c0:ff:ee:00:10:01"}}"#])
+        let device = try fleet.config([
+            "set", "--gateway", "gw1", "devices", #"{"tag": {"address": "c0:ff:ee:00:10:01"}}"#,
+        ])
         #expect(device.code == 0, "\(device)")
         let shown = try fleet.config(["show", "--gateway", "gw1"])
         #expect(shown.stdout.contains(#""devices":[{"name":"tag","address":"c0:ff:ee:00:10:01"}]"#), "\(shown.stdout)")

@@ -1,6 +1,6 @@
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Testing
 import Vocabulary
 
@@ -29,7 +29,7 @@ import Vocabulary
         for i in 0..<beacons {
             let packet = CapturedPacket(
                 timestamp: start + .milliseconds(Int64(i) * 20),
-                bytes: Self.iBeaconEvent(minor: UInt16(i), address: 0xC0FFEE000000 + UInt64(i), rssi: -60))
+                bytes: Self.iBeaconEvent(minor: UInt16(i), address: 0xC0FF_EE00_0000 + UInt64(i), rssi: -60))
             bytes += BtsnoopWriter.record(packet)
         }
         let broker = try MosquittoBroker()

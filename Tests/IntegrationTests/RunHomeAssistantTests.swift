@@ -1,5 +1,5 @@
-import Foundation
 import CLI
+import Foundation
 import Testing
 
 @testable import IntegrationSupport
@@ -56,7 +56,8 @@ import Testing
             let availability = try #require(object["availability"] as? [[String: Any]], "\(message.topic)")
             #expect(availability.first?["topic"] as? String == "beacons/gateways/hall/status")
         }
-        let tracker = try #require(first.first { $0.topic.hasPrefix("homeassistant/device_tracker/") && $0.payload.contains("Keys") })
+        let tracker = try #require(
+            first.first { $0.topic.hasPrefix("homeassistant/device_tracker/") && $0.payload.contains("Keys") })
         #expect(tracker.payload.contains(#""source_type":"bluetooth_le""#))
 
         // Retained: a subscriber that comes later gets them too.
@@ -67,7 +68,8 @@ import Testing
         // Home Assistant restarts: its birth message makes the agent announce everything again.
         let before = subscriber.messages.count
         let publish = try ChildProcess(
-            "/usr/bin/mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "homeassistant/status", "-m", "online"],
+            "/usr/bin/mosquitto_pub",
+            ["-h", "127.0.0.1", "-p", "\(broker.port)", "-t", "homeassistant/status", "-m", "online"],
             output: workspace.directory.appendingPathComponent("pub.log").path)
         #expect(publish.wait(timeout: 10) == 0)
         #expect(subscriber.waitFor { $0.count >= before + Set(first.map(\.topic)).count })

@@ -1,5 +1,5 @@
-import Foundation
 import CLI
+import Foundation
 import Testing
 
 @testable import IntegrationSupport

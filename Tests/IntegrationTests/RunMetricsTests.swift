@@ -1,7 +1,7 @@
 import Foundation
 import MetricsContract
-import Testing
 import Synchronization
+import Testing
 
 @testable import IntegrationSupport
 
@@ -96,7 +96,8 @@ import Synchronization
         let port = running.port
         #expect(waitUntil(timeout: 10) { running.subscriber.messages.count > 10 })
 
-        let huge = "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Filler: " + String(repeating: "a", count: 200_000) + "\r\n\r\n"
+        let huge =
+            "GET /metrics HTTP/1.1\r\nHost: x\r\nX-Filler: " + String(repeating: "a", count: 200_000) + "\r\n\r\n"
         let hugeAnswer = HTTPProbe.exchange(port: port, Array(huge.utf8))
         #expect(hugeAnswer.status.map { $0 >= 400 } ?? true, "\(hugeAnswer.head)")
         #expect(!hugeAnswer.body.contains("beacon2mqtt_reports_total"))
@@ -159,7 +160,9 @@ import Synchronization
         let loopback = try workspace.start()
         #expect(
             waitUntil(timeout: 10) {
-                (HTTPProbe.sample(HTTPProbe.get(port: port, host: "::1", "/metrics").body, "beacon2mqtt_reports_total{adapter=\"simulator\"}") ?? 0) > 0
+                (HTTPProbe.sample(
+                    HTTPProbe.get(port: port, host: "::1", "/metrics").body,
+                    "beacon2mqtt_reports_total{adapter=\"simulator\"}") ?? 0) > 0
             }, "\(workspace.logText)")
         #expect(HTTPProbe.get(port: port, host: "::1", "/healthz").status == 200)
         #expect(HTTPProbe.connect(port: port, host: "127.0.0.1").map { close($0) } == nil, "::1 is IPv6 only")
@@ -177,7 +180,10 @@ import Synchronization
         try workspace.write(port: broker.port, extra: "metrics:\n  listen: '[::1:\(port)'\n")
         let bad = try workspace.start()
         #expect(bad.wait(timeout: 10) == 78)
-        #expect(workspace.logText.contains("beacon2mqtt.yaml:9:11: metrics.listen: an IPv6 address needs its port after the bracket"), "\(workspace.logText)")
+        #expect(
+            workspace.logText.contains(
+                "beacon2mqtt.yaml:9:11: metrics.listen: an IPv6 address needs its port after the bracket"),
+            "\(workspace.logText)")
     }
 
     /// README runs `run` and `locate` on one host with one file: locate serves on the next port
@@ -188,7 +194,8 @@ import Synchronization
         while MosquittoBroker.accepts(port: port + 1) { port = try MosquittoBroker.freePort() }
         let workspace = try Workspace(port: broker.port, extra: "metrics:\n  listen: 127.0.0.1:\(port)\n")
         let agent = try workspace.start()
-        let locator = try ChildProcess(PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log)
+        let locator = try ChildProcess(
+            PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log)
         #expect(
             waitUntil(timeout: 10) {
                 HTTPProbe.sample(HTTPProbe.get(port: port + 1, "/metrics").body, "beacon2mqtt_locator_locations") != nil
@@ -208,13 +215,15 @@ import Synchronization
         #expect(taken.wait(timeout: 10) == 69)
         #expect(
             workspace.logText.contains(
-                "metrics.listen: cannot listen on 127.0.0.1:\(broker.port): Address already in use (another process serves there;"),
+                "metrics.listen: cannot listen on 127.0.0.1:\(broker.port): Address already in use (another process serves there;"
+            ),
             "\(workspace.logText)")
         // Only our own lines: libmicrohttpd's ("Failed to bind to port …") never reaches the log.
         #expect(!workspace.logText.contains("Failed to bind"), "\(workspace.logText)")
         #expect(
             workspace.logText.split(separator: "\n").allSatisfy {
-                $0.hasPrefix("error: ") || $0.hasPrefix("info: ") || $0.hasPrefix("notice: ") || $0.hasPrefix("warning: ")
+                $0.hasPrefix("error: ") || $0.hasPrefix("info: ") || $0.hasPrefix("notice: ")
+                    || $0.hasPrefix("warning: ")
             }, "\(workspace.logText)")
         try workspace.write(port: broker.port, extra: "metrics:\n  listen: localhost:9851\n")
         let bad = try workspace.start()

@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Testing
 import Vocabulary
 
@@ -76,7 +76,8 @@ import Vocabulary
             let event = AdvertisingReportEvent.bytes(
                 address: BluetoothAddress(rawValue: 0xC0FF_EE00_0002), addressType: 1, eventType: 3,
                 data: RunTelemetryTests.iBeaconAD, rssi: Int8(rssi.rounded()))
-            packets.append(CapturedPacket(timestamp: Timestamp(microseconds: Int64((ns / 1000).rounded())), bytes: event))
+            packets.append(
+                CapturedPacket(timestamp: Timestamp(microseconds: Int64((ns / 1000).rounded())), bytes: event))
         }
         #expect(packets.count > 500)
         let path = try RunTelemetryTests.write(packets)

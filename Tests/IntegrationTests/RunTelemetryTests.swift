@@ -33,7 +33,8 @@ import Vocabulary
 
     static func tlm(_ millivolts: UInt16) -> [UInt8] {
         [
-            0x03, 0x03, 0xAA, 0xFE, 0x11, 0x16, 0xAA, 0xFE, 0x20, 0x00, UInt8(millivolts >> 8), UInt8(millivolts & 0xFF),
+            0x03, 0x03, 0xAA, 0xFE, 0x11, 0x16, 0xAA, 0xFE, 0x20, 0x00, UInt8(millivolts >> 8),
+            UInt8(millivolts & 0xFF),
             0x14, 0x80, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x27, 0x10,
         ]
     }
@@ -113,7 +114,8 @@ import Vocabulary
             payloads.map { $0["timestamp"] as? String } == [
                 "2024-05-01T12:00:00.250Z", "2024-05-01T12:00:02.250Z", "2024-05-01T12:00:32.250Z",
             ])
-        #expect(payloads.allSatisfy { $0["address"] as? String == "eb:b1:cb:1c:7c:c1" && $0["interval_ms"] as? Int == 100 })
+        #expect(
+            payloads.allSatisfy { $0["address"] as? String == "eb:b1:cb:1c:7c:c1" && $0["interval_ms"] as? Int == 100 })
         #expect(payloads.allSatisfy { $0["temperature"] as? Double == 20.5 && $0["tx_power"] as? Int == -21 })
 
         // The iBeacon sends no TLM: one message at the end of its first window, battery null.

@@ -1,7 +1,7 @@
 import BeaconCore
 import BeaconWire
-import Foundation
 import CLI
+import Foundation
 import Runtime
 import Testing
 import Vocabulary
@@ -132,7 +132,8 @@ import Vocabulary
             statusTopic: "beacons/gateways/gw-insecure/status")
         options.tls.enabled = true
         options.tls.insecure = true
-        let client = MosquittoClient(options: options, logger: Logger(level: .info, sink: lines.append), onEvent: { _ in })
+        let client = MosquittoClient(
+            options: options, logger: Logger(level: .info, sink: lines.append), onEvent: { _ in })
         client.start()
         client.stop(timeout: .seconds(1))
         #expect(lines.all.first?.hasPrefix("warning: mqtt.tls.insecure is set") == true, "\(lines.all)")

@@ -35,7 +35,9 @@ import Vocabulary
         defer { kill(pid, SIGCONT) }
         let before = try #require(Self.wakeUps(tid))
         for _ in 0..<100 {
-            #expect(client.publish(topic: "w/x", payload: Array(repeating: 0x61, count: 100), qos: 1, retain: false) != .notConnected)
+            #expect(
+                client.publish(topic: "w/x", payload: Array(repeating: 0x61, count: 100), qos: 1, retain: false)
+                    != .notConnected)
             Thread.sleep(forTimeInterval: 0.002)
         }
         let after = try #require(Self.wakeUps(tid))

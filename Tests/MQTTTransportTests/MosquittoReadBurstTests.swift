@@ -64,7 +64,9 @@ import Vocabulary
         let deadline = MonotonicClock.now() + .seconds(10)
         while payloads.count < count {
             guard let event = queue.take(includeSource: false, until: deadline) else { return nil }
-            if case .mqtt(.message(_, let payload, _, _)) = event { payloads.append(String(decoding: payload, as: UTF8.self)) }
+            if case .mqtt(.message(_, let payload, _, _)) = event {
+                payloads.append(String(decoding: payload, as: UTF8.self))
+            }
         }
         return payloads
     }

@@ -1,6 +1,6 @@
-import Foundation
 import BeaconCore
 import BeaconWire
+import Foundation
 import MessageContract
 import TestFixtures
 import Testing
@@ -124,7 +124,12 @@ struct BeliefEngineTests {
         #expect(unknown.payload.text.contains(#""floor":"2""#))
         #expect(unknown.payload.text.contains(#""room":null"#))
 
-        var off = LocatorHarness({ var s = Self.belief; s.allowsUnknown = false; return s }())
+        var off = LocatorHarness(
+            {
+                var s = Self.belief
+                s.allowsUnknown = false
+                return s
+            }())
         for t in 0..<30 {
             Self.see(&off, "B", rssi: -58, at: Double(t))
             Self.see(&off, "C", rssi: -75, at: Double(t))
@@ -188,7 +193,9 @@ struct BeliefEngineTests {
             Self.see(&h, "C", rssi: -60 - lead + noise.next(1), at: Double(t))
             h.advance(Double(t) + 1.5)
         }
-        let locations = try h.out.filter { $0.topic == LocatorHarness.locationTopic }.map { try JSONObject($0.payload.text) }
+        let locations = try h.out.filter { $0.topic == LocatorHarness.locationTopic }.map {
+            try JSONObject($0.payload.text)
+        }
         let confidences = locations.map { $0.number("confidence") ?? -1 }
         #expect(Set(locations.map { $0.string("room") }) == ["office"])
         #expect(Set(locations.map { $0.string("since") }).count == 1)

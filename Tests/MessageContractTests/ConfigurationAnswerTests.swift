@@ -9,8 +9,12 @@ import Testing
     static let digest = ConfigLayer.digest(payload)
 
     static func document(fleet digest: String?) -> String {
-        let fleet = digest.map { #",{"layer":"fleet","source":"b/fleet/config/set","applied":"2026-12-01T12:00:00.000Z","digest":"\#($0)"}"# } ?? ""
-        return #"{"gateway":"gw1","layers":[{"layer":"file","source":"/etc/b.yaml"}\#(fleet)],"config":{"gateway":{"id":"gw1","room":"x"},"beacons":[{"name":"a"}]}}"#
+        let fleet =
+            digest.map {
+                #",{"layer":"fleet","source":"b/fleet/config/set","applied":"2026-12-01T12:00:00.000Z","digest":"\#($0)"}"#
+            } ?? ""
+        return
+            #"{"gateway":"gw1","layers":[{"layer":"file","source":"/etc/b.yaml"}\#(fleet)],"config":{"gateway":{"id":"gw1","room":"x"},"beacons":[{"name":"a"}]}}"#
     }
 
     @Test func theDigestIsFNV1aOfThePayload() {
@@ -21,15 +25,21 @@ import Testing
     }
 
     @Test func anEffectiveConfigurationConfirmsOnlyThePayloadJustSet() {
-        #expect(ConfigurationAnswer(document: Self.document(fleet: Self.digest), layer: .fleet, digest: Self.digest) == .applied)
+        #expect(
+            ConfigurationAnswer(document: Self.document(fleet: Self.digest), layer: .fleet, digest: Self.digest)
+                == .applied)
         // An older fleet layer, or none at all, is no answer to this one.
-        #expect(ConfigurationAnswer(document: Self.document(fleet: "0123456789abcdef"), layer: .fleet, digest: Self.digest) == nil)
+        #expect(
+            ConfigurationAnswer(document: Self.document(fleet: "0123456789abcdef"), layer: .fleet, digest: Self.digest)
+                == nil)
         #expect(ConfigurationAnswer(document: Self.document(fleet: nil), layer: .fleet, digest: Self.digest) == nil)
         // A layer removed (digest nil) is confirmed once the layer has gone.
         #expect(ConfigurationAnswer(document: Self.document(fleet: nil), layer: .fleet, digest: nil) == .applied)
         #expect(ConfigurationAnswer(document: Self.document(fleet: Self.digest), layer: .fleet, digest: nil) == nil)
         // The gateway layer is another entry.
-        #expect(ConfigurationAnswer(document: Self.document(fleet: Self.digest), layer: .gateway, digest: Self.digest) == nil)
+        #expect(
+            ConfigurationAnswer(document: Self.document(fleet: Self.digest), layer: .gateway, digest: Self.digest)
+                == nil)
         #expect(ConfigurationAnswer(document: "not json", layer: .fleet, digest: nil) == nil)
     }
 

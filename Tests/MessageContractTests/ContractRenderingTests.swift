@@ -39,7 +39,9 @@ import Vocabulary
         return out
     }
 
-    func message(_ topic: String, json: String, qos: Int = 1, retain: Bool = false, _ kind: OutboundMessage.Kind)
+    func message(
+        _ topic: String, json: String, qos: Int = 1, retain: Bool = false, _ kind: OutboundMessage.Kind
+    )
         -> OutboundMessage
     {
         OutboundMessage(topic: topic, payload: .json(json), qos: qos, retain: retain, kind: kind)
@@ -85,7 +87,8 @@ import Vocabulary
         let unseen = RegionStatus(state: .outside, since: Self.at(10), lastSeen: nil)
         #expect(
             render(.didDetermineState("office", unseen, beaconsInRange: 0)).last?.payload
-                == .json(#"{"state":"outside","since":"2024-05-01T12:00:10.000Z","last_seen":null,"beacons_in_range":0}"#))
+                == .json(
+                    #"{"state":"outside","since":"2024-05-01T12:00:10.000Z","last_seen":null,"beacons_in_range":0}"#))
     }
 
     @Test func beaconEnterExitAndState() {

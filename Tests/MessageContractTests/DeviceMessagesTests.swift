@@ -26,13 +26,16 @@ import Vocabulary
     }
 
     /// One report without a beacon frame (Flags, and Apple's "nearby" data as phones send).
-    static func packet(_ address: BluetoothAddress, type: UInt8 = 1, at seconds: Double, rssi: Int8 = -60)
+    static func packet(
+        _ address: BluetoothAddress, type: UInt8 = 1, at seconds: Double, rssi: Int8 = -60
+    )
         -> CapturedPacket
     {
         let ad: [UInt8] = [0x02, 0x01, 0x1A, 0x07, 0xFF, 0x4C, 0x00, 0x10, 0x02, 0x0B, 0x00]
         return CapturedPacket(
             timestamp: Fixtures.at(seconds),
-            bytes: AdvertisingReportEvent.bytes(address: address, addressType: type, eventType: 0, data: ad, rssi: rssi))
+            bytes: AdvertisingReportEvent.bytes(address: address, addressType: type, eventType: 0, data: ad, rssi: rssi)
+        )
     }
 
     @Test func devicesHaveTheirOwnTopics() {
@@ -51,7 +54,8 @@ import Vocabulary
         #expect(TopicTree.pattern.devicePattern(.state) == "<base>/devices/<name>/<gw>/state")
         // A tree that does not know the name (a locator before it read one) learns it from a topic.
         var bare = TopicTree(base: "home/ble")
-        #expect(bare.parse("home/ble/devices/alice-phone/gw1/proximity") == .beacon(Self.phone, gateway: "gw1", .proximity))
+        #expect(
+            bare.parse("home/ble/devices/alice-phone/gw1/proximity") == .beacon(Self.phone, gateway: "gw1", .proximity))
         #expect(bare.location(Self.phone) != "home/ble/devices/alice-phone/location")
         let learnt = bare.learnDevice(in: "home/ble/devices/alice-phone/gw1/proximity")
         #expect(learnt)
@@ -82,7 +86,10 @@ import Vocabulary
 
         let proximity = out.filter { $0.topic == "home/ble/devices/alice-phone/gw1/proximity" }
         #expect(!proximity.isEmpty)
-        #expect(proximity.allSatisfy { $0.payload.text.hasPrefix(#"{"identity":"irk","name":"alice-phone","gateway":"gw1""#) })
+        #expect(
+            proximity.allSatisfy {
+                $0.payload.text.hasPrefix(#"{"identity":"irk","name":"alice-phone","gateway":"gw1""#)
+            })
         #expect(proximity.first?.payload.text.contains(#""address":"70:81:94:0d:fb:aa""#) == true)
         #expect(proximity.last?.payload.text.contains(#""address":"\#(second)""#) == true)
 
@@ -105,7 +112,9 @@ import Vocabulary
         for i in 0..<200 {
             let stranger = ResolvablePrivateAddress.random(for: ResolvablePrivateAddress.randomKey())
             p.ingest(Self.packet(stranger, at: Double(i) / 10), into: &out)
-            p.ingest(Self.packet(BluetoothAddress(rawValue: UInt64(i) << 8 | 0xC0_0000_0000_00), at: Double(i) / 10), into: &out)
+            p.ingest(
+                Self.packet(BluetoothAddress(rawValue: UInt64(i) << 8 | 0xC0_0000_0000_00), at: Double(i) / 10),
+                into: &out)
         }
         p.advance(to: Fixtures.at(60), into: &out)
         #expect(out.isEmpty)

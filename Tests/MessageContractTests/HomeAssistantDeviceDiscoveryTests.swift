@@ -13,7 +13,8 @@ import Testing
         c.monitoring.perBeacon = false
         c.devices = [
             DeviceSettings(
-                name: "alice-phone", identification: .irk(IdentityResolvingKey(text: "ec0234a357c8ad05341010a60a397d9b")!))
+                name: "alice-phone",
+                identification: .irk(IdentityResolvingKey(text: "ec0234a357c8ad05341010a60a397d9b")!))
         ]
         return c
     }
@@ -36,7 +37,8 @@ import Testing
         #expect(device["name"] as? String == "alice-phone")
         #expect(device["via_device"] as? String == "beacon2mqtt_gateway_gw1")
         #expect(device["suggested_area"] == nil)
-        let distance = try #require(phone.first { ($0.json["default_entity_id"] as? String)?.hasSuffix("_distance") == true })
+        let distance = try #require(
+            phone.first { ($0.json["default_entity_id"] as? String)?.hasSuffix("_distance") == true })
         #expect(distance.json["state_topic"] as? String == "beacons/devices/alice-phone/gw1/proximity")
         // The beacon, with per_beacon off, has no tracker; the phone is monitored regardless.
         let all = try HomeAssistantDiscoveryTests.entityIDs(HomeAssistantDiscoveryTests.discovery(Self.configuration()))
@@ -47,13 +49,17 @@ import Testing
         var c = Self.configuration()
         c.gateway.id = "loc1"
         c.homeAssistant.discovery = true
-        let phone = try Self.phoneConfigs(HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: "9.9.9").messages())
+        let phone = try Self.phoneConfigs(
+            HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: "9.9.9").messages())
         let tracker = try #require(phone.first { $0.topic.hasPrefix("homeassistant/device_tracker/") }?.json)
         #expect(tracker["default_entity_id"] as? String == "device_tracker.alice_phone")
         // The locator's plain-text room topic (HA's MQTT tracker takes the raw payload as the location).
         #expect(tracker["state_topic"] as? String == "beacons/devices/alice-phone/room")
-        #expect(phone.allSatisfy { ($0.json["state_topic"] as? String)?.hasPrefix("beacons/devices/alice-phone/") == true
-            || ($0.json["state_topic"] as? String)?.hasPrefix("beacons/locators/") == true })
+        #expect(
+            phone.allSatisfy {
+                ($0.json["state_topic"] as? String)?.hasPrefix("beacons/devices/alice-phone/") == true
+                    || ($0.json["state_topic"] as? String)?.hasPrefix("beacons/locators/") == true
+            })
     }
 }
 

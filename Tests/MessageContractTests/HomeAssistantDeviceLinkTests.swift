@@ -91,7 +91,8 @@ import Testing
             var models: [String: Set<String>] = [:]
             for m in messages {
                 let device = try #require(try HomeAssistantDiscoveryTests.json(m)["device"] as? [String: Any])
-                models[(device["identifiers"] as? [String])?.first ?? "", default: []].insert(device["model"] as? String ?? "")
+                models[(device["identifiers"] as? [String])?.first ?? "", default: []].insert(
+                    device["model"] as? String ?? "")
             }
             #expect(models["beacon2mqtt_device_alice-phone"] == ["Bluetooth LE device"])
             #expect(models["beacon2mqtt_beacon_\(HomeAssistantDiscoveryTests.beaconKey)"] == ["iBeacon/AltBeacon"])
@@ -119,10 +120,12 @@ import Testing
         let everywhere = Self.locator(c).filter { $0.topic.contains("/connectivity/") }
         #expect(try Self.configurationURLs(everywhere) == ["http://hall-pi:9464/metrics"])
         c.metrics.listen = .init(address: "fd00::20", port: 9464)
-        #expect(try Self.configurationURLs(Self.locator(c).filter { $0.topic.contains("/connectivity/") })
-            == ["http://[fd00::20]:9464/metrics"])
+        #expect(
+            try Self.configurationURLs(Self.locator(c).filter { $0.topic.contains("/connectivity/") })
+                == ["http://[fd00::20]:9464/metrics"])
         c.metrics.listen = .init(address: "::", port: 9464)
-        #expect(try Self.configurationURLs(Self.gateway(c).filter { $0.topic.contains("/connectivity/") })
-            == ["http://hall-pi:9464/metrics"])
+        #expect(
+            try Self.configurationURLs(Self.gateway(c).filter { $0.topic.contains("/connectivity/") })
+                == ["http://hall-pi:9464/metrics"])
     }
 }

@@ -112,7 +112,9 @@ import Testing
     @Test func theGatewaysDeviceComesBeforeAnyBeaconThatNamesIt() {
         let topics = Self.discovery().messages().map(\.topic)
         let firstBeacon = topics.firstIndex { $0.contains(Self.beaconKey) } ?? 0
-        let gatewayOnes = topics.indices.filter { !topics[$0].contains(Self.beaconKey) && !topics[$0].contains("region") }
+        let gatewayOnes = topics.indices.filter {
+            !topics[$0].contains(Self.beaconKey) && !topics[$0].contains("region")
+        }
         #expect(firstBeacon > 0 && gatewayOnes.allSatisfy { $0 < firstBeacon })
     }
 
@@ -133,7 +135,9 @@ import Testing
 
     @Test func distanceAndProximityGoUnavailableWhenTheBeaconLeavesOrTheGatewayGoesOffline() throws {
         let payloads = try Self.payloads(Self.discovery())
-        let online = ["topic": "beacons/gateways/gw1/status", "payload_available": "online", "payload_not_available": "offline"]
+        let online = [
+            "topic": "beacons/gateways/gw1/status", "payload_available": "online", "payload_not_available": "offline",
+        ]
         let inside = [
             "topic": "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/state", "payload_available": "inside",
             "payload_not_available": "outside",
@@ -146,7 +150,8 @@ import Testing
             // restores the last value across its own restart.
             #expect(p["expire_after"] as? Int == 65)
         }
-        for (topic, p) in payloads where !topic.contains("_distance") && !topic.contains("_proximity") && !topic.contains("connectivity") {
+        for (topic, p) in payloads
+        where !topic.contains("_distance") && !topic.contains("_proximity") && !topic.contains("connectivity") {
             #expect(p["availability"] as? [[String: String]] == [online], "\(topic)")
         }
         let connectivity = try #require(payloads.first { $0.key.hasSuffix("/connectivity/config") }?.value)
@@ -185,7 +190,9 @@ import Testing
                 "homeassistant/sensor/beacon2mqtt_gw1/region_office_nearest_distance/config",
                 "homeassistant/sensor/beacon2mqtt_gw1/region_office_nearest_proximity/config",
             ])
-        let withStatistics = payloads.compactMap { t, p in (p["state_class"] as? String).map { "\(t.split(separator: "/")[3]) \($0)" } }
+        let withStatistics = payloads.compactMap { t, p in
+            (p["state_class"] as? String).map { "\(t.split(separator: "/")[3]) \($0)" }
+        }
         #expect(
             withStatistics.sorted() == [
                 "beacons_tracked measurement", "dropped total_increasing", "reports_per_s measurement",
@@ -202,7 +209,8 @@ import Testing
         #expect(diagnostics.count == 8)
         // Trackers take HA's own icon for their source type.
         let others = payloads.filter { !$0.key.contains("/device_tracker/") }.values
-        #expect(others.allSatisfy { p in p["icon"] != nil || p["device_class"] != nil }, "an icon or a device class each")
+        #expect(
+            others.allSatisfy { p in p["icon"] != nil || p["device_class"] != nil }, "an icon or a device class each")
     }
 
     @Test func eventEntitiesOfferEnterAndExitWithTheGatewaysPlace() throws {
@@ -213,15 +221,18 @@ import Testing
         var monitor = Pipeline(configuration: c, start: Fixtures.t0)
         var published: [OutboundMessage] = []
         monitor.observe(Fixtures.sighting(Fixtures.beacon(1), at: 0.2), into: &published)
-        let sent = try #require(published.first { $0.kind == .event && $0.topic.hasSuffix("/1/1/\(c.gateway.id)/event") })
-        let payload = try #require(try JSONSerialization.jsonObject(with: Data(sent.payload.text.utf8)) as? [String: Any])
+        let sent = try #require(
+            published.first { $0.kind == .event && $0.topic.hasSuffix("/1/1/\(c.gateway.id)/event") })
+        let payload = try #require(
+            try JSONSerialization.jsonObject(with: Data(sent.payload.text.utf8)) as? [String: Any])
         for e in events {
             #expect(e["event_types"] as? [String] == ["enter", "exit"])
             // HA's MQTT event wants {"event_type": …}; our payload names it "event". The gateway's
             // place goes along, the same on every event (no RSSI or times: a row each).
-            #expect(e["value_template"] as? String
-                == "{{ {'event_type': value_json.event, 'room': value_json.room, 'floor': value_json.floor, "
-                + "'gateway': value_json.gateway} | tojson }}")
+            #expect(
+                e["value_template"] as? String
+                    == "{{ {'event_type': value_json.event, 'room': value_json.room, 'floor': value_json.floor, "
+                    + "'gateway': value_json.gateway} | tojson }}")
             for field in ["event", "room", "floor", "gateway"] { #expect(payload.keys.contains(field), "\(field)") }
             #expect(e["json_attributes_topic"] == nil, "the 350-byte payload is not repeated as attributes")
         }

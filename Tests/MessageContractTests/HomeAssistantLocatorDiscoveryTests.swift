@@ -47,7 +47,8 @@ import Vocabulary
         #expect(tracker["payload_reset"] == nil)
         // Its attributes come from the location, which is published again only on a move or a new
         // confidence band (BeliefEngineTests), never every tick.
-        #expect(tracker["json_attributes_topic"] as? String == "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/location")
+        #expect(
+            tracker["json_attributes_topic"] as? String == "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/location")
         #expect(tracker["json_attributes_template"] as? String == HomeAssistantLocatorDiscovery.trackerAttributes)
         let room = try #require(p.first { $0.topic.hasSuffix("_room/config") }?.json)
         #expect((room["value_template"] as? String)?.contains("'unknown' if value_json.state == 'unknown'") == true)
@@ -59,11 +60,15 @@ import Vocabulary
         #expect(locator["identifiers"] as? [String] == ["beacon2mqtt_locator_loc1"])
         for (topic, json) in p.dropFirst() {
             let device = try #require(json["device"] as? [String: Any])
-            #expect(device["identifiers"] as? [String] == ["beacon2mqtt_beacon_\(HomeAssistantDiscoveryTests.beaconKey)"])
+            #expect(
+                device["identifiers"] as? [String] == ["beacon2mqtt_beacon_\(HomeAssistantDiscoveryTests.beaconKey)"])
             #expect(device["via_device"] as? String == "beacon2mqtt_locator_loc1", "\(topic)")
             #expect(
                 json["availability"] as? [[String: String]] == [
-                    ["topic": "beacons/locators/loc1/status", "payload_available": "online", "payload_not_available": "offline"]
+                    [
+                        "topic": "beacons/locators/loc1/status", "payload_available": "online",
+                        "payload_not_available": "offline",
+                    ]
                 ])
             // Every locator publishes the same beacon configs.
             #expect(topic.contains("/beacon2mqtt_locator/"))
@@ -73,9 +78,15 @@ import Vocabulary
     /// Each entity listens on a topic the locator really publishes (its templates are rendered by a
     /// real Home Assistant in `make test-ha`).
     @Test func theTopicsAreTheLocatorsOwn() throws {
-        var locator = Locator(settings: { var s = LocatorSettings(); s.minDwell = .zero; return s }(), publishesRoom: true)
+        var locator = Locator(
+            settings: {
+                var s = LocatorSettings()
+                s.minDwell = .zero
+                return s
+            }(), publishesRoom: true)
         var out: [OutboundMessage] = []
-        let reading = #"{"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":1,"name":"Keys","floor":"2","room":"office","accuracy":1.2,"timestamp":"2023-11-14T22:13:20.000Z"}"#
+        let reading =
+            #"{"uuid":"e2c56db5-dffb-48d2-b060-d0f5a71096e0","major":1,"minor":1,"name":"Keys","floor":"2","room":"office","accuracy":1.2,"timestamp":"2023-11-14T22:13:20.000Z"}"#
         locator.handle(topic: "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1/gw1/proximity", payload: reading)
         locator.advance(to: Timestamp(microseconds: 1_700_000_010_000_000), into: &out)
         let topics = Set(out.map(\.topic))
@@ -89,7 +100,8 @@ import Vocabulary
         // The event's attributes: where the beacon is and was, read from fields the event really has.
         let template = try #require(event["value_template"] as? String)
         let sent = try #require(out.first { $0.topic.hasSuffix("/event") })
-        let payload = try #require(try JSONSerialization.jsonObject(with: Data(sent.payload.text.utf8)) as? [String: Any])
+        let payload = try #require(
+            try JSONSerialization.jsonObject(with: Data(sent.payload.text.utf8)) as? [String: Any])
         for field in ["room", "floor", "gateway", "previous_room", "previous_floor", "previous_gateway"] {
             #expect(template.contains("'\(field)': value_json.\(field)"), "\(field)")
             #expect(payload.keys.contains(field), "\(field)")
@@ -99,7 +111,9 @@ import Vocabulary
     /// Each shard's locator announces the beacons it decides, and together they announce them all.
     @Test func aShardAnnouncesItsOwnBeaconsOnly() {
         var c = Self.configuration()
-        for minor in 2...12 { c.beacons.append(BeaconOverride(identity: Fixtures.beacon(UInt16(minor)), name: "tag\(minor)")) }
+        for minor in 2...12 {
+            c.beacons.append(BeaconOverride(identity: Fixtures.beacon(UInt16(minor)), name: "tag\(minor)"))
+        }
         let all = Set(Self.discovery(c).messages().map(\.topic))
         var union: Set<String> = []
         for k in 1...2 {

@@ -69,7 +69,8 @@ import Testing
         let template = try #require(low["value_template"] as? String)
         #expect(
             template
-                == "{% if value_json.low_battery is none %}None{% elif value_json.low_battery %}ON{% else %}OFF{% endif %}")
+                == "{% if value_json.low_battery is none %}None{% elif value_json.low_battery %}ON{% else %}OFF{% endif %}"
+        )
         #expect(low["payload_on"] == nil && low["payload_off"] == nil, "HA's defaults ON / OFF apply")
     }
 

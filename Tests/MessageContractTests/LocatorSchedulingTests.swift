@@ -77,7 +77,8 @@ import Vocabulary
                 if step == 200 {
                     var next = Self.settings(&rng, engine: engine)
                     next.interval = settings.interval
-                    due.reconfigure(settings: next, qos: 1, distance: DistanceSettings(), publishesRoom: true, into: &outDue)
+                    due.reconfigure(
+                        settings: next, qos: 1, distance: DistanceSettings(), publishesRoom: true, into: &outDue)
                     every.reconfigure(
                         settings: next, qos: 1, distance: DistanceSettings(), publishesRoom: true, into: &outEvery)
                 }
@@ -86,7 +87,9 @@ import Vocabulary
                 due.advance(to: Fixtures.at(now), into: &outDue)
                 every.advance(to: Fixtures.at(now), into: &outEvery)
                 guard outDue == outEvery, due.trackedCount == every.trackedCount else {
-                    let first = zip(outDue, outEvery).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(outDue.count, outEvery.count)
+                    let first =
+                        zip(outDue, outEvery).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                        ?? min(outDue.count, outEvery.count)
                     Issue.record(
                         """
                         site \(site) step \(step) (clock \(now) s): message \(first) differs

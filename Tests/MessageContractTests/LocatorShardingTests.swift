@@ -24,9 +24,11 @@ import Vocabulary
             if minor % 5 == 0 {
                 let g = gateways[Int(minor) % 3]
                 out.append(
-                    ("\(path)/location",
+                    (
+                        "\(path)/location",
                         #"{"gateway":"\#(g.id)","floor":"\#(g.floor)","room":"\#(g.room)","accuracy":2,"since":"\#(Fixtures.at(-30).rfc3339)","confidence":0.5,"state":"home","last_seen":"\#(Fixtures.at(-31).rfc3339)"}"#,
-                        0))
+                        0
+                    ))
             }
             for second in 0..<180 {
                 let near = (Int(minor) + second / 40) % 3
@@ -34,15 +36,19 @@ import Vocabulary
                     let metres = (i == near ? 1.0 : 4.0) + Double(rng.next() % 30) / 10
                     let at = Double(second) + Double(rng.next() % 900) / 1000
                     out.append(
-                        ("\(path)/\(g.id)/proximity",
+                        (
+                            "\(path)/\(g.id)/proximity",
                             #"{"uuid":"\#(b.id.uuidString)","major":1,"minor":\#(minor),"gateway":"\#(g.id)","floor":"\#(g.floor)","room":"\#(g.room)","rssi":-70,"rssi_filtered":null,"measured_power":-59,"accuracy":\#(metres),"proximity":"near","timestamp":"\#(Fixtures.at(at).rfc3339)"}"#,
-                            at))
+                            at
+                        ))
                 }
                 if second == 100, minor % 7 == 0 {
                     out.append(
-                        ("\(path)/B/event",
+                        (
+                            "\(path)/B/event",
                             #"{"event":"exit","uuid":"\#(b.id.uuidString)","major":1,"minor":\#(minor),"timestamp":"\#(Fixtures.at(100.5).rfc3339)"}"#,
-                            100.5))
+                            100.5
+                        ))
                 }
             }
         }

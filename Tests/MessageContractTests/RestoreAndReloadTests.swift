@@ -178,11 +178,13 @@ import Vocabulary
         c.gateway.id = "gw1"
         c.monitoring.perBeacon = false
         var out: [OutboundMessage] = []
-        Pipeline(configuration: c).withdrawUnmonitored(["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"], into: &out)
+        Pipeline(configuration: c).withdrawUnmonitored(
+            ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"], into: &out)
         #expect(out.map(\.topic) == ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"])
         c.monitoring.perBeacon = true
         out = []
-        Pipeline(configuration: c).withdrawUnmonitored(["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"], into: &out)
+        Pipeline(configuration: c).withdrawUnmonitored(
+            ["beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state"], into: &out)
         #expect(out.isEmpty)
     }
 }

@@ -24,7 +24,8 @@ import Vocabulary
 
     static func tlm(millivolts: UInt16, temperature: UInt16) -> [UInt8] {
         [
-            0x03, 0x03, 0xAA, 0xFE, 0x11, 0x16, 0xAA, 0xFE, 0x20, 0x00, UInt8(millivolts >> 8), UInt8(millivolts & 0xFF),
+            0x03, 0x03, 0xAA, 0xFE, 0x11, 0x16, 0xAA, 0xFE, 0x20, 0x00, UInt8(millivolts >> 8),
+            UInt8(millivolts & 0xFF),
             UInt8(temperature >> 8), UInt8(temperature & 0xFF), 0x00, 0x06, 0x1B, 0x17, 0x00, 0x43, 0x7C, 0xB8,
         ]
     }
@@ -116,7 +117,11 @@ import Vocabulary
     /// it had open publishes nothing after that.
     @Test func aReloadThatStopsMonitoringTheBeaconWithdrawsItsTelemetry() {
         var c = Self.config()
-        c.regions = [BeaconRegion(name: "eddy", scheme: .eddystone, uuid: BeaconID128(uuidString: "edd1ebea-c04e-5def-a017-000000000000")!)]
+        c.regions = [
+            BeaconRegion(
+                name: "eddy", scheme: .eddystone, uuid: BeaconID128(uuidString: "edd1ebea-c04e-5def-a017-000000000000")!
+            )
+        ]
         var p = Pipeline(configuration: c)
         var out: [OutboundMessage] = []
         p.ingest(Self.packet(Self.uid, at: 0), into: &out)

@@ -76,11 +76,16 @@ struct TheengsDecoderTests {
         // What the decoder calls a random address (Apple Continuity, Microsoft CDP) is not published.
         #expect(!messages.isEmpty)
         var reader = ForeignSourceReader(
-            sources: [ForeignSource(format: .openmqttgateway, nodes: ["TheengsGateway": .init(gateway: "theengs", room: "hall")])])
+            sources: [
+                ForeignSource(
+                    format: .openmqttgateway, nodes: ["TheengsGateway": .init(gateway: "theengs", room: "hall")])
+            ])
         var read: [BeaconIdentity: Int] = [:]
         var rssi: [BeaconIdentity: Set<Int>] = [:]
         for m in messages {
-            guard case .reading(let r, nil)? = reader.read(topic: m.topic, payload: m.payload, at: Fixtures.t0) else { continue }
+            guard case .reading(let r, nil)? = reader.read(topic: m.topic, payload: m.payload, at: Fixtures.t0) else {
+                continue
+            }
             #expect(r.gateway == "theengs" && r.room == "hall" && r.accuracy > 0)
             read[r.beacon, default: 0] += 1
             rssi[r.beacon, default: []].insert(Int(r.filteredRSSI ?? 0))

@@ -6,7 +6,8 @@ import Testing
 
 @Suite struct TopicTreeTests {
     static let tree = TopicTree(base: "home/ble", gateway: "gw1")
-    static let eddystone = BeaconIdentity.eddystone(BeaconID128(high: 0xEDD1_EBEA_C04E_5DEF, low: 0xA017_0BAD_CAFE_0001))
+    static let eddystone = BeaconIdentity.eddystone(
+        BeaconID128(high: 0xEDD1_EBEA_C04E_5DEF, low: 0xA017_0BAD_CAFE_0001))
 
     /// The man page's patterns are the builders' topics with placeholders: a real topic, its
     /// identity levels replaced, is the pattern (and the tree parses it back).
@@ -31,7 +32,9 @@ import Testing
         let t = Self.tree
         let b = Fixtures.beacon(2)
         #expect(t.beacon(b, .state) == "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/state")
-        #expect(t.beacon(Self.eddystone, .proximity) == "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/gw1/proximity")
+        #expect(
+            t.beacon(Self.eddystone, .proximity) == "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/gw1/proximity"
+        )
         #expect(t.region("office", .ranging) == "home/ble/regions/office/gw1/ranging")
         #expect(t.gatewayStatus == "home/ble/gateways/gw1/status")
         #expect(t.gatewayStats == "home/ble/gateways/gw1/stats")
@@ -43,7 +46,8 @@ import Testing
             ])
         #expect(
             t.restoreTopics(regions: ["office", "office"], beacons: [b, Self.eddystone, b]) == [
-                "home/ble/regions/office/gw1/attributes", "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/attributes",
+                "home/ble/regions/office/gw1/attributes",
+                "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/gw1/attributes",
                 "home/ble/eddystone/edd1ebeac04e5defa017/0badcafe0001/gw1/attributes",
             ])
         #expect(t.anyGatewayStatus == "home/ble/gateways/+/status")
@@ -82,9 +86,10 @@ import Testing
         #expect(t.parse(t.gatewayConfigSet) == .gatewayConfigSet(gateway: "gw1"))
         #expect(t.parse(t.gatewayConfig) == .gatewayConfig(gateway: "gw1"))
         #expect(t.parse(t.gatewayConfigError) == .gatewayConfigError(gateway: "gw1"))
-        for other in ["home/ble/fleet/config/get", "home/ble/fleet/x/set", "home/ble/gateways/gw1/config/other",
-            "home/ble/gateways//config/set"]
-        {
+        for other in [
+            "home/ble/fleet/config/get", "home/ble/fleet/x/set", "home/ble/gateways/gw1/config/other",
+            "home/ble/gateways//config/set",
+        ] {
             #expect(t.parse(other) == nil, "\(other)")
         }
     }

@@ -67,7 +67,8 @@ import Testing
         #expect(result.status == 0 && result.output.isEmpty, "\(result.output)")
     }
 
-    @Test(.enabled(if: hasSystemdAnalyze, "needs systemd-analyze")) func theVerifyCheckCatchesATypoAndABadValue() throws {
+    @Test(.enabled(if: hasSystemdAnalyze, "needs systemd-analyze")) func theVerifyCheckCatchesATypoAndABadValue() throws
+    {
         let unit = try String(contentsOfFile: Self.unitPath, encoding: .utf8)
         let typo = try Self.verify(unit.replacingOccurrences(of: "NoNewPrivileges=", with: "NoNewPrivilege="))
         #expect(!(typo.status == 0 && typo.output.isEmpty))
@@ -139,7 +140,8 @@ import Testing
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "needs readelf"))
     func readmeNamesThePackagePathItsDependenciesAndWhatInstallDepsInstalls() throws {
         let readme = try String(contentsOf: Self.repo.appendingPathComponent("README.md"), encoding: .utf8)
-        let changelog = try String(contentsOf: Self.repo.appendingPathComponent("packaging/debian/changelog"), encoding: .utf8)
+        let changelog = try String(
+            contentsOf: Self.repo.appendingPathComponent("packaging/debian/changelog"), encoding: .utf8)
         let version = try #require(changelog.split(separator: "(").dropFirst().first?.split(separator: ")").first)
         let installLine = try #require(readme.split(separator: "\n").first { $0.hasPrefix("sudo apt install ") })
         #expect(installLine.contains("./.build/deb/beacon2mqtt_\(version)_"), "\(installLine)")
@@ -147,7 +149,8 @@ import Testing
         let needed = try Self.run("/usr/bin/readelf", ["-d", PackagePaths.binary]).output.split(separator: "\n")
             .compactMap { line in line.split(separator: "[").last?.split(separator: "]").first.map(String.init) }
         var linked: [String] = []
-        for library in needed where !library.hasPrefix("libc.") && !library.hasPrefix("libm.") && !library.hasPrefix("ld-linux") {
+        for library in needed
+        where !library.hasPrefix("libc.") && !library.hasPrefix("libm.") && !library.hasPrefix("ld-linux") {
             let owner = try Self.run("/usr/bin/dpkg", ["-S", "/usr/lib/x86_64-linux-gnu/\(library)"])
             guard owner.status == 0, let package = owner.output.split(separator: ":").first else { continue }
             linked.append(String(package))
@@ -159,7 +162,8 @@ import Testing
         for package in linked + ["libmicrohttpd12"] {
             #expect(installLine.contains(package), "README's install line does not name \(package)")
         }
-        let script = try String(contentsOf: Self.repo.appendingPathComponent("scripts/install-deps.sh"), encoding: .utf8)
+        let script = try String(
+            contentsOf: Self.repo.appendingPathComponent("scripts/install-deps.sh"), encoding: .utf8)
         let array = try #require(script.range(of: "pkgs=(")).upperBound
         let end = try #require(script[array...].range(of: "\"$@\")")).lowerBound
         let packages = script[array..<end].split(whereSeparator: \.isWhitespace)
@@ -187,8 +191,12 @@ import Testing
     static var canInstallIntoDebianRoot: Bool {
         getuid() == 0
             && (FileManager.default.isExecutableFile(atPath: "/usr/sbin/debootstrap")
-                || ((try? FileManager.default.contentsOfDirectory(atPath: repo.appendingPathComponent(".build/debroot").path))?
-                    .contains { FileManager.default.fileExists(atPath: repo.appendingPathComponent(".build/debroot/\($0)/.complete").path) }
+                || ((try? FileManager.default.contentsOfDirectory(
+                    atPath: repo.appendingPathComponent(".build/debroot").path))?
+                    .contains {
+                        FileManager.default.fileExists(
+                            atPath: repo.appendingPathComponent(".build/debroot/\($0)/.complete").path)
+                    }
                     ?? false))
     }
 
@@ -212,7 +220,10 @@ import Testing
     /// section per function, lld's --symbol-ordering-file), so a gateway's resident code is those
     /// pages together; and the list still names the binary's functions (it goes stale as code changes:
     /// scripts/order-functions.sh writes it again).
-    @Test(.enabled(if: packageTests && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/nm"), "the release build: make test-deb"))
+    @Test(
+        .enabled(
+            if: packageTests && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/nm"),
+            "the release build: make test-deb"))
     func theReleaseBinaryLaysOutItsHotFunctionsInTheListedOrder() throws {
         _ = try Self.builtDeb()
         let binary = Self.repo.appendingPathComponent(".build/deb-build/release/beacon2mqtt").path
@@ -240,7 +251,10 @@ import Testing
 
     /// The Swift runtime's C++ support comes from GCC's static archives (packaging/link): the shared
     /// libstdc++ cost a gateway 1 MiB resident in relocations and start-up for the little it uses.
-    @Test(.enabled(if: packageTests && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"), "the release build: make test-deb"))
+    @Test(
+        .enabled(
+            if: packageTests && getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/readelf"),
+            "the release build: make test-deb"))
     func theReleaseBinaryLinksNoSharedCxxRuntime() throws {
         _ = try Self.builtDeb()
         let binary = Self.repo.appendingPathComponent(".build/deb-build/release/beacon2mqtt").path
@@ -251,7 +265,10 @@ import Testing
         #expect(!needed.contains { $0.contains("libstdc++") || $0.contains("libgcc_s") }, "\(needed)")
     }
 
-    @Test(.enabled(if: packageTests && canInstallIntoDebianRoot, "a fresh Debian root (a 215 MB download, as root): make test-deb"))
+    @Test(
+        .enabled(
+            if: packageTests && canInstallIntoDebianRoot,
+            "a fresh Debian root (a 215 MB download, as root): make test-deb"))
     func theDebInstallsRunsAndPurgesInAFreshDebianRoot() throws {
         let deb = try #require(try Self.builtDeb())
         let result = try Self.run(Self.repo.appendingPathComponent("Tests/packaging/install-test.sh").path, [deb])

@@ -16,7 +16,7 @@ import Testing
         #expect(error.description == "open '/x': No such file or directory")
     }
 
-    @Test func EINTRIsRetriedAndOtherFailuresAreNot() {
+    @Test func eintrIsRetriedAndOtherFailuresAreNot() {
         var calls = 0
         let result = try? Syscall.retrying("fake") { () -> Int32 in
             calls += 1

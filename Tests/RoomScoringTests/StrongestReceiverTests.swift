@@ -12,7 +12,9 @@ import Testing
         ]
     }
 
-    static func owners(_ rule: StrongestReceiver.Rule, _ readings: [[Reading]], ticks: ClosedRange<Int> = 0...20) -> [Int?] {
+    static func owners(
+        _ rule: StrongestReceiver.Rule, _ readings: [[Reading]], ticks: ClosedRange<Int> = 0...20
+    ) -> [Int?] {
         var engine = StrongestReceiver(rule: rule, readings: readings)
         return ticks.map { engine.owner(at: Double($0)) }
     }

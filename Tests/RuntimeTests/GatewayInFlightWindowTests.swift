@@ -1,6 +1,6 @@
 import AgentCore
-import Platform
 import Foundation
+import Platform
 import Testing
 
 @testable import IntegrationSupport

@@ -8,7 +8,8 @@ import Testing
 /// The campus generator (`FloorPlanGenerator`), its file (`FloorPlan.yamlText`) and the one-process
 /// campus simulator (`FloorPlanCampus`), which must hear exactly what each gateway's own simulator hears.
 @Suite struct FloorPlanCampusTests {
-    static func generator(floors: Int = 3, perFloor: Int = 5, beacons: Int = 2, seed: UInt64 = 11) -> FloorPlanGenerator {
+    static func generator(floors: Int = 3, perFloor: Int = 5, beacons: Int = 2, seed: UInt64 = 11) -> FloorPlanGenerator
+    {
         var g = FloorPlanGenerator()
         g.floors = floors
         g.gatewaysPerFloor = perFloor
@@ -69,7 +70,8 @@ import Testing
                     stairs += 1
                     #expect(abs(Int(arrival.floor)! - Int(rest.floor)!) == 1 && dx <= 4 && dy <= 4)
                 } else {
-                    #expect((dx >= 6 && dx <= 14 && dy <= 4) || (dy >= 6 && dy <= 14 && dx <= 4), "\(rest) → \(arrival)")
+                    #expect(
+                        (dx >= 6 && dx <= 14 && dy <= 4) || (dy >= 6 && dy <= 14 && dx <= 4), "\(rest) → \(arrival)")
                 }
                 moves += 1
             }

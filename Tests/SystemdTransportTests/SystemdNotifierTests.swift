@@ -1,5 +1,5 @@
-import Foundation
 import CLI
+import Foundation
 import Synchronization
 import Testing
 

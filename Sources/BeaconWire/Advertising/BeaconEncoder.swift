@@ -43,7 +43,8 @@ public enum BeaconEncoder {
             return eddystone(frame)
         case .eddystone(.url(let u)):
             let (scheme, encoded) = try encodeURL(u.url)
-            return eddystone([BeaconDecoder.EddystoneFrameType.url, UInt8(bitPattern: u.txPowerAt0m), scheme] + encoded)
+            return eddystone(
+                [BeaconDecoder.EddystoneFrameType.url, UInt8(bitPattern: u.txPowerAt0m), scheme] + encoded)
         case .eddystone(.tlm):
             throw .notAdvertisable("Eddystone-TLM")
         case .eddystone(.eid):
@@ -95,7 +96,9 @@ public enum BeaconEncoder {
 
     private static func appendBigEndian(_ id: BeaconID128, to out: inout [UInt8]) {
         for word in [id.high, id.low] {
-            for shift in stride(from: 56, through: 0, by: -8) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            for shift in stride(from: 56, through: 0, by: -8) {
+                out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift)))
+            }
         }
     }
 }

@@ -13,7 +13,8 @@ public enum BeaconEncodingError: Error, Sendable, Equatable, CustomStringConvert
         case .urlCharacter(let url):
             return "'\(url)' has a character Eddystone-URL cannot carry (only printable ASCII without spaces)"
         case .urlTooLong(let url, let length):
-            return "'\(url)' encodes to \(length) octets; Eddystone-URL holds \(BeaconEncoder.maximumEncodedURLLength) after the scheme"
+            return
+                "'\(url)' encodes to \(length) octets; Eddystone-URL holds \(BeaconEncoder.maximumEncodedURLLength) after the scheme"
         }
     }
 }

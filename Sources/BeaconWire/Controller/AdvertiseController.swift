@@ -80,7 +80,8 @@ public struct AdvertiseController: Sendable {
                 return "the legacy advertising commands cannot set the TX power; the controller's default is used"
             case .intervalRaised(let version, let from):
                 let limit = AdvertisingConfiguration.legacyNonConnectableMinimum.microseconds / 1000
-                return "the controller predates Bluetooth 5.0 (HCI_Version \(version)), which needs at least \(limit) ms "
+                return
+                    "the controller predates Bluetooth 5.0 (HCI_Version \(version)), which needs at least \(limit) ms "
                     + "between non-connectable advertisements: advertising every \(limit) ms, not \(from.microseconds / 1000) ms"
             }
         }
@@ -152,7 +153,8 @@ public struct AdvertiseController: Sendable {
     public var nextDeadline: MonotonicInstant? {
         switch phase {
         case .awaiting(_, let deadline): return deadline
-        case .advertising(let since): return configuration.refresh.microseconds > 0 ? since + configuration.refresh : nil
+        case .advertising(let since):
+            return configuration.refresh.microseconds > 0 ? since + configuration.refresh : nil
         default: return nil
         }
     }
@@ -211,7 +213,8 @@ public struct AdvertiseController: Sendable {
                 return [note, .failed(.timedOut(step.command.opcode))]
             }
             return [note] + resetAndSetUp(at: now)
-        case .advertising(let since) where configuration.refresh.microseconds > 0 && now - since >= configuration.refresh:
+        case .advertising(let since)
+        where configuration.refresh.microseconds > 0 && now - since >= configuration.refresh:
             statistics.refreshes += 1
             remaining = setUpSteps()
             return [.note(.refreshing)] + advance(at: now)
@@ -230,7 +233,8 @@ public struct AdvertiseController: Sendable {
     private func setUpSteps() -> [Step] {
         let extended = commandSet == .extended
         return configuration.setUpCommands(extended: extended).map { command in
-            let isCleanUp = command.opcode == .leRemoveAdvertisingSet
+            let isCleanUp =
+                command.opcode == .leRemoveAdvertisingSet
                 || command == configuration.enableCommand(false, extended: extended)
             return Step(command: command, purpose: isCleanUp ? .tolerant : .setUp)
         }
@@ -339,7 +343,8 @@ public struct AdvertiseController: Sendable {
             legacyOnly = true
             // Clean the half-made extended set up, then the legacy set-up.
             commandSet = .legacy
-            remaining = [Step(command: .leRemoveAdvertisingSet(handle: configuration.handle), purpose: .tolerant)]
+            remaining =
+                [Step(command: .leRemoveAdvertisingSet(handle: configuration.handle), purpose: .tolerant)]
                 + setUpSteps()
             return [.note(.fallingBackToLegacy(rejected: opcode, status: status))] + advance(at: now)
         }

@@ -119,6 +119,8 @@ public struct AdvertisingConfiguration: Sendable, Equatable {
 
     /// The commands that leave the controller as found: disable, and remove the extended set.
     public func stopCommands(extended: Bool) -> [HCICommand] {
-        extended ? [enableCommand(false, extended: true), .leRemoveAdvertisingSet(handle: handle)] : [enableCommand(false, extended: false)]
+        extended
+            ? [enableCommand(false, extended: true), .leRemoveAdvertisingSet(handle: handle)]
+            : [enableCommand(false, extended: false)]
     }
 }

@@ -101,7 +101,8 @@ extension HCICommand {
     /// Fragment_Preference 0x01 (the controller should not fragment), length, data.
     public static func leSetExtendedAdvertisingData(handle: UInt8, _ data: [UInt8]) -> Self {
         let bytes = Array(data.prefix(251))
-        return Self(opcode: .leSetExtendedAdvertisingData, parameters: [handle, 0x03, 0x01, UInt8(bytes.count)] + bytes)
+        return Self(
+            opcode: .leSetExtendedAdvertisingData, parameters: [handle, 0x03, 0x01, UInt8(bytes.count)] + bytes)
     }
 
     /// HCI_LE_Set_Extended_Advertising_Enable (§7.8.56) for one set: Enable, Num_Sets 1, handle,

@@ -53,7 +53,8 @@ public struct ScanController: Sendable {
             switch self {
             case .usingCommandSet(let set): return "using the \(set.rawValue) LE scan commands"
             case .commandDisallowedTolerated(let op):
-                return "\(op) answered \(HCIStatus.commandDisallowed): another host already set the scan state; carrying on"
+                return
+                    "\(op) answered \(HCIStatus.commandDisallowed): another host already set the scan state; carrying on"
             case .fallingBackToLegacy(let op, let status):
                 return "\(op) rejected with \(status); falling back to the legacy LE scan commands"
             case .retryingWithoutCodedPHY(let status):
@@ -174,7 +175,8 @@ public struct ScanController: Sendable {
             escalation = 0
             return []
         case .commandComplete(let complete):
-            return finish(complete.opcode, status: complete.status, returnParameters: complete.returnParameters, at: now)
+            return finish(
+                complete.opcode, status: complete.status, returnParameters: complete.returnParameters, at: now)
         case .commandStatus(let status, let opcode) where !status.isSuccess:
             return finish(opcode, status: status, returnParameters: [], at: now)
         case .hardwareError(let code):
@@ -246,7 +248,8 @@ public struct ScanController: Sendable {
         case .reset: return send(step, .reset, at: now)
         case .setEventMask: return send(step, .setEventMask(HCICommand.eventMaskWithLEMeta), at: now)
         case .leSetEventMask: return send(step, .leSetEventMask(HCICommand.leEventMaskWithAdvertisingReports), at: now)
-        case .disable, .stopDisable: return send(step, ScanConfiguration.enableCommand(false, extended: extended), at: now)
+        case .disable, .stopDisable:
+            return send(step, ScanConfiguration.enableCommand(false, extended: extended), at: now)
         case .enable: return send(step, ScanConfiguration.enableCommand(true, extended: extended), at: now)
         case .parameters:
             return send(step, configuration.parametersCommand(extended: extended, includeCoded: includeCoded), at: now)
@@ -273,7 +276,8 @@ public struct ScanController: Sendable {
             guard status.isSuccess else { return [.note(.eventMaskRejected(opcode, status))] + advance(at: now) }
             return advance(at: now)
         case .readSupportedCommands:
-            let supported = status.isSuccess && SupportedCommands(returnParameters: returnParameters).supportsExtendedScanning
+            let supported =
+                status.isSuccess && SupportedCommands(returnParameters: returnParameters).supportsExtendedScanning
             commandSet = supported && !legacyOnly ? .extended : .legacy
             return [.note(.usingCommandSet(commandSet!))] + advance(at: now)
         case .disable, .enable:
@@ -298,7 +302,8 @@ public struct ScanController: Sendable {
         return .note(.commandDisallowedTolerated(opcode))
     }
 
-    private mutating func fallBackOrFail(_ opcode: HCIOpcode, _ status: HCIStatus, at now: MonotonicInstant) -> [Action] {
+    private mutating func fallBackOrFail(_ opcode: HCIOpcode, _ status: HCIStatus, at now: MonotonicInstant) -> [Action]
+    {
         guard commandSet == .extended else { return fail(.rejected(opcode, status)) }
         statistics.fallbacks += 1
         legacyOnly = true

@@ -118,7 +118,9 @@ public struct ScanWithAdvertising: Sendable {
         return [.state(.starting)] + advertiserActions(actions, at: now)
     }
 
-    private mutating func advertiserActions(_ actions: [AdvertiseController.Action], at now: MonotonicInstant) -> [Action] {
+    private mutating func advertiserActions(
+        _ actions: [AdvertiseController.Action], at now: MonotonicInstant
+    ) -> [Action] {
         var out: [Action] = []
         for action in actions {
             out.append(.advertise(action))

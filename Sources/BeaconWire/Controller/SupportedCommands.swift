@@ -47,7 +47,10 @@ public struct SupportedCommands: Sendable, Equatable {
     /// Extended advertising needs parameters, data, enable and remove (the set is removed on stop);
     /// as with scanning, the two command sets are never mixed.
     public var supportsExtendedAdvertising: Bool {
-        [Self.leSetExtendedAdvertisingParameters, Self.leSetExtendedAdvertisingData, Self.leSetExtendedAdvertisingEnable,
-         Self.leRemoveAdvertisingSet].allSatisfy(contains)
+        [
+            Self.leSetExtendedAdvertisingParameters, Self.leSetExtendedAdvertisingData,
+            Self.leSetExtendedAdvertisingEnable,
+            Self.leRemoveAdvertisingSet,
+        ].allSatisfy(contains)
     }
 }

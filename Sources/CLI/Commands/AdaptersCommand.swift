@@ -31,7 +31,9 @@ struct AdaptersCommand: Command {
             return error.exitCode
         }
         guard !adapters.isEmpty else {
-            context.err("Error: no Bluetooth adapters found (is the dongle plugged in? see 'rfkill list' and 'dmesg | grep -i blue')\n")
+            context.err(
+                "Error: no Bluetooth adapters found (is the dongle plugged in? see 'rfkill list' and 'dmesg | grep -i blue')\n"
+            )
             return .unavailable
         }
         var rows: [[String]] = [["INDEX", "NAME", "ADDRESS", "STATE", "EXTENDED SCAN"]]

@@ -11,7 +11,8 @@ struct AdvertiseCommand: Command {
     static let help = CommandHelp(
         name: "advertise",
         abstract: "Act as a beacon: advertise an iBeacon, AltBeacon or Eddystone frame.",
-        usage: "beacon2mqtt advertise <format> <fields> [--interval <duration>] [--tx-power <dBm>] [--adapter <adapter>] "
+        usage:
+            "beacon2mqtt advertise <format> <fields> [--interval <duration>] [--tx-power <dBm>] [--adapter <adapter>] "
             + "[--address <kind>] [--connectable] [--dry-run [--extended]]",
         discussion: """
             Sends the frame as non-connectable advertising (ADV_NONCONN_IND) until Ctrl-C or SIGTERM,
@@ -32,7 +33,9 @@ struct AdvertiseCommand: Command {
             .init("--company-id <n>", "AltBeacon manufacturer id (default 0xffff)."),
             .init("--namespace, --instance", "Eddystone-UID: 10 and 6 octets in hex."),
             .init("--url <url>", "Eddystone-URL: http(s)://…, at most 17 octets once encoded."),
-            .init("--measured-power <dBm>", "Calibrated RSSI at 1 m (default -59); Eddystone sends it +41 dB as the 0 m power."),
+            .init(
+                "--measured-power <dBm>",
+                "Calibrated RSSI at 1 m (default -59); Eddystone sends it +41 dB as the 0 m power."),
             .init("--reference-rssi <dBm>", "AltBeacon's calibrated RSSI at 1 m (default -59)."),
             .init(
                 "--interval <duration>",
@@ -67,7 +70,8 @@ struct AdvertiseCommand: Command {
         }
         let adapterText = try arguments.option("--adapter") ?? "auto"
         guard let adapter = HCIAdapterSelection(adapterText) else {
-            throw UsageError("'--adapter' takes hciN, a controller address (aa:bb:cc:dd:ee:ff) or auto, not '\(adapterText)'")
+            throw UsageError(
+                "'--adapter' takes hciN, a controller address (aa:bb:cc:dd:ee:ff) or auto, not '\(adapterText)'")
         }
         self.adapter = adapter
         let connectable = arguments.flag("--connectable")
@@ -83,19 +87,23 @@ struct AdvertiseCommand: Command {
         if rest.count > 1 { throw UsageError("unexpected argument '\(rest[1])'") }
         if extended, !dryRun { throw UsageError("'--extended' only applies to --dry-run") }
         do {
-            settings = try AdvertiseSettings.make(format: format, values: values, interval: interval, connectable: connectable)
+            settings = try AdvertiseSettings.make(
+                format: format, values: values, interval: interval, connectable: connectable)
         } catch {
             throw UsageError("'\(error.field.option)' \(error.message)")
         }
     }
 
     func run(_ context: CommandContext) -> ExitCode {
-        let configuration = AdvertisingConfiguration(settings: settings, randomAddress: AdvertisingConfiguration.processRandomAddress)
+        let configuration = AdvertisingConfiguration(
+            settings: settings, randomAddress: AdvertisingConfiguration.processRandomAddress)
         if dryRun {
             context.out("advertising_data: \(Hex.string(configuration.data))\n")
             // Under 100 ms non-connectable, the set-up reads the version first (a pre-5.0 controller needs 100 ms).
-            let version = configuration.needsVersionCheck(extended: extended) ? [HCICommand.readLocalVersionInformation] : []
-            let commands = [HCICommand.readLocalSupportedCommands] + version + configuration.setUpCommands(extended: extended)
+            let version =
+                configuration.needsVersionCheck(extended: extended) ? [HCICommand.readLocalVersionInformation] : []
+            let commands =
+                [HCICommand.readLocalSupportedCommands] + version + configuration.setUpCommands(extended: extended)
                 + configuration.stopCommands(extended: extended)
             for command in commands { context.out(Hex.string(command.packet) + "\n") }
             return .success
@@ -113,9 +121,12 @@ struct AdvertiseCommand: Command {
         let selection = adapter
         let advertiser = HCIControllerLoop(
             AdvertiseController(configuration: configuration),
-            opener: { () throws(HCIError) in try HCIAdapterDirectory.open(selection) }, options: options, clock: .system,
+            opener: { () throws(HCIError) in try HCIAdapterDirectory.open(selection) }, options: options,
+            clock: .system,
             log: LiveScan.logger(context, verbose: verbose))
-        context.err("advertising \(Hex.string(configuration.data)) on \(adapter) every \(DurationText.format(settings.interval)); Ctrl-C to stop\n")
+        context.err(
+            "advertising \(Hex.string(configuration.data)) on \(adapter) every \(DurationText.format(settings.interval)); Ctrl-C to stop\n"
+        )
         if let failure = LiveScan.run(advertiser, duration: nil, deliver: { _ in }) {
             context.err("Error: \(failure)\n")
             return failure.exitCode

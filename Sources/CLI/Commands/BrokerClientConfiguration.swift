@@ -9,7 +9,9 @@ import Runtime
 /// (`status`, `config`): the file's mqtt section when there is a file, defaults otherwise, and a
 /// client id of its own so it never displaces a running agent.
 enum BrokerClientConfiguration {
-    static func load(_ configPath: String?, purpose: String) -> Result<(Configuration, MQTTConnectionOptions), any Error> {
+    static func load(
+        _ configPath: String?, purpose: String
+    ) -> Result<(Configuration, MQTTConnectionOptions), any Error> {
         let path = configPath ?? RunCommand.defaultConfigPath
         var configuration = Configuration()
         configuration.gateway.id = HostName.gatewayID()

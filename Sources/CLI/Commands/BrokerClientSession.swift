@@ -83,7 +83,14 @@ final class BrokerClientSession: Sendable {
             let subscribed = h.subscriptions >= patterns.count
             let quietEnd = subscribed ? min(h.lastChange + .milliseconds(300), deadline) : deadline
             let seen = h.changes
-            guard heard.wait(for: quietEnd - .now, for: { h = $0; return $0.changes != seen }) else { break }
+            guard
+                heard.wait(
+                    for: quietEnd - .now,
+                    for: {
+                        h = $0
+                        return $0.changes != seen
+                    })
+            else { break }
         }
         return heard.withLock { $0.retained }
     }
@@ -96,7 +103,9 @@ final class BrokerClientSession: Sendable {
     }
 
     /// The live messages (those after the retained ones) once `done` says they are enough, or at `deadline`.
-    func live(by deadline: ContinuousClock.Instant, until done: ([(topic: String, payload: String)]) -> Bool)
+    func live(
+        by deadline: ContinuousClock.Instant, until done: ([(topic: String, payload: String)]) -> Bool
+    )
         -> [(topic: String, payload: String)]
     {
         var live: [(topic: String, payload: String)] = []

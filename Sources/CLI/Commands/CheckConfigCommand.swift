@@ -76,9 +76,11 @@ struct CheckConfigCommand: Command {
         var verdict = Verdict(code: .success)
         for warning in checked.warnings { verdict.err += "warning: \(warning)\n" }
         let config = checked.configuration
-        let regions = config.regions.isEmpty ? "no regions (every beacon is tracked)" : "\(config.regions.count) region(s)"
+        let regions =
+            config.regions.isEmpty ? "no regions (every beacon is tracked)" : "\(config.regions.count) region(s)"
         let state = checked.builtInDefaults ? "no such file; run uses the built-in defaults" : "OK"
-        verdict.out = "\(path): \(state) — gateway \(config.gateway.id), broker \(config.mqtt.host):\(config.mqtt.port), \(regions)\n"
+        verdict.out =
+            "\(path): \(state) — gateway \(config.gateway.id), broker \(config.mqtt.host):\(config.mqtt.port), \(regions)\n"
         return verdict
     }
 

@@ -14,7 +14,8 @@ struct ConfigCommand: Command {
     static let help = CommandHelp(
         name: "config",
         abstract: "Read and change gateways' configuration over MQTT (remote_config).",
-        usage: "beacon2mqtt config get|set|unset|show [--gateway <gw>|--fleet] [<key> [<value>]] [--config <file>] [--wait <seconds>] [--require-all]",
+        usage:
+            "beacon2mqtt config get|set|unset|show [--gateway <gw>|--fleet] [<key> [<value>]] [--config <file>] [--wait <seconds>] [--require-all]",
         discussion: """
             get [<key>] prints a layer (or one key of it) as JSON; show prints a gateway's effective
             configuration. set <key> <value> sets one key of a layer (the value is YAML or JSON: 2, "2",
@@ -34,7 +35,8 @@ struct ConfigCommand: Command {
             .init("--fleet", "The layer every gateway applies."),
             .init("--config <file>", "Configuration file for the broker (default: \(RunCommand.defaultConfigPath))."),
             .init("--wait <seconds>", "Longest wait for the broker and the gateways' answer (default: 10)."),
-            .init("--require-all", "set/unset: also fail when a gateway is offline or takes no configuration over MQTT."),
+            .init(
+                "--require-all", "set/unset: also fail when a gateway is offline or takes no configuration over MQTT."),
         ])
 
     enum Action: String { case get, set, unset, show }
@@ -90,7 +92,8 @@ struct ConfigCommand: Command {
                 ? [topics.anyGatewayStatus, topics.anyGatewayConfig, topics.anyGatewayConfigError]
                 : [topics.gatewayStatus, topics.gatewayConfig, topics.gatewayConfigError]
         }
-        let session = BrokerClientSession(options: options, patterns: action == .show ? [topics.gatewayConfig] : patterns)
+        let session = BrokerClientSession(
+            options: options, patterns: action == .show ? [topics.gatewayConfig] : patterns)
         defer { session.stop() }
         let deadline = ContinuousClock.now + .seconds(wait)
         guard session.connect(by: deadline) else {
@@ -109,7 +112,8 @@ struct ConfigCommand: Command {
         case .get:
             return printLayer(retained[layerTopic], source: layerTopic, context)
         case .set, .unset:
-            return change(retained, layerTopic: layerTopic, topics: topics, session: session, deadline: deadline, context)
+            return change(
+                retained, layerTopic: layerTopic, topics: topics, session: session, deadline: deadline, context)
         }
     }
 
@@ -155,14 +159,17 @@ struct ConfigCommand: Command {
         }
         let payload = layer.isEmpty ? "" : layer.json
         let confirmation = ConfigConfirmation(
-            retained: retained, layer: fleet ? .fleet : .gateway, digest: payload.isEmpty ? nil : ConfigLayer.digest(Array(payload.utf8)),
+            retained: retained, layer: fleet ? .fleet : .gateway,
+            digest: payload.isEmpty ? nil : ConfigLayer.digest(Array(payload.utf8)),
             topics: topics, only: fleet ? nil : topics.gateway)
         guard session.publish(layerTopic, payload: payload) else {
             context.err("could not publish \(layerTopic): \(session.lastFailure ?? "not connected")\n")
             return .unavailable
         }
         if confirmation.known.isEmpty {
-            context.err("published \(layerTopic); no gateway has published a status or an effective configuration to confirm it\n")
+            context.err(
+                "published \(layerTopic); no gateway has published a status or an effective configuration to confirm it\n"
+            )
             return requireAll ? .failure : .success
         }
         let live = session.live(by: deadline) { confirmation.isComplete(live: $0) }
@@ -202,10 +209,12 @@ struct ConfigCommand: Command {
             context.err("\(gw): \(line)\n")
         }
         if fleet {
-            let parts = ["applied", "refused", "no answer", "offline", "without remote configuration"].compactMap { key in
+            let parts = ["applied", "refused", "no answer", "offline", "without remote configuration"].compactMap {
+                key in
                 counts[key].map { "\($0) \(key)" }
             }
-            context.err("\(outcomes.count) gateway\(outcomes.count == 1 ? "" : "s"): \(parts.joined(separator: ", "))\n")
+            context.err(
+                "\(outcomes.count) gateway\(outcomes.count == 1 ? "" : "s"): \(parts.joined(separator: ", "))\n")
         }
         return status
     }

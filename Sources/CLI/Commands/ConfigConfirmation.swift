@@ -33,8 +33,10 @@ struct ConfigConfirmation {
         if let only { known[only] = (nil, nil) }
         for (topic, payload) in retained {
             switch topics.parse(topic) {
-            case .gatewayStatus(let gw)? where only == nil || only == gw: known[gw, default: (nil, nil)].status = payload
-            case .gatewayConfig(let gw)? where only == nil || only == gw: known[gw, default: (nil, nil)].document = payload
+            case .gatewayStatus(let gw)? where only == nil || only == gw:
+                known[gw, default: (nil, nil)].status = payload
+            case .gatewayConfig(let gw)? where only == nil || only == gw:
+                known[gw, default: (nil, nil)].document = payload
             default: continue
             }
         }
@@ -63,8 +65,10 @@ struct ConfigConfirmation {
         for message in live {
             let answer: (String, ConfigurationAnswer?)
             switch topics.parse(message.topic) {
-            case .gatewayConfig(let gw)?: answer = (gw, ConfigurationAnswer(document: message.payload, layer: layer, digest: digest))
-            case .gatewayConfigError(let gw)?: answer = (gw, ConfigurationAnswer(error: message.payload, layer: layer, digest: digest))
+            case .gatewayConfig(let gw)?:
+                answer = (gw, ConfigurationAnswer(document: message.payload, layer: layer, digest: digest))
+            case .gatewayConfigError(let gw)?:
+                answer = (gw, ConfigurationAnswer(error: message.payload, layer: layer, digest: digest))
             default: continue
             }
             guard expected.contains(answer.0), let a = answer.1 else { continue }

@@ -17,7 +17,12 @@ struct DecodeCommand: Command {
             past the end) are reported on stderr with their offset and exit 65, after everything before
             them was printed. An empty <hex> is a usage error (64).
             """,
-        arguments: [.init("<hex>", "One packet in hex, e.g. 043e2a0201…; spaces are ignored, and one-byte arguments in a row are one packet.")],
+        arguments: [
+            .init(
+                "<hex>",
+                "One packet in hex, e.g. 043e2a0201…; spaces are ignored, and one-byte arguments in a row are one packet."
+            )
+        ],
         options: [.init("--ad", "Treat each <hex> as bare advertising data (AD structures), not an HCI packet.")])
 
     let bareAD: Bool

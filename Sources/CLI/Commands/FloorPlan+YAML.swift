@@ -52,7 +52,8 @@ extension FloorPlan {
         try m.read("floor_height", into: &plan.floorHeight) { v throws(ConfigError) in try v.number() }
         try m.read("sensitivity_dbm", into: &plan.sensitivityDBm) { v throws(ConfigError) in try v.number() }
         // BLE's shortest advertising interval is 20 ms.
-        try m.read("advert_interval", into: &plan.advertInterval) { v throws(ConfigError) in try v.number(atLeast: 0.02) }
+        try m.read("advert_interval", into: &plan.advertInterval) { v throws(ConfigError) in try v.number(atLeast: 0.02)
+        }
         try m.read("loss", into: &plan.loss) { v throws(ConfigError) in
             let loss = try v.number(in: 0...1)
             guard loss < 1 else { throw v.error("must be below 1 (every advert lost), found 1") }

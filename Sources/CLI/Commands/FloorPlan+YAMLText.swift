@@ -23,7 +23,8 @@ extension FloorPlan {
 
             """
         for g in gateways {
-            out += "  - {id: \(Self.quoted(g.id)), floor: \(Self.quoted(g.floor)), room: \(Self.quoted(g.room)), x: \(g.x), y: \(g.y)}\n"
+            out +=
+                "  - {id: \(Self.quoted(g.id)), floor: \(Self.quoted(g.floor)), room: \(Self.quoted(g.room)), x: \(g.x), y: \(g.y)}\n"
         }
         out += "waypoints:\n"
         for w in waypoints {

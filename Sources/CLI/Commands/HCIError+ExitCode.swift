@@ -1,6 +1,7 @@
 import AgentCore
 import HCITransport
 import Platform
+
 /// The CLI's reading of an HCI failure; kept out of the HCI layer, which never sees the CLI.
 extension HCIError {
     /// sysexits(3) EX_UNAVAILABLE for all of them: the adapter (or Bluetooth itself) is unavailable.

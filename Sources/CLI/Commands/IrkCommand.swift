@@ -27,7 +27,10 @@ struct IrkCommand: Command {
             .init("--count <n>", "generate: how many addresses to print (default 1, at most 1000)."),
         ])
 
-    enum Action { case resolve(BluetoothAddress), generate(count: Int) }
+    enum Action {
+        case resolve(BluetoothAddress)
+        case generate(count: Int)
+    }
 
     let action: Action
     let keyText: String?

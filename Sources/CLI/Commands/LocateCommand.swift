@@ -76,7 +76,9 @@ struct LocateCommand: Command {
         let connection = checked.connection
         var settings = Self.settings(configuration)
         if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
-        guard let metrics = MetricsEndpoint.start(for: .locator, configuration.metrics, logger: logger) else { return .unavailable }
+        guard let metrics = MetricsEndpoint.start(for: .locator, configuration.metrics, logger: logger) else {
+            return .unavailable
+        }
         defer { metrics.stop() }
         let service = LocateService(
             configuration: configuration, settings: settings, connection: connection, clock: clock, logger: logger,
@@ -87,7 +89,12 @@ struct LocateCommand: Command {
         let stopSignal = Mutex<Int32?>(nil)
         let stopping = DispatchSemaphore(value: 0)
         SignalWatcher.start { number in
-            guard number != SIGHUP, stopSignal.withLock({ s in defer { s = s ?? number }; return s == nil }) else {
+            guard number != SIGHUP,
+                stopSignal.withLock({ s in
+                    defer { s = s ?? number }
+                    return s == nil
+                })
+            else {
                 return
             }
             stopping.signal()

@@ -33,7 +33,8 @@ struct ManPageCommand: Command {
 
     /// SOURCE_DATE_EPOCH (reproducible-builds.org) when set, else now; as a UTC date.
     static func defaultDate(_ environment: [String: String]) -> String {
-        let seconds = environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) ?? Double(WallClock.now().microseconds) / 1e6
+        let seconds =
+            environment["SOURCE_DATE_EPOCH"].flatMap(Double.init) ?? Double(WallClock.now().microseconds) / 1e6
         var time = time_t(seconds.rounded(.down))
         var utc = tm()
         gmtime_r(&time, &utc)

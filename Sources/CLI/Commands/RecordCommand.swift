@@ -12,7 +12,8 @@ struct RecordCommand: Command {
     static let help = CommandHelp(
         name: "record",
         abstract: "Record the live HCI traffic to a btsnoop file for Wireshark and 'replay'.",
-        usage: "beacon2mqtt record <file> [--adapter <adapter>] [--mode <mode>] [--config <file>] [--duration <duration>]",
+        usage:
+            "beacon2mqtt record <file> [--adapter <adapter>] [--mode <mode>] [--config <file>] [--duration <duration>]",
         discussion: """
             Sets the scan up like 'run' does and writes every HCI command and event (btsnoop, datalink
             1002 H4) until Ctrl-C or the duration. Needs CAP_NET_RAW (see docs/scanning.md).
@@ -37,7 +38,9 @@ struct RecordCommand: Command {
             duration = nil
         }
         let files = try arguments.positionals()
-        guard files.count == 1 else { throw UsageError(files.isEmpty ? "missing <file>" : "only one <file> is allowed") }
+        guard files.count == 1 else {
+            throw UsageError(files.isEmpty ? "missing <file>" : "only one <file> is allowed")
+        }
         path = files[0]
     }
 

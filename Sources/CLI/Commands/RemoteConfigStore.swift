@@ -23,7 +23,9 @@ final class RemoteConfigStore: ConfigurationLayering {
     }
 
     /// The file at `path` (built-in defaults when there is none) with no layers yet.
-    static func open(path: String, stateDirectory: String, adjust: @escaping (inout Configuration) -> Void) throws
+    static func open(
+        path: String, stateDirectory: String, adjust: @escaping (inout Configuration) -> Void
+    ) throws
         -> RemoteConfigStore
     {
         var defaults = Configuration()
@@ -68,7 +70,9 @@ final class RemoteConfigStore: ConfigurationLayering {
         return update
     }
 
-    func apply(_ layer: ConfigLayer, payload: [UInt8], source: String, at time: Timestamp)
+    func apply(
+        _ layer: ConfigLayer, payload: [UInt8], source: String, at time: Timestamp
+    )
         -> Result<ConfigurationUpdate, ConfigurationRejection>
     {
         let current = layers.layers[layer]

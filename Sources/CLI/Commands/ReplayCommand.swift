@@ -26,7 +26,8 @@ struct ReplayCommand: Command {
             .init("--config <file>", "Configuration (regions, gateway, ranging …). Default: built-in defaults."),
             .init(
                 "--output <format>",
-                "jsonl: every message as {\"topic\",\"payload\",\"qos\",\"retain\"}, one per line, in publish order;\nevents: enter/exit events and beacon telemetry, one line each (default); none: the summary only."),
+                "jsonl: every message as {\"topic\",\"payload\",\"qos\",\"retain\"}, one per line, in publish order;\nevents: enter/exit events and beacon telemetry, one line each (default); none: the summary only."
+            ),
             .init("--no-drain", "Stop the clock at the last packet instead of letting pending exits fire."),
         ])
 
@@ -84,7 +85,8 @@ struct ReplayCommand: Command {
                 if m.kind == .telemetry { telemetry += 1 }
                 switch output {
                 case .jsonl: context.out(m.jsonLine + "\n")
-                case .events where m.kind == .event || m.kind == .telemetry: context.out("\(m.topic) \(m.payload.text)\n")
+                case .events where m.kind == .event || m.kind == .telemetry:
+                    context.out("\(m.topic) \(m.payload.text)\n")
                 case .events, .none: break
                 }
             }

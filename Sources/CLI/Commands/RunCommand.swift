@@ -6,9 +6,9 @@ import CaptureTransport
 import Glibc
 import HCITransport
 import IdentityCrypto
-import MetricsTransport
-import MessageContract
 import MQTTTransport
+import MessageContract
+import MetricsTransport
 import Platform
 import Runtime
 import Simulation
@@ -122,7 +122,9 @@ struct RunCommand: Command {
             bootLogger.error("\(error)")
             return error.code
         }
-        if checked.builtInDefaults { bootLogger.notice("no configuration file; using built-in defaults", ["path": path]) }
+        if checked.builtInDefaults {
+            bootLogger.notice("no configuration file; using built-in defaults", ["path": path])
+        }
         for warning in checked.warnings { bootLogger.warning("\(warning)") }
         var configuration = checked.configuration
         let connection = checked.connection
@@ -134,7 +136,8 @@ struct RunCommand: Command {
         var options = AgentOptions()
         if let replayPath {
             do {
-                source = try ReplaySource(path: replayPath, speed: speed, readInterval: configuration.scanner.readInterval)
+                source = try ReplaySource(
+                    path: replayPath, speed: speed, readInterval: configuration.scanner.readInterval)
             } catch {
                 logger.error("\(error)")
                 return .noInput
@@ -171,7 +174,9 @@ struct RunCommand: Command {
             let checked = try StartChecks.run(path: path, given: given, role: .gateway) { c in
                 if fromFloorPlan { c.gateway = identity }
             }
-            if checked.builtInDefaults { logger.notice("no configuration file; using built-in defaults", ["path": path]) }
+            if checked.builtInDefaults {
+                logger.notice("no configuration file; using built-in defaults", ["path": path])
+            }
             for warning in checked.warnings { logger.warning("\(warning)") }
             return checked.configuration
         }
@@ -193,7 +198,10 @@ struct RunCommand: Command {
                 if !start.layers.isEmpty {
                     logger.info(
                         "configuration layers kept from the last run applied",
-                        ["layers": start.layers.map(\.rawValue).sorted().joined(separator: ","), "directory": store.stateDirectory])
+                        [
+                            "layers": start.layers.map(\.rawValue).sorted().joined(separator: ","),
+                            "directory": store.stateDirectory,
+                        ])
                 }
                 configuration = start.configuration
                 layering = (store, start)
@@ -202,11 +210,14 @@ struct RunCommand: Command {
                 return .config
             }
         }
-        guard let metrics = MetricsEndpoint.start(for: .gateway, configuration.metrics, logger: logger) else { return .unavailable }
+        guard let metrics = MetricsEndpoint.start(for: .gateway, configuration.metrics, logger: logger) else {
+            return .unavailable
+        }
         defer { metrics.stop() }
         let agent = Agent(
             configuration: configuration, connection: connection,
-            pipeline: Pipeline(configuration: configuration, identityResolver: AESIdentityResolver.factory), source: source, options: options, logger: logger,
+            pipeline: Pipeline(configuration: configuration, identityResolver: AESIdentityResolver.factory),
+            source: source, options: options, logger: logger,
             metrics: metrics.board.map { ($0, adapter) }, reload: reload, layering: layering,
             // The embedded locator (locator.enabled) runs on its own MQTT session beside the agent's.
             locator: EmbeddedLocator(connection: connection, logger: logger, metrics: metrics.board))

@@ -37,9 +37,11 @@ struct ScanCommand: Command {
                 resolved.selection, resolved.scan, deliverCommands: false, verbose: options.verbose, context: context)
         else { return .unavailable }
         // The same engine as `run`, so the table shows what would be published.
-        let engine = Mutex(Pipeline(configuration: resolved.configuration, identityResolver: AESIdentityResolver.factory))
+        let engine = Mutex(
+            Pipeline(configuration: resolved.configuration, identityResolver: AESIdentityResolver.factory))
         let view = Mutex(ScanView(staleAfter: resolved.configuration.ranging.staleAfter))
-        let title = "beacon2mqtt scan — adapter \(resolved.selection), \(resolved.scan.mode.rawValue) mode — Ctrl-C to stop"
+        let title =
+            "beacon2mqtt scan — adapter \(resolved.selection), \(resolved.scan.mode.rawValue) mode — Ctrl-C to stop"
         let failure = LiveScan.run(
             source, duration: nil,
             deliver: { event in

@@ -83,7 +83,9 @@ struct StartChecks {
     private static func check(_ file: ConfigNamedFile) throws(ConfigError) -> ConfigWarning? {
         let path = file.path
         if file.kind == .directory {
-            if let problem = FileSystem.listingProblem(ofDirectory: path) { throw file.error("cannot read '\(path)': \(problem)") }
+            if let problem = FileSystem.listingProblem(ofDirectory: path) {
+                throw file.error("cannot read '\(path)': \(problem)")
+            }
             return nil
         }
         let bytes: [UInt8]

@@ -47,7 +47,8 @@ struct StatusCommand: Command {
         options.cleanSession = true
         let base = configuration.mqtt.baseTopic
         let topics = TopicTree(base: base)
-        let session = BrokerClientSession(options: options, patterns: [topics.anyGatewayStatus, topics.anyGatewayStats])
+        let session = BrokerClientSession(
+            options: options, patterns: [topics.anyGatewayStatus, topics.anyGatewayStats])
         defer { session.stop() }
         let deadline = ContinuousClock.now + .seconds(wait)
         guard session.connect(by: deadline) else {
@@ -98,7 +99,9 @@ struct StatusCommand: Command {
                 uptime = "-"
             }
             let age: String
-            if case .string(let text)? = entry.stats?["timestamp"], let sent = RetainedAttributes.timestamp(rfc3339: text) {
+            if case .string(let text)? = entry.stats?["timestamp"],
+                let sent = RetainedAttributes.timestamp(rfc3339: text)
+            {
                 age = duration(max(Int((now - sent).seconds.rounded(.down)), 0))
             } else {
                 age = "-"
@@ -122,7 +125,8 @@ struct StatusCommand: Command {
 
     static func table(_ rows: [[String]]) -> String {
         let header = [
-            "GATEWAY", "STATUS", "UPTIME", "AGE", "REPORTS/S", "BEACONS", "PUBLISHED", "QUEUED", "DROPPED", "RECONNECTS",
+            "GATEWAY", "STATUS", "UPTIME", "AGE", "REPORTS/S", "BEACONS", "PUBLISHED", "QUEUED", "DROPPED",
+            "RECONNECTS",
             "DEGRADED",
         ]
         let all = [header] + rows

@@ -31,23 +31,27 @@ extension ManPage {
             Every key is optional, and an empty file means all defaults. \
             The shipped file shows every key with its default and a one-line comment.
             """)
-        out += ".PP\n" + prose(
-            """
-            Errors name the file, line, column and key path, for example \
-            /etc/beacon2mqtt/beacon2mqtt.yaml:7:9: mqtt.port: must be between 1 and 65535, found 70000. \
-            Unknown keys, a key given twice, quoted numbers and durations without a unit are errors. \
-            beacon2mqtt check-config FILE prints the first error and exits 78; run, replay, locate, status, scan and \
-            record exit 78 on the same errors.
-            """)
-        out += ".PP\n" + prose(
-            """
-            Durations are a number and a unit: 250us, 500ms, 10s, 1.5s, 2m, 1h, or parts run together (1m30s); \
-            0 alone means off where a key allows it. \
-            Booleans are true/false, yes/no or on/off. \
-            An empty value keeps the default. \
-            SIGHUP reloads the file (regions, beacons, devices, monitoring, ranging, telemetry, homeassistant, \
-            locator, advertise and log_level at once); mqtt.*, gateway.id, scanner.* and metrics need a restart.
-            """)
+        out +=
+            ".PP\n"
+            + prose(
+                """
+                Errors name the file, line, column and key path, for example \
+                /etc/beacon2mqtt/beacon2mqtt.yaml:7:9: mqtt.port: must be between 1 and 65535, found 70000. \
+                Unknown keys, a key given twice, quoted numbers and durations without a unit are errors. \
+                beacon2mqtt check-config FILE prints the first error and exits 78; run, replay, locate, status, scan and \
+                record exit 78 on the same errors.
+                """)
+        out +=
+            ".PP\n"
+            + prose(
+                """
+                Durations are a number and a unit: 250us, 500ms, 10s, 1.5s, 2m, 1h, or parts run together (1m30s); \
+                0 alone means off where a key allows it. \
+                Booleans are true/false, yes/no or on/off. \
+                An empty value keeps the default. \
+                SIGHUP reloads the file (regions, beacons, devices, monitoring, ranging, telemetry, homeassistant, \
+                locator, advertise and log_level at once); mqtt.*, gateway.id, scanner.* and metrics need a restart.
+                """)
         var group: Substring = ""
         for setting in settings {
             if setting.group != group {
@@ -67,20 +71,27 @@ extension ManPage {
         .init("gateway.id", "topic level", "host name", "This gateway's id in topics."),
         .init("gateway.floor", "text", "none", "Floor, copied into messages."),
         .init("gateway.room", "text", "none", "Room, copied into messages."),
-        .init("gateway.rssi_offset", "number, −30…30", "0",
+        .init(
+            "gateway.rssi_offset", "number, −30…30", "0",
             "dB added to every RSSI this gateway measures, to calibrate gateways that disagree."),
-        .init("scanner.adapter", "auto, hciN, or aa:bb:cc:dd:ee:ff", "auto",
+        .init(
+            "scanner.adapter", "auto, hciN, or aa:bb:cc:dd:ee:ff", "auto",
             "Bluetooth controller; by address it survives re-numbering."),
-        .init("scanner.mode", "passive active listen", "passive",
+        .init(
+            "scanner.mode", "passive active listen", "passive",
             "active also requests scan responses; listen reads reports and leaves scanning to another "
                 + "program."),
-        .init("scanner.interval", "duration, 2.5ms…10.24s", "100ms",
+        .init(
+            "scanner.interval", "duration, 2.5ms…10.24s", "100ms",
             "LE scan interval (Core Spec Vol 4, Part E, §7.8.10)."),
-        .init("scanner.window", "duration, 2.5ms…10.24s, ≤ interval", "100ms",
+        .init(
+            "scanner.window", "duration, 2.5ms…10.24s, ≤ interval", "100ms",
             "LE scan window; equal to the interval scans continuously."),
-        .init("scanner.watchdog", "duration, 0 or ≥ 1s", "30s",
+        .init(
+            "scanner.watchdog", "duration, 0 or ≥ 1s", "30s",
             "No report for this long re-enables scanning, then resets the controller; 0 is off."),
-        .init("scanner.read_interval", "duration, 0…250ms", "0",
+        .init(
+            "scanner.read_interval", "duration, 0…250ms", "0",
             "Least time between two reads of the adapter: reports wait in the kernel meanwhile, each "
                 + "stamped when the kernel received it. 0 reads each report as it arrives (lowest latency); "
                 + "50–200ms cuts a busy gateway's CPU several times over, delaying messages by up to that much. "
@@ -88,10 +99,12 @@ extension ManPage {
         .init("mqtt.host", "text", "localhost", "Broker host name or address."),
         .init("mqtt.port", "1…65535", "1883", "Broker port (8883 is usual with TLS)."),
         .init("mqtt.base_topic", "topic prefix", "beacons", "Prefix of every topic."),
-        .init("mqtt.client_id", "text", "gateway id",
+        .init(
+            "mqtt.client_id", "text", "gateway id",
             "MQTT client id. Two agents with one id take turns kicking each other off."),
         .init("mqtt.username", "text", "none", "User name; no authentication without it."),
-        .init("mqtt.password_file", "path", "none",
+        .init(
+            "mqtt.password_file", "path", "none",
             "File whose first line is the password, so it never appears in the YAML, in argv or in a log "
                 + "line; needs mqtt.username. run, locate and check-config warn when it (or the TLS key) is "
                 + "world-readable. A password key is refused."),
@@ -101,61 +114,82 @@ extension ManPage {
         .init("mqtt.tls.cert_file", "path", "none", "Client certificate (needs key_file)."),
         .init("mqtt.tls.key_file", "path", "none", "Client key (needs cert_file)."),
         .init("mqtt.tls.version", "tlsv1.2 tlsv1.3", "none", "TLS version; none: OpenSSL's choice."),
-        .init("mqtt.tls.insecure", "boolean", "false",
+        .init(
+            "mqtt.tls.insecure", "boolean", "false",
             "Skip the broker host-name check (warned at start; testing only)."),
-        .init("mqtt.qos", "0, 1, 2", "1",
+        .init(
+            "mqtt.qos", "0, 1, 2", "1",
             "QoS of enter/exit events and retained state; proximity and ranging always use 0."),
         .init("mqtt.keepalive", "duration, 5s…1h", "30s", "MQTT keepalive."),
         .init("mqtt.protocol", "\"3.1.1\" (or 311), 5", "\"3.1.1\"", "MQTT protocol version."),
-        .init("mqtt.clean_session", "boolean", "false",
+        .init(
+            "mqtt.clean_session", "boolean", "false",
             "Start a clean session instead of resuming the stored one (off: the broker keeps our session "
                 + "across reconnects)."),
-        .init("mqtt.stats_interval", "duration, 0 or ≥ 1s", "60s",
+        .init(
+            "mqtt.stats_interval", "duration, 0 or ≥ 1s", "60s",
             "How often statistics are published; 0 is off: no stats messages, so beacon2mqtt status and Home "
                 + "Assistant's diagnostics get no figures, and systemd's status line changes only with the health and "
                 + "the broker connection."),
-        .init("mqtt.outbox_limit", "integer ≥ 100", "10000",
+        .init(
+            "mqtt.outbox_limit", "integer ≥ 100", "10000",
             "Most messages held while the broker is unreachable; a quarter of it holds proximity and ranging "
                 + "messages, the rest events and states."),
-        .init("mqtt.require_broker_at_start", "boolean", "false",
+        .init(
+            "mqtt.require_broker_at_start", "boolean", "false",
             "Exit 69 when the broker is unreachable at start, instead of retrying in the background."),
-        .init("mqtt.reconnect_min", "duration ≥ 100ms", "1s",
-            "Shortest reconnect delay: the first retry waits 1–1.5× this; the step doubles up to reconnect_max, plus up to half a step at random."),
+        .init(
+            "mqtt.reconnect_min", "duration ≥ 100ms", "1s",
+            "Shortest reconnect delay: the first retry waits 1–1.5× this; the step doubles up to reconnect_max, plus up to half a step at random."
+        ),
         .init("mqtt.reconnect_max", "duration ≥ reconnect_min", "60s", "Longest reconnect delay."),
-        .init("monitoring.exit_timeout", "duration ≥ 1s", "10s",
+        .init(
+            "monitoring.exit_timeout", "duration ≥ 1s", "10s",
             "A region or beacon exits when none of its beacons was seen for this long."),
-        .init("monitoring.restore_max_age", "duration", "15m",
+        .init(
+            "monitoring.restore_max_age", "duration", "15m",
             "Retained states younger than this are restored at start; 0 never."),
-        .init("monitoring.max_tracked", "integer ≥ 16", "4096",
+        .init(
+            "monitoring.max_tracked", "integer ≥ 16", "4096",
             "Most beacons tracked at once; the least recently seen is forgotten beyond it."),
         .init("monitoring.per_beacon", "boolean", "true", "Also publish per-beacon state and event topics."),
-        .init("monitoring.attributes_refresh", "duration, 0 or ≥ 1s", "5m",
+        .init(
+            "monitoring.attributes_refresh", "duration, 0 or ≥ 1s", "5m",
             "While inside, retained attributes (with last_seen) are refreshed this often."),
-        .init("ranging.interval", "duration, 100ms…60s", "1s",
+        .init(
+            "ranging.interval", "duration, 100ms…60s", "1s",
             "How often ranging results are computed; each tick's messages go out over its first quarter."),
-        .init("ranging.stale_after", "duration ≥ interval", "5s",
+        .init(
+            "ranging.stale_after", "duration ≥ interval", "5s",
             "A beacon not seen for this long leaves the ranging list."),
         .init("ranging.filter.type", "none median trimmed_mean kalman", "median", "RSSI filter."),
         .init("ranging.filter.window", "duration ≥ 100ms", "5s", "Time window of median and trimmed_mean."),
-        .init("ranging.filter.trim", "number, 0 ≤ trim < 0.5", "0.1",
+        .init(
+            "ranging.filter.trim", "number, 0 ≤ trim < 0.5", "0.1",
             "Fraction trimmed from each end by trimmed_mean."),
         .init("ranging.filter.process_noise", "number > 0", "0.008", "kalman process noise (RSSI domain)."),
         .init("ranging.filter.measurement_noise", "number > 0", "4", "kalman measurement noise (RSSI domain)."),
-        .init("ranging.distance.model", "curve_fit log_distance", "curve_fit",
+        .init(
+            "ranging.distance.model", "curve_fit log_distance", "curve_fit",
             "RSSI → metres: 0.89976·r^7.7095 + 0.111, or 10^((P − rssi) / 10n)."),
         .init("ranging.distance.exponent", "number, 1…6", "2.7", "Path-loss exponent n of log_distance."),
-        .init("ranging.distance.default_measured_power", "integer, −127…0", "-59",
+        .init(
+            "ranging.distance.default_measured_power", "integer, −127…0", "-59",
             "RSSI at 1 m when neither the frame nor a beacon entry gives one."),
         .init("ranging.proximity.immediate", "metres > 0", "0.5", "Accuracy below this is immediate."),
         .init("ranging.proximity.near", "metres > immediate", "4", "Accuracy up to this is near; beyond, far."),
-        .init("ranging.publish.on_proximity_change", "boolean", "true",
+        .init(
+            "ranging.publish.on_proximity_change", "boolean", "true",
             "Publish a beacon's proximity when its class changes."),
-        .init("ranging.publish.accuracy_deadband", "metres ≥ 0", "0.5",
+        .init(
+            "ranging.publish.accuracy_deadband", "metres ≥ 0", "0.5",
             "… or when its accuracy moved by more than this; 0 is off."),
-        .init("ranging.publish.rssi_deadband", "dB ≥ 0", "3",
+        .init(
+            "ranging.publish.rssi_deadband", "dB ≥ 0", "3",
             "… or when its filtered RSSI moved by at least this; 0 is off. What a room engine needs (locator.md)."),
         .init("ranging.publish.heartbeat", "duration", "30s", "… or at least this often while in range; 0 is off."),
-        .init("ranging.publish.ranging_list", "boolean", "true",
+        .init(
+            "ranging.publish.ranging_list", "boolean", "true",
             "Publish each region's ranging list every interval while not empty."),
         .init("regions[].name", "topic level, unique", "required", "The region's name in topics."),
         .init("regions[].uuid", "UUID", "—", "iBeacon/AltBeacon proximity UUID. Exactly one of uuid and namespace."),
@@ -169,24 +203,30 @@ extension ManPage {
         .init("beacons[].uuid", "UUID", "—", "An iBeacon/AltBeacon beacon: uuid, major and minor all required …"),
         .init("beacons[].major", "0…65535", "—", "With uuid and minor."),
         .init("beacons[].minor", "0…65535", "—", "With uuid and major."),
-        .init("beacons[].namespace", "20 hex digits", "—",
+        .init(
+            "beacons[].namespace", "20 hex digits", "—",
             "… or an Eddystone-UID beacon: namespace and instance both required. Each beacon may be listed "
                 + "once."),
         .init("beacons[].instance", "12 hex digits", "—", "With namespace."),
         .init("beacons[].name", "text", "none", "Friendly name for messages."),
         .init("beacons[].measured_power", "integer, −127…0", "from the frame", "Calibrated RSSI at 1 m."),
         .init("beacons[].exit_timeout", "duration ≥ 1s", "the region's", "Exit timeout of this beacon."),
-        .init("devices[].name", "topic level", "—",
+        .init(
+            "devices[].name", "topic level", "—",
             "Required and unique: the device's topics are <base>/devices/<name>/<gw>/…."),
-        .init("devices[].irk", "32 hex digits or base64", "—",
+        .init(
+            "devices[].irk", "32 hex digits or base64", "—",
             "The identity resolving key (most significant byte first, or Home Assistant's base64). "
                 + "A secret: prefer irk_file."),
-        .init("devices[].irk_file", "path", "—",
+        .init(
+            "devices[].irk_file", "path", "—",
             "… or a file holding the key on its first line (warned about when world-readable, like "
                 + "mqtt.password_file)."),
-        .init("devices[].address", "aa:bb:cc:dd:ee:ff", "—",
+        .init(
+            "devices[].address", "aa:bb:cc:dd:ee:ff", "—",
             "… or a fixed public or static random address. Each device has exactly one of irk, irk_file, address."),
-        .init("devices[].measured_power", "integer, −127…0", "ranging.distance.default_measured_power",
+        .init(
+            "devices[].measured_power", "integer, −127…0", "ranging.distance.default_measured_power",
             "Calibrated RSSI at 1 m."),
         .init("devices[].exit_timeout", "duration ≥ 1s", "monitoring.exit_timeout", "Exit timeout of this device."),
         .init("locator.enabled", "boolean", "false", "Also run the locator inside run (locate always runs it)."),
@@ -196,26 +236,36 @@ extension ManPage {
             "locator.allow_unknown", "boolean", "true",
             "belief: say unknown when the named room's gateways no longer hear the beacon and no room is min_confidence likely."
         ),
-        .init("locator.interval", "duration, 100ms…60s", "ranging.interval",
+        .init(
+            "locator.interval", "duration, 100ms…60s", "ranging.interval",
             "Decisions are taken at whole multiples of this."),
-        .init("locator.settle", "duration, 0…10s", "1s",
-            "A tick is decided this long after it passes, so late (bridged) readings count; keep it above a quarter of the gateways' ranging.interval."),
+        .init(
+            "locator.settle", "duration, 0…10s", "1s",
+            "A tick is decided this long after it passes, so late (bridged) readings count; keep it above a quarter of the gateways' ranging.interval."
+        ),
         .init("locator.stale_after", "duration ≥ 1s", "35s", "Readings older than this do not count."),
-        .init("locator.away_timeout", "duration ≥ 1s", "120s",
+        .init(
+            "locator.away_timeout", "duration ≥ 1s", "120s",
             "With no gateway seeing a beacon this long, it is not_home."),
         .init("locator.switch_outright", "0…1", "0.3", "nearest: a challenger this much closer takes over at once."),
-        .init("locator.switch_sustained", "0…switch_outright", "0.15",
+        .init(
+            "locator.switch_sustained", "0…switch_outright", "0.15",
             "… or this much closer in every reading of its history window."),
         .init("locator.history_window", "1…60", "5", "nearest: readings per gateway kept for the sustained rule."),
         .init("locator.min_history", "1…history_window", "3", "nearest: fewest readings the sustained rule needs."),
         .init("locator.min_dwell", "duration", "10s", "nearest: a new owner is kept at least this long."),
-        .init("locator.floor_confirmations", "1…60", "2",
-            "Consecutive ticks another floor must lead (belief), or clearly-closer readings (nearest), to change floors."),
-        .init("locator.rssi_offset", "map gateway id → dB (−30…30)", "{}",
+        .init(
+            "locator.floor_confirmations", "1…60", "2",
+            "Consecutive ticks another floor must lead (belief), or clearly-closer readings (nearest), to change floors."
+        ),
+        .init(
+            "locator.rssi_offset", "map gateway id → dB (−30…30)", "{}",
             "Calibration per gateway, added to its filtered RSSI."),
-        .init("locator.mqtt_room_topic", "topic prefix", "none",
+        .init(
+            "locator.mqtt_room_topic", "topic prefix", "none",
             "Also publish Home Assistant mqtt_room messages from the locator."),
-        .init("locator.shard", "k/n, 1 ≤ k ≤ n ≤ 1024", "none",
+        .init(
+            "locator.shard", "k/n, 1 ≤ k ≤ n ≤ 1024", "none",
             "Decide only shard k of n: the beacons whose identity hashes to it, so n locators split a site."),
         .init(
             "locator.foreign_sources[].format", "espresense openmqttgateway", "—",
@@ -228,7 +278,8 @@ extension ManPage {
             "Where its nodes say online/offline: espresense/rooms/+/status, home/+/LWT."),
         .init(
             "locator.foreign_sources[].nodes[].node", "topic level", "—",
-            "Required: the node as its topics name it (ESPresense: its room id; OpenMQTTGateway: its gateway name). Unlisted nodes are ignored and counted."),
+            "Required: the node as its topics name it (ESPresense: its room id; OpenMQTTGateway: its gateway name). Unlisted nodes are ignored and counted."
+        ),
         .init(
             "locator.foreign_sources[].nodes[].gateway", "topic level", "node",
             "The gateway id its readings count as (also its locator.rssi_offset key)."),
@@ -238,63 +289,97 @@ extension ManPage {
         .init(
             "locator.foreign_sources[].nodes[].room", "text", "none",
             "The node's room."),
-        .init("homeassistant.discovery", "boolean", "false",
+        .init(
+            "homeassistant.discovery", "boolean", "false",
             "Publish retained MQTT discovery for the configured beacons and regions."),
-        .init("homeassistant.prefix", "topic prefix", "homeassistant",
+        .init(
+            "homeassistant.prefix", "topic prefix", "homeassistant",
             "Discovery prefix; <prefix>/status online republishes discovery."),
-        .init("homeassistant.room_topic", "topic prefix", "none",
+        .init(
+            "homeassistant.room_topic", "topic prefix", "none",
             "Feed HA's mqtt_room sensor: <room_topic>/<gateway.room> with {\"id\",\"name\",\"distance\"}."),
-        .init("homeassistant.gateway_entities", "boolean", "not locator.enabled",
+        .init(
+            "homeassistant.gateway_entities", "boolean", "not locator.enabled",
             "Add this gateway's tracker, proximity, distance and event to each beacon's device."),
-        .init("homeassistant.via_device", "boolean", "locator: true; gateway: gateway_entities",
+        .init(
+            "homeassistant.via_device", "boolean", "locator: true; gateway: gateway_entities",
             "Name this gateway or locator as the beacons' via_device (one publisher per beacon should)."),
-        .init("telemetry.enabled", "boolean", "true",
-            "Publish each beacon's telemetry: Eddystone-TLM, Eddystone-URL, advertised TX power, measured advertising interval."),
-        .init("telemetry.interval", "duration ≥ 1s", "60s",
-            "At most one telemetry message per beacon this often; what is heard meanwhile goes at the end of the interval."),
-        .init("telemetry.low_battery_mv", "0…65535", "2500",
-            "A TLM battery below this many mV is low, and the crossing is published at once (back to normal at 50 mV above); 0 is off."),
-        .init("remote_config.enabled", "boolean", "false",
+        .init(
+            "telemetry.enabled", "boolean", "true",
+            "Publish each beacon's telemetry: Eddystone-TLM, Eddystone-URL, advertised TX power, measured advertising interval."
+        ),
+        .init(
+            "telemetry.interval", "duration ≥ 1s", "60s",
+            "At most one telemetry message per beacon this often; what is heard meanwhile goes at the end of the interval."
+        ),
+        .init(
+            "telemetry.low_battery_mv", "0…65535", "2500",
+            "A TLM battery below this many mV is low, and the crossing is published at once (back to normal at 50 mV above); 0 is off."
+        ),
+        .init(
+            "remote_config.enabled", "boolean", "false",
             "Take configuration layers from <base>/fleet/config/set and <base>/gateways/<gw>/config/set."),
-        .init("metrics.listen", "address:port", "none",
-            "Serve Prometheus /metrics and /healthz there (run), e.g. 127.0.0.1:9851, or IPv6 in brackets, '[::1]:9851' ([::] takes IPv4 too)."),
-        .init("metrics.locator_listen", "address:port", "metrics.listen's address, next port",
+        .init(
+            "metrics.listen", "address:port", "none",
+            "Serve Prometheus /metrics and /healthz there (run), e.g. 127.0.0.1:9851, or IPv6 in brackets, '[::1]:9851' ([::] takes IPv4 too)."
+        ),
+        .init(
+            "metrics.locator_listen", "address:port", "metrics.listen's address, next port",
             "Where locate serves them, so run and locate with one file on one host never share a port."),
-        .init("advertise.enabled", "boolean", "false",
-            "Advertise this gateway as a beacon while it scans (see advertising.md); needs scanner.mode active or passive."),
-        .init("advertise.type", "ibeacon, altbeacon, eddystone-uid, eddystone-url", "none",
+        .init(
+            "advertise.enabled", "boolean", "false",
+            "Advertise this gateway as a beacon while it scans (see advertising.md); needs scanner.mode active or passive."
+        ),
+        .init(
+            "advertise.type", "ibeacon, altbeacon, eddystone-uid, eddystone-url", "none",
             "The frame; required when enabled."),
-        .init("advertise.uuid", "UUID", "none",
+        .init(
+            "advertise.uuid", "UUID", "none",
             "iBeacon proximity UUID (ibeacon)."),
-        .init("advertise.major", "0…65535", "none",
+        .init(
+            "advertise.major", "0…65535", "none",
             "iBeacon major (ibeacon), e.g. the floor."),
-        .init("advertise.minor", "0…65535", "none",
+        .init(
+            "advertise.minor", "0…65535", "none",
             "iBeacon minor (ibeacon), e.g. the room."),
-        .init("advertise.measured_power", "-128…127", "-59",
+        .init(
+            "advertise.measured_power", "-128…127", "-59",
             "Calibrated RSSI at 1 m (ibeacon, eddystone-uid, eddystone-url; Eddystone sends it +41 dB)."),
-        .init("advertise.id1", "UUID", "none",
+        .init(
+            "advertise.id1", "UUID", "none",
             "AltBeacon id1 (altbeacon)."),
-        .init("advertise.id2", "0…65535", "none",
+        .init(
+            "advertise.id2", "0…65535", "none",
             "AltBeacon id2 (altbeacon)."),
-        .init("advertise.id3", "0…65535", "none",
+        .init(
+            "advertise.id3", "0…65535", "none",
             "AltBeacon id3 (altbeacon)."),
-        .init("advertise.company_id", "0…65535", "0xffff",
+        .init(
+            "advertise.company_id", "0…65535", "0xffff",
             "AltBeacon manufacturer id (altbeacon)."),
-        .init("advertise.reference_rssi", "-128…127", "-59",
+        .init(
+            "advertise.reference_rssi", "-128…127", "-59",
             "AltBeacon calibrated RSSI at 1 m (altbeacon)."),
-        .init("advertise.namespace", "20 hex digits", "none",
+        .init(
+            "advertise.namespace", "20 hex digits", "none",
             "Eddystone-UID namespace (eddystone-uid)."),
-        .init("advertise.instance", "12 hex digits", "none",
+        .init(
+            "advertise.instance", "12 hex digits", "none",
             "Eddystone-UID instance (eddystone-uid)."),
-        .init("advertise.url", "URL", "none",
+        .init(
+            "advertise.url", "URL", "none",
             "Eddystone-URL, at most 17 octets once encoded (eddystone-url)."),
-        .init("advertise.interval", "duration 20ms…10.24s", "100ms",
+        .init(
+            "advertise.interval", "duration 20ms…10.24s", "100ms",
             "Advertising interval; under 100ms non-connectable, a controller older than Bluetooth 5.0 gets 100ms."),
-        .init("advertise.tx_power", "-127…20", "none",
+        .init(
+            "advertise.tx_power", "-127…20", "none",
             "Requested radio power in dBm; extended advertising only."),
-        .init("advertise.address", "public, random-static", "public",
+        .init(
+            "advertise.address", "public, random-static", "public",
             "The address the advertisements carry."),
-        .init("advertise.connectable", "boolean", "false",
+        .init(
+            "advertise.connectable", "boolean", "false",
             "ADV_IND instead of ADV_NONCONN_IND."),
     ]
 }

@@ -43,14 +43,16 @@ extension ManPage {
         for row in topics {
             out += tagged(row.topic, "\(row.payload). Retained: \(row.retained). QoS: \(row.qos).")
         }
-        out += ".PP\n" + prose(
-            """
-            The locator publishes a retained <base>/<beacon>/location and a <base>/<beacon>/event on every change, \
-            and its own status on <base>/locators/<gateway.id>/status. \
-            Home Assistant discovery adds retained <prefix>/<component>/<node_id>/<object_id>/config messages \
-            (and, from the locator, a plain-text retained <base>/<beacon>/room), \
-            and homeassistant.room_topic a feed for the mqtt_room sensor.
-            """)
+        out +=
+            ".PP\n"
+            + prose(
+                """
+                The locator publishes a retained <base>/<beacon>/location and a <base>/<beacon>/event on every change, \
+                and its own status on <base>/locators/<gateway.id>/status. \
+                Home Assistant discovery adds retained <prefix>/<component>/<node_id>/<object_id>/config messages \
+                (and, from the locator, a plain-text retained <base>/<beacon>/room), \
+                and homeassistant.room_topic a feed for the mqtt_room sensor.
+                """)
         return out
     }
 
@@ -128,10 +130,12 @@ extension ManPage {
             .init(t.beaconPattern(.attributes), "JSON state, since, last_seen, name", "yes", "mqtt.qos"),
             .init(t.beaconPattern(.proximity), "JSON distance estimate", "no", "0"),
             .init(
-                t.beaconPattern(.telemetry), "JSON battery, temperature, URL, TX power, interval (every telemetry.interval)",
+                t.beaconPattern(.telemetry),
+                "JSON battery, temperature, URL, TX power, interval (every telemetry.interval)",
                 "yes", "mqtt.qos"),
             .init(t.devicePattern(.state), "inside / outside (plain text)", "yes", "mqtt.qos"),
-            .init(t.devicePattern(.event), "JSON enter / exit event, with the device's current address", "no", "mqtt.qos"),
+            .init(
+                t.devicePattern(.event), "JSON enter / exit event, with the device's current address", "no", "mqtt.qos"),
             .init(t.devicePattern(.attributes), "JSON state, since, last_seen, name", "yes", "mqtt.qos"),
             .init(t.devicePattern(.proximity), "JSON distance estimate, with the current address", "no", "0"),
             .init(t.region("<region>", .state), "inside / outside", "yes", "mqtt.qos"),
@@ -143,14 +147,19 @@ extension ManPage {
             .init(
                 t.gatewayStatus, "online / offline / degraded (plain text; offline is also the Last Will)",
                 "yes", "mqtt.qos, at least 1"),
-            .init(t.gatewayStats, "JSON health counters, 5 s after start, then every mqtt.stats_interval (none when it is 0)", "yes", "0"),
+            .init(
+                t.gatewayStats,
+                "JSON health counters, 5 s after start, then every mqtt.stats_interval (none when it is 0)", "yes", "0"),
             .init(
                 t.fleetConfigSet, "configuration layer for every gateway (JSON or YAML; empty removes it)", "yes",
                 "1"),
             .init(t.gatewayConfigSet, "configuration layer for this gateway", "yes", "1"),
             .init(t.gatewayConfig, "JSON effective configuration: layers, sources, secrets redacted", "yes", "1"),
             .init(t.gatewayConfigError, "JSON refused layer: layer, source, digest, diagnostics, time", "no", "1"),
-            .init(t.gatewayAdvertising, "JSON beacon the gateway advertises (advertise:) and the radio's state; empty when none", "yes", "mqtt.qos"),
+            .init(
+                t.gatewayAdvertising,
+                "JSON beacon the gateway advertises (advertise:) and the radio's state; empty when none", "yes",
+                "mqtt.qos"),
         ]
     }()
 

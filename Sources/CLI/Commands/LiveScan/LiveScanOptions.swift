@@ -10,7 +10,8 @@ struct LiveScanOptions {
     /// Help entries, with the command's own default mode.
     static func help(defaultMode: ScanConfiguration.Mode) -> [CommandHelp.Entry] {
         [
-            .init("--adapter <adapter>", "hciN, the controller address, or auto (default: scanner.adapter, else auto)."),
+            .init(
+                "--adapter <adapter>", "hciN, the controller address, or auto (default: scanner.adapter, else auto)."),
             .init("--mode <mode>", "active, passive or listen (default: scanner.mode, else \(defaultMode.rawValue))."),
             .init("--config <file>", "Take scanner settings and beacon names from this configuration."),
             .init("-v, --verbose", "Log every command sent."),
@@ -25,7 +26,8 @@ struct LiveScanOptions {
     init(_ arguments: inout Arguments) throws(UsageError) {
         if let text = try arguments.option("--adapter") {
             guard let selection = HCIAdapterSelection(text) else {
-                throw UsageError("'--adapter' takes hciN, a controller address (aa:bb:cc:dd:ee:ff) or auto, not '\(text)'")
+                throw UsageError(
+                    "'--adapter' takes hciN, a controller address (aa:bb:cc:dd:ee:ff) or auto, not '\(text)'")
             }
             adapter = selection
         }
@@ -52,7 +54,9 @@ struct LiveScanOptions {
             }
         }
         guard let selection = adapter ?? HCIAdapterSelection(config.scanner.adapter) else {
-            context.err("\(configPath ?? "configuration"): scanner.adapter: '\(config.scanner.adapter)' is not hciN, an address or auto\n")
+            context.err(
+                "\(configPath ?? "configuration"): scanner.adapter: '\(config.scanner.adapter)' is not hciN, an address or auto\n"
+            )
             return nil
         }
         var scan = ScanConfiguration(scanner: config.scanner)

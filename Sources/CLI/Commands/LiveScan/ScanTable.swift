@@ -4,7 +4,9 @@ import Vocabulary
 
 /// Renders the `scan` view: a refreshing text table, or one JSON object per beacon per refresh.
 package enum ScanTable {
-    static let columns = ["ID", "MAJOR/MINOR", "NAME", "RSSI", "FILTERED", "ACCURACY", "PROXIMITY", "BATTERY", "SEEN/S", "LAST SEEN"]
+    static let columns = [
+        "ID", "MAJOR/MINOR", "NAME", "RSSI", "FILTERED", "ACCURACY", "PROXIMITY", "BATTERY", "SEEN/S", "LAST SEEN",
+    ]
     /// ANSI: cursor home, clear screen.
     package static let clearScreen = "\u{1B}[H\u{1B}[2J"
 
@@ -12,7 +14,8 @@ package enum ScanTable {
     package static func text(_ rows: [ScanTableRow], now: Timestamp, title: String) -> String {
         let cells = rows.map { row -> [String] in
             [
-                row.primaryID, row.secondaryID, row.name ?? "-", row.rssi.map { JSONWriter.format($0, decimals: 1) } ?? "-",
+                row.primaryID, row.secondaryID, row.name ?? "-",
+                row.rssi.map { JSONWriter.format($0, decimals: 1) } ?? "-",
                 row.filteredRSSI.map { JSONWriter.format($0, decimals: 1) } ?? "-",
                 row.accuracy.map { JSONWriter.format($0, decimals: 2) + " m" } ?? "-",
                 row.proximity ?? "-",

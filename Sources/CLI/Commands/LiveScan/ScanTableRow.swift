@@ -24,7 +24,8 @@ package struct ScanTableRow: Sendable, Equatable {
     package var address: BluetoothAddress?
 
     package init(
-        identity: BeaconIdentity, name: String? = nil, rssi: Double?, filteredRSSI: Double? = nil, accuracy: Double? = nil,
+        identity: BeaconIdentity, name: String? = nil, rssi: Double?, filteredRSSI: Double? = nil,
+        accuracy: Double? = nil,
         proximity: String? = nil, batteryMillivolts: UInt16? = nil, seenPerSecond: Double, lastSeen: Timestamp,
         kind: BeaconSighting.Kind? = nil, address: BluetoothAddress? = nil
     ) {

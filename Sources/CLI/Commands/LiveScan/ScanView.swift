@@ -49,7 +49,8 @@ package struct ScanView: Sendable {
         }
     }
 
-    private static func rate(_ samples: [(time: Timestamp, seen: Int)], beacon: TrackedBeacon, now: Timestamp) -> Double {
+    private static func rate(_ samples: [(time: Timestamp, seen: Int)], beacon: TrackedBeacon, now: Timestamp) -> Double
+    {
         if let first = samples.first, let last = samples.last, last.time > first.time {
             return Double(last.seen - first.seen) / (last.time - first.time).seconds
         }
