@@ -139,3 +139,16 @@ put("mqtt", "status-online", bytes([3]) + b"online")
 put("mqtt", "status-offline", bytes([3]) + b"offline")
 put("mqtt", "stats", bytes([6]) + b'{"uptime":12,"reports_per_s":3.5,"beacons_tracked":2,"messages_published":40,"queued":0,"dropped":0,"reconnects":1,"degraded":false}')
 print("seeds:", {t: len(os.listdir(os.path.join(seeds, t))) for t in sorted(os.listdir(seeds))})
+
+# foreign: kind byte + each message of Tests/Fixtures/foreign (ESPresense from its firmware's source,
+# OpenMQTTGateway from its docs), and a Theengs-decoded iBeacon with its signed minor.
+for name, kind in (("espresense", 0), ("openmqttgateway", 1)):
+    with open(os.path.join(root, "Tests/Fixtures/foreign", name + ".txt"), "rb") as f:
+        for n, line in enumerate(f.read().splitlines()):
+            topic, _, payload = line.partition(b" ")
+            put("foreign", "%s-%d" % (name, n), bytes([kind]) + payload)
+            put("foreign", "%s-%d-topic" % (name, n), bytes([3]) + topic + b"\0" + payload)
+put("foreign", "status-espresense", bytes([6]) + b"offline")
+put("foreign", "status-omg", bytes([2]) + b"online")
+put("foreign", "theengs-signed-minor", bytes([1]) + b'{"id":"A4:C1:38:BF:6F:AB","rssi":-49,"brand":"GENERIC","model":"iBeacon","model_id":"IBEACON","type":"BCON","mfid":"4c00","uuid":"494e54454c4c495f524f434b535f4857","major":20594,"minor":-3329,"txpower":-62}')
+put("foreign", "theengs-eddystone", bytes([1]) + b'{"id":"EB:B1:CB:1C:7C:C1","rssi":-59,"servicedatauuid":"feaa","servicedata":"00ededd1ebeac04e5defa017ebb1cb1c7cc10000"}')

@@ -1,7 +1,7 @@
 #!/bin/bash
 # libFuzzer + AddressSanitizer targets (docs/testing.md, "Fuzzing").
 # Usage: scripts/fuzz.sh [--runs N | --seconds S] [target …]
-#   targets: hci btsnoop pcap pcapng hcidump config layer mqtt (default: all, one after another)
+#   targets: hci btsnoop pcap pcapng hcidump config layer mqtt foreign (default: all, one after another)
 #   --runs N     stop each target after N executions (the figures in docs/testing.md use 10000000)
 #   --seconds S  stop each target after S seconds (default 60)
 #   --timeout S  an input that runs longer than S seconds of wall time is a finding (default 10; a
@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
     esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(hci btsnoop pcap pcapng hcidump config layer mqtt)
+[ ${#targets[@]} -gt 0 ] || targets=(hci btsnoop pcap pcapng hcidump config layer mqtt foreign)
 
 out=.build/fuzz
 mkdir -p "$out/modules"
@@ -52,6 +52,7 @@ build() {
     config) source=(fuzz/ConfigFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
     layer) source=(fuzz/LayerFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
     mqtt) source=fuzz/InboundMQTTFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore MessageContract) ;;
+    foreign) source=fuzz/ForeignFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore MessageContract) ;;
     *) echo "fuzz: unknown target '$name'" >&2; exit 64 ;;
     esac
     for m in "${modules[@]}"; do module "$m"; done

@@ -11,7 +11,8 @@ import Vocabulary
 /// floor and room) into a private mosquitto, a subscriber recording every proximity and event
 /// message; then the real `beacon2mqtt locate --clock messages` on a second private mosquitto, fed
 /// those messages in the order of their timestamps: with its defaults, or once per `--locator-config`
-/// on the same messages, so engines compare in one run (`--gateway-config` sets the gateways'). Ordered so, every gateway's
+/// on the same messages, so engines compare in one run (`--gateway-config` sets the gateways'); each
+/// locator once more with every second receiver as an ESPresense node (`ESPresenseRelay`). Ordered so, every gateway's
 /// readings for a tick are in before any reading a second later decides it, whatever the speed
 /// and start of each gateway: the result is the same on every run of the bench. A sentinel beacon's
 /// readings after the run's end make the locator decide every tick of it.
@@ -28,8 +29,14 @@ struct LocationBench {
     static let baselines = ["latest", "median 4 s", "median + 3 dB / 2 s"]
     /// The locators compared: their `locator` keys as a YAML flow mapping ("" for the defaults).
     var locators: [String] { options.locatorConfigs.isEmpty ? [""] : options.locatorConfigs }
-    /// One method per locator, then the baselines.
-    var methods: [String] { locators.map { $0.isEmpty ? "locate" : "locate \($0)" } + Self.baselines }
+    /// Each locator twice: on the gateways' messages, then with half of the receivers as ESPresense
+    /// nodes (`ESPresenseRelay`) read through `locator.foreign_sources`.
+    var variants: [(keys: String, mixed: Bool)] { locators.flatMap { [($0, false), ($0, true)] } }
+    /// One method per locator variant, then the baselines.
+    var methods: [String] {
+        variants.map { v in (v.keys.isEmpty ? "locate" : "locate \(v.keys)") + (v.mixed ? ESPresenseRelay.suffix : "") }
+            + Self.baselines
+    }
     static let sentinelMinor: UInt16 = 2
 
     /// One run's scores per method, its message rate, and the locator's location count.
@@ -65,11 +72,20 @@ struct LocationBench {
         for (scope, members) in scopes {
             var rate = MessageRate(pairs: 0)
             for m in members { rate.merge(m.rate) }
+            var nativeRight = 0.0
             for (index, method) in methods.enumerated() {
                 var s = RoomScoreSummary()
                 for m in members { s.merge(m.scores[method]!) }
                 var r = BenchResult(section: "location", name: "\(site.name) \(scope): \(method)")
                 r.add("rooms_right_pct", s.rightPercent, "% right", decimals: 1)
+                if index < variants.count {
+                    // Mixed receivers against the same locator on the gateways alone (issue: within 2 points).
+                    if variants[index].mixed {
+                        r.add("vs_native_pts", s.rightPercent - nativeRight, "points vs all gateways", decimals: 1)
+                    } else {
+                        nativeRight = s.rightPercent
+                    }
+                }
                 r.add("clear_right_pct", s.clearRightPercent, "% right ≥ 1 m from a wall", decimals: 1)
                 r.add("changes", Double(s.changesMade), "changes")
                 r.add("true_changes", Double(s.trueChanges), "true changes")
@@ -108,9 +124,11 @@ struct LocationBench {
         let gatewayMessages = try runGateways(captures, site: site, prefix: prefix)
         let relayed = Self.timeOrdered(gatewayMessages, site: site)
         var decided: [[Location]] = []
-        for (n, keys) in locators.enumerated() {
+        let mixed = ESPresenseRelay(site: site)
+        for (n, v) in variants.enumerated() {
             let locations = try runLocator(
-                relayed, after: max(run.end, relayed.last?.time ?? run.end), keys: keys, prefix: "\(prefix)-\(n + 1)")
+                v.mixed ? mixed.messages(relayed) : relayed, after: max(run.end, relayed.last?.time ?? run.end),
+                keys: v.mixed ? mixed.locatorKeys(v.keys) : v.keys, prefix: "\(prefix)-\(n + 1)")
             decided.append(locations.sorted { $0.since < $1.since })
         }
 

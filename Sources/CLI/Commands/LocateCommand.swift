@@ -63,7 +63,7 @@ struct LocateCommand: Command {
     func run(_ context: CommandContext) -> ExitCode {
         SignalWatcher.blockSignals()
         let path = configPath ?? RunCommand.defaultConfigPath
-        let logger = Logger.standardError(level: .info, environment: context.environment)
+        var logger = Logger.standardError(level: .info, environment: context.environment)
         let checked: StartChecks
         do {
             checked = try StartChecks.run(path: path, given: configPath != nil, role: .locator)
@@ -73,6 +73,8 @@ struct LocateCommand: Command {
         }
         for warning in checked.warnings { logger.warning("\(warning)") }
         let configuration = checked.configuration
+        // The configuration's level from here on (as run does): debug shows the foreign messages ignored.
+        logger.level = configuration.logLevel
         let connection = checked.connection
         var settings = Self.settings(configuration)
         if let mqttRoom { settings.mqttRoomTopic = mqttRoom }
