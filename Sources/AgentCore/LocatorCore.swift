@@ -73,7 +73,13 @@ package struct LocatorCore: AgentMachine {
     package var metrics: LocatorMetrics {
         LocatorMetrics(
             locations: locator.locatedCount, changes: locator.changes,
-            broker: BrokerMetrics(connected: link.isConnected, reconnects: link.reconnects))
+            broker: BrokerMetrics(connected: link.isConnected, reconnects: link.reconnects),
+            clocks: locator.clocks.all.map {
+                .init(
+                    gateway: $0.gateway, offset: Double($0.clock.offset.microseconds) / 1e6,
+                    skewed: $0.clock.state != .ok)
+            },
+            lateReadings: locator.clocks.late)
     }
 
     package var nextWake: MonotonicInstant {
@@ -137,7 +143,10 @@ package struct LocatorCore: AgentMachine {
             if let outcome = foreign.read(topic: topic, payload: payload, at: foreignStamp) {
                 readForeign(outcome, topic: topic)
             } else {
-                locator.handle(topic: topic, payload: String(decoding: payload, as: UTF8.self))
+                // On the wall clock each gateway's clock is checked against it (`GatewayClocks`).
+                locator.handle(
+                    topic: topic, payload: String(decoding: payload, as: UTF8.self),
+                    received: clock == .wall ? wall : nil)
             }
             // On the messages' clock a tick is due once a reading passed it by `settle`: decided at
             // once, not at the next turn's tick, so a backlog read faster than real time (a replay at

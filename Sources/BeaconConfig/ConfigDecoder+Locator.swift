@@ -20,6 +20,9 @@ extension ConfigDecoder {
             try v.duration(in: .milliseconds(100)...(.seconds(60)))
         }
         try m.read("settle", into: &s.settle) { v throws(ConfigError) in try v.duration(in: .zero...(.seconds(10))) }
+        try m.read("clock_tolerance", into: &s.clockTolerance) { v throws(ConfigError) in
+            try v.duration(in: .milliseconds(100)...(.seconds(3600)))
+        }
         try m.read("stale_after", into: &s.staleAfter) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1)) }
         try m.read("away_timeout", into: &s.awayTimeout) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1))
         }

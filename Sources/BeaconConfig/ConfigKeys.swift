@@ -32,7 +32,8 @@ enum ConfigKeys {
         "remote_config": ["enabled"],
         "metrics": ["listen", "locator_listen"],
         "locator": [
-            "enabled", "interval", "settle", "stale_after", "away_timeout", "switch_outright", "switch_sustained",
+            "enabled", "interval", "settle", "clock_tolerance", "stale_after", "away_timeout", "switch_outright",
+            "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",
             "shard", "engine", "min_confidence", "allow_unknown", "foreign_sources",
         ],

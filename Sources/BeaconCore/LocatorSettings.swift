@@ -38,6 +38,10 @@ package struct LocatorSettings: Sendable, Equatable {
     /// A tick T is decided once the clock passes T + settle, so readings that arrive a little late
     /// (bridges, QoS 0 jitter) still count and every locator decides on the same readings.
     package var settle: TimeSpan = .seconds(1)
+    /// How far a gateway's clock may be from the locator's, broker path latency included, before
+    /// the locator corrects it; a reading later than this (a backlog's) does not count
+    /// (docs/locator.md, "Gateway clocks").
+    package var clockTolerance: TimeSpan = .seconds(2)
     /// Readings older than this do not count.
     package var staleAfter: TimeSpan = .seconds(35)
     /// With no gateway seeing the beacon for this long, it is `not_home`.

@@ -43,11 +43,19 @@ extension HomeAssistantDiscovery {
         )
         started.deviceClass = "timestamp"
 
+        // What a locator measured of this gateway's clock (`GatewayClocks`); unknown until one hears it.
+        var clock = diagnostic(
+            device, "clock_offset", "Clock offset", topics.gatewayClock, "{{ value_json.offset }}")
+        clock.deviceClass = "duration"
+        clock.unit = "s"
+        clock.stateClass = "measurement"
+        clock.displayPrecision = 1
+
         var mode = diagnostic(device, "scan_mode", "Scan mode", stats, "{{ value_json.scan_mode }}")
         mode.icon = "mdi:radar"
         var adapter = diagnostic(device, "adapter", "Adapter", stats, "{{ value_json.adapter }}")
         adapter.icon = "mdi:bluetooth-settings"
-        return [connectivity, degraded, rate, tracked, dropped, started, mode, adapter]
+        return [connectivity, degraded, rate, tracked, dropped, started, clock, mode, adapter]
     }
 
     private func diagnostic(

@@ -28,6 +28,8 @@ package struct Locator: Sendable {
     /// Tracked beacons in order, so output order never depends on hashing.
     private var order: [BeaconIdentity] = []
     private var offline: Set<String> = []
+    /// The gateways' clocks against the receive clock, when messages come with one (`handle(topic:payload:received:)`).
+    package private(set) var clocks: GatewayClocks
     /// Decide every track at the next tick: the offline gateways or the settings changed, which
     /// every decision reads.
     private var everyTrackDue = true
@@ -61,6 +63,7 @@ package struct Locator: Sendable {
         self.distance = distance
         self.publishesRoom = publishesRoom
         topics = TopicTree(base: baseTopic)
+        clocks = GatewayClocks(tolerance: settings.clockTolerance)
     }
 
     /// What a locator subscribes to: proximity and exit events of every gateway, gateway status,
@@ -88,6 +91,7 @@ package struct Locator: Sendable {
         self.qos = qos
         self.distance = distance
         self.publishesRoom = publishesRoom
+        clocks.tolerance = settings.clockTolerance
         everyTrackDue = true
         // Another shard: the beacons it no longer owns are dropped (their locator publishes them).
         if settings.shard != nil {
@@ -117,9 +121,11 @@ package struct Locator: Sendable {
     /// The current location of a beacon, nil when never located.
     package func location(of beacon: BeaconIdentity) -> LocatorLocation? { tracks[beacon]?.location }
 
-    /// Feeds one received message; returns false when it is none of the subscribed kinds.
+    /// Feeds one received message; returns false when it is none of the subscribed kinds. With
+    /// `received` (the locator's wall clock at its arrival), each gateway's timestamps are checked
+    /// against it and taken onto it (`GatewayClocks`); without, they are taken as they are (a replay).
     @discardableResult
-    package mutating func handle(topic: String, payload: String) -> Bool {
+    package mutating func handle(topic: String, payload: String, received: Timestamp? = nil) -> Bool {
         // A device's name is learnt once it has a track, so memory follows the tracks (see `decide`).
         defer {
             if let name = topics.deviceName(in: topic), tracks[.device(named: name)] != nil {
@@ -132,7 +138,11 @@ package struct Locator: Sendable {
             // Another shard's beacon: skipped before its payload is read.
             otherShard += 1
         case .beacon(let beacon, let gateway, .proximity)?:
-            guard let r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
+            guard var r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
+            if let received {
+                guard let stamp = clocks.admit(r.timestamp, gateway: gateway, received: received) else { return true }
+                r.timestamp = stamp
+            }
             observe(r)
         case .location(let beacon)?:
             guard let l = LocatorLocation.retained(payload: payload) else { return false }
@@ -143,7 +153,7 @@ package struct Locator: Sendable {
             guard let o = try? JSONObject(payload), o.string("event") == "exit",
                 let at = o.string("timestamp").flatMap(RetainedAttributes.timestamp(rfc3339:))
             else { return true }
-            gatewayLost(beacon, gateway: gateway, at: at)
+            gatewayLost(beacon, gateway: gateway, at: received == nil ? at : clocks.correct(at, gateway: gateway))
         default:
             return false
         }
@@ -204,6 +214,7 @@ package struct Locator: Sendable {
         newestReading = newestReading.map { $0 + delta }
         oldestReading = oldestReading.map { $0 + delta }
         for beacon in order { tracks[beacon]!.shift(by: delta) }
+        clocks.shift(by: delta)
         // Every track's next decision moved with it, and the tick grid may have: decide all again.
         everyTrackDue = true
     }
@@ -224,6 +235,7 @@ package struct Locator: Sendable {
 
     /// Decides every tick T with T + settle ≤ now that was not decided yet.
     package mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
+        clocks.report(base: baseTopic, qos: qos, into: &out)
         let step = max(settings.interval.microseconds, 1000)
         let due = Timestamp(microseconds: Self.floorTick(now.microseconds - settings.settle.microseconds, step))
         var t = nextTick ?? due

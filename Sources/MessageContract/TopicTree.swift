@@ -45,6 +45,8 @@ package struct TopicTree: Sendable, Equatable {
         case gatewayStatus(gateway: String)
         case gatewayStats(gateway: String)
         case gatewayAdvertising(gateway: String)
+        /// A locator's view of the gateway's clock (`GatewayClocks`).
+        case gatewayClock(gateway: String)
         case locatorStatus(gateway: String)
         case fleetConfigSet
         case gatewayConfigSet(gateway: String)
@@ -88,6 +90,9 @@ package struct TopicTree: Sendable, Equatable {
 
     /// `<base>/gateways/<gw>/advertising`: retained, what the gateway advertises (`advertise:`).
     package var gatewayAdvertising: String { "\(base)/gateways/\(gateway)/advertising" }
+
+    /// `<base>/gateways/<gw>/clock`: retained, a locator's view of the gateway's clock (`GatewayClocks`).
+    package var gatewayClock: String { "\(base)/gateways/\(gateway)/clock" }
 
     /// `<base>/locators/<gw>/status`: the locator's availability.
     package var locatorStatus: String { "\(base)/locators/\(gateway)/status" }
@@ -282,6 +287,7 @@ package struct TopicTree: Sendable, Equatable {
             case ("gateways", "stats"): return .gatewayStats(gateway: gw)
             case ("gateways", "config"): return .gatewayConfig(gateway: gw)
             case ("gateways", "advertising"): return .gatewayAdvertising(gateway: gw)
+            case ("gateways", "clock"): return .gatewayClock(gateway: gw)
             case ("locators", "status"): return .locatorStatus(gateway: gw)
             default: return nil
             }

@@ -16,6 +16,20 @@ package enum MetricsExposition {
             w.sample(p + "locator_locations", locator.locations)
             w.family(p + "locator_changes_total", .counter, "Location changes the locator has decided.")
             w.sample(p + "locator_changes_total", locator.changes)
+            w.family(
+                p + "gateway_clock_offset_seconds", .gauge,
+                "Per gateway the locator hears: its clock minus the locator's, less the fastest path's latency.")
+            for c in locator.clocks { w.sample(p + "gateway_clock_offset_seconds", ["gateway": c.gateway], c.offset) }
+            w.family(
+                p + "gateway_clock_skewed", .gauge,
+                "Per gateway: 1 while its clock is off by more than locator.clock_tolerance (its readings corrected), else 0."
+            )
+            for c in locator.clocks { w.sample(p + "gateway_clock_skewed", ["gateway": c.gateway], c.skewed ? 1 : 0) }
+            w.family(
+                p + "locator_late_readings_total", .counter,
+                "Readings not counted: they arrived later than locator.clock_tolerance after their (corrected) timestamp."
+            )
+            w.sample(p + "locator_late_readings_total", locator.lateReadings)
         }
         // The gateway's MQTT session where there is one, else the locator's (`locate`).
         if let broker = snapshot.gateway?.broker ?? snapshot.locator?.broker {
@@ -87,7 +101,8 @@ package enum MetricsExposition {
             "build_info", "reports_total", "reports_malformed_total", "beacons_tracked", "region_state", "events_total",
             "unresolved_private_addresses_total", "messages_published_total", "messages_dropped_total", "outbox_queued",
             "adapter_up", "adapter_resets_total",
-            "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total", "mqtt_connected",
+            "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total",
+            "gateway_clock_offset_seconds", "gateway_clock_skewed", "locator_late_readings_total", "mqtt_connected",
             "mqtt_reconnects_total",
         ].map { prefix + $0 }
         + [

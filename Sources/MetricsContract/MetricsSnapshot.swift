@@ -105,10 +105,32 @@ package struct LocatorMetrics: Sendable, Equatable {
     /// Location changes decided since start.
     package var changes: Int
     package var broker: BrokerMetrics
-    package init(locations: Int = 0, changes: Int = 0, broker: BrokerMetrics = BrokerMetrics()) {
+    /// Each gateway's clock as the locator sees it, by gateway id.
+    package var clocks: [GatewayClock]
+    /// Readings not counted because they arrived later than `locator.clock_tolerance`.
+    package var lateReadings: Int
+
+    /// A gateway's clock: its offset from the locator's (seconds) and whether it is corrected.
+    package struct GatewayClock: Sendable, Equatable {
+        package var gateway: String
+        package var offset: Double
+        package var skewed: Bool
+        package init(gateway: String, offset: Double, skewed: Bool) {
+            self.gateway = gateway
+            self.offset = offset
+            self.skewed = skewed
+        }
+    }
+
+    package init(
+        locations: Int = 0, changes: Int = 0, broker: BrokerMetrics = BrokerMetrics(), clocks: [GatewayClock] = [],
+        lateReadings: Int = 0
+    ) {
         self.locations = locations
         self.changes = changes
         self.broker = broker
+        self.clocks = clocks
+        self.lateReadings = lateReadings
     }
 }
 

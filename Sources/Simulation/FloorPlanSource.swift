@@ -37,7 +37,9 @@ package final class FloorPlanSource: PacketSource {
     package func run(_ deliver: @escaping @Sendable (SourceEvent) -> Void) throws {
         let plan = simulator.plan
         let period = max(plan.duration, 1)
-        let now = SteadyWallClock.seconds()
+        // The walk follows true time; the packets carry the gateway's clock (a test's skew on it).
+        let skew = Double(SteadyWallClock.testSkew.microseconds) / 1e6
+        let now = SteadyWallClock.seconds() - skew
         let origin = start ?? 0
         var epoch = origin + max(((now - origin) / period).rounded(.down), 0) * period
         var offset = max(now - epoch, 0)
@@ -58,11 +60,11 @@ package final class FloorPlanSource: PacketSource {
                     address: [0xC0, 0xFF, 0xEE, 0x00, UInt8(minor >> 8), UInt8(minor & 0xFF)], major: plan.major,
                     minor: minor, rssi: a.rssi)
                 return CapturedPacket(
-                    timestamp: Timestamp(microseconds: Int64((epoch + a.offset) * 1_000_000)), bytes: bytes)
+                    timestamp: Timestamp(microseconds: Int64((epoch + a.offset + skew) * 1_000_000)), bytes: bytes)
             }
             if !batch.isEmpty { deliver(.packets(batch)) }
             offset = until
-            stopped.sleep(seconds: epoch + offset - SteadyWallClock.seconds())
+            stopped.sleep(seconds: epoch + offset + skew - SteadyWallClock.seconds())
         }
         deliver(.end)
     }

@@ -35,12 +35,12 @@ import Testing
             agent.signal(SIGTERM)
             _ = agent.wait(timeout: 10)
         }
-        // The gateway's 8 diagnostics, the beacon's 4 entities from this gateway and its 3 telemetry
+        // The gateway's 9 diagnostics, the beacon's 4 entities from this gateway and its 3 telemetry
         // entities (battery, temperature, low battery), the region's 4.
         let configs = { (all: [TestSubscriber.Received]) in all.filter { !$0.payload.isEmpty } }
-        #expect(subscriber.waitFor(timeout: 20) { Set(configs($0).map(\.topic)).count >= 19 }, "\(workspace.logText)")
+        #expect(subscriber.waitFor(timeout: 20) { Set(configs($0).map(\.topic)).count >= 20 }, "\(workspace.logText)")
         let first = configs(subscriber.messages)
-        #expect(Set(first.map(\.topic)).count == 19)
+        #expect(Set(first.map(\.topic)).count == 20)
         let components = Set(first.map { String($0.topic.split(separator: "/")[1]) })
         #expect(components == ["binary_sensor", "device_tracker", "sensor", "event"])
         // The gateway's device is announced before the beacon that names it as via_device.

@@ -76,6 +76,7 @@ import Testing
                 "binary_sensor.beacon2mqtt_gw1_connectivity", "binary_sensor.beacon2mqtt_gw1_problem",
                 "sensor.beacon2mqtt_gw1_reports_per_second", "sensor.beacon2mqtt_gw1_beacons_tracked",
                 "sensor.beacon2mqtt_gw1_dropped_messages", "sensor.beacon2mqtt_gw1_started",
+                "sensor.beacon2mqtt_gw1_clock_offset",
                 "sensor.beacon2mqtt_gw1_scan_mode", "sensor.beacon2mqtt_gw1_adapter",
                 "device_tracker.keys_kitchen", "event.keys_kitchen_enter_exit", "sensor.keys_kitchen_proximity",
                 "sensor.keys_kitchen_distance",
@@ -195,7 +196,8 @@ import Testing
         }
         #expect(
             withStatistics.sorted() == [
-                "beacons_tracked measurement", "dropped total_increasing", "reports_per_s measurement",
+                "beacons_tracked measurement", "clock_offset measurement", "dropped total_increasing",
+                "reports_per_s measurement",
             ])
         for (topic, p) in payloads where p["device_class"] as? String == "distance" {
             #expect(p["unit_of_measurement"] as? String == "m", "\(topic)")
@@ -206,7 +208,7 @@ import Testing
             #expect(p["options"] as? [String] == ["unknown", "immediate", "near", "far"])
         }
         let diagnostics = payloads.filter { $0.value["entity_category"] as? String == "diagnostic" }
-        #expect(diagnostics.count == 8)
+        #expect(diagnostics.count == 9)
         // Trackers take HA's own icon for their source type.
         let others = payloads.filter { !$0.key.contains("/device_tracker/") }.values
         #expect(
@@ -247,8 +249,14 @@ import Testing
         monitor.advance(to: Fixtures.at(1), into: &published)
         monitor.advance(to: Fixtures.at(30), into: &published)
         let tree = TopicTree(c)
+        // A locator hearing it reports its clock (`GatewayClocks`).
+        var locator = Locator()
+        var reported: [OutboundMessage] = []
+        for m in published { locator.handle(topic: m.topic, payload: m.payload.text, received: Fixtures.at(30)) }
+        locator.advance(to: Fixtures.at(30), into: &reported)
+        #expect(reported.contains { $0.topic == tree.gatewayClock })
         // The agent's own: status (its will and connect message) and the stats document.
-        let topics = Set(published.map(\.topic) + [tree.gatewayStatus, tree.gatewayStats])
+        let topics = Set((published + reported).map(\.topic) + [tree.gatewayStatus, tree.gatewayStats])
         for m in Self.discovery(c).messages() {
             let p = try Self.json(m)
             let state = try #require(p["state_topic"] as? String)
@@ -270,7 +278,7 @@ import Testing
         #expect(!Self.discovery(c).messages().contains { $0.topic.contains(Self.beaconKey) })
         #expect(Self.discovery(c, gatewayEntities: true).messages().contains { $0.topic.contains(Self.beaconKey) })
         #expect(!Self.discovery(gatewayEntities: false).messages().contains { $0.topic.contains(Self.beaconKey) })
-        #expect(Self.discovery(gatewayEntities: false).messages().count == 12)  // 8 diagnostics, the region's 4
+        #expect(Self.discovery(gatewayEntities: false).messages().count == 13)  // 9 diagnostics, the region's 4
     }
 
     @Test func birthOnlineRepublishesEverythingAndOtherPayloadsNothing() {

@@ -243,6 +243,10 @@ extension ManPage {
             "locator.settle", "duration, 0…10s", "1s",
             "A tick is decided this long after it passes, so late (bridged) readings count; keep it above a quarter of the gateways' ranging.interval."
         ),
+        .init(
+            "locator.clock_tolerance", "duration, 100ms…1h", "2s",
+            "How far a gateway's clock may be off the locator's, broker path latency included, before its readings are corrected; a reading later than this does not count (locator.md)."
+        ),
         .init("locator.stale_after", "duration ≥ 1s", "35s", "Readings older than this do not count."),
         .init(
             "locator.away_timeout", "duration ≥ 1s", "120s",
