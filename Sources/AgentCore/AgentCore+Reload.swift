@@ -35,12 +35,15 @@ extension AgentCore {
         enqueueOutput()
         let previousDiscovery = homeAssistant
         let advertiseChanged = next.advertise != configuration.advertise
-        let scanModeChanged = next.scanner.mode != configuration.scanner.mode
+        // The scan mode and the position are in the announcement only (the scan mode needs a restart).
+        let announcementChanged =
+            next.scanner.mode != configuration.scanner.mode
+            || next.gateway.position != configuration.gateway.position
         if next.logLevel != configuration.logLevel { actions.append(.setLogLevel(next.logLevel)) }
         if LocatorSetup(next) != LocatorSetup(configuration) { actions.append(.configureLocator(next)) }
         configuration = next
-        // The radio follows `advertise:`; the scan mode needs a restart, only its announcement changes.
-        if advertiseChanged { readvertise() } else if scanModeChanged { announceAdvertising(onlyIfChanged: true) }
+        // The radio follows `advertise:`; only the announcement follows the scan mode and the position.
+        if advertiseChanged { readvertise() } else if announcementChanged { announceAdvertising(onlyIfChanged: true) }
         if isConnected {
             // Entities of removed beacons and regions disappear from Home Assistant; the rest are refreshed.
             let current = homeAssistant?.messages() ?? []

@@ -73,6 +73,22 @@ struct ConfigDecoder {
         try m.readOptional("floor", into: &g.floor) { v throws(ConfigError) in try v.nonEmptyText() }
         try m.readOptional("room", into: &g.room) { v throws(ConfigError) in try v.nonEmptyText() }
         try m.read("rssi_offset", into: &g.rssiOffset) { v throws(ConfigError) in try v.number(in: -30...30) }
+        try m.readOptional("position", into: &g.position) { v throws(ConfigError) in try Self.position(v) }
+    }
+
+    /// `gateway.position`: `{x, y, z}` in metres; `z` (height above the floor) defaults to 0.
+    static func position(_ value: ConfigValue) throws(ConfigError) -> SitePosition {
+        let m = try value.mapping()
+        var x: Double?
+        var y: Double?
+        var z = 0.0
+        let range = -SitePosition.limit...SitePosition.limit
+        try m.readOptional("x", into: &x) { v throws(ConfigError) in try v.number(in: range) }
+        try m.readOptional("y", into: &y) { v throws(ConfigError) in try v.number(in: range) }
+        try m.read("z", into: &z) { v throws(ConfigError) in try v.number(in: range) }
+        guard let x else { throw m.error("x", locatedAt: ["y", "z"], "missing; a position needs x and y in metres") }
+        guard let y else { throw m.error("y", locatedAt: ["x", "z"], "missing; a position needs x and y in metres") }
+        return SitePosition(x: x, y: y, z: z)
     }
 
     /// LE_Scan_Interval and LE_Scan_Window: 0x0004…0x4000 × 0.625 ms (Core Spec Vol 4, Part E, §7.8.10).

@@ -10,7 +10,8 @@ enum ConfigKeys {
             "locator",
             "homeassistant", "telemetry", "remote_config", "metrics", "advertise",
         ],
-        "gateway": ["id", "floor", "room", "rssi_offset"],
+        "gateway": ["id", "floor", "room", "rssi_offset", "position"],
+        "gateway.position": ["x", "y", "z"],
         "scanner": ["adapter", "mode", "interval", "window", "watchdog", "read_interval"],
         "mqtt": [
             "host", "port", "base_topic", "client_id", "username", "password_file", "tls", "qos", "keepalive",

@@ -15,8 +15,20 @@ package enum AdvertisingAnnouncement {
     ) -> OutboundMessage {
         let topic = TopicTree(configuration).gatewayAdvertising
         let qos = configuration.mqtt.qos
+        let position = configuration.gateway.position
         guard let settings = configuration.advertise else {
-            return OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .status)
+            // A gateway at a known position that does not advertise still tells where it stands:
+            // it hears the others (docs/locator.md, "Calibrating a site").
+            guard let position else {
+                return OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .status)
+            }
+            var w = JSONWriter()
+            w.beginObject()
+            write(position, to: &w)
+            w.field("scan_mode", configuration.scanner.mode.rawValue)
+            w.field("state", "off")
+            w.endObject()
+            return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .status)
         }
         let state = state ?? .starting
         // A stopped gateway is not waiting for its adapter.
@@ -37,6 +49,7 @@ package enum AdvertisingAnnouncement {
             w.key("tx_power")
             w.int(power)
         }
+        if let position { write(position, to: &w) }
         w.key("address")
         w.string(settings.address.rawValue)
         w.key("connectable")
@@ -55,5 +68,12 @@ package enum AdvertisingAnnouncement {
         }
         w.endObject()
         return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .status)
+    }
+
+    /// `gateway.position` as the members `x`, `y`, `z` (metres).
+    private static func write(_ p: SitePosition, to w: inout JSONWriter) {
+        w.field("x", p.x, decimals: 3)
+        w.field("y", p.y, decimals: 3)
+        w.field("z", p.z, decimals: 3)
     }
 }

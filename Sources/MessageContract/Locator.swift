@@ -24,6 +24,12 @@ package struct Locator: Sendable {
     /// Learns device names from the topics it reads (a device's topic level is its name).
     private(set) var topics: TopicTree
 
+    /// Gateways hearing each other at known positions: the fitted offsets (docs/locator.md,
+    /// "Calibrating a site").
+    package private(set) var calibrator = SiteCalibrator()
+    /// Where the fit is published, retained (`TopicTree.locatorCalibration`); nil: not published.
+    package var calibrationTopic: String?
+
     private var tracks: [BeaconIdentity: LocatorTrack] = [:]
     /// Tracked beacons in order, so output order never depends on hashing.
     private var order: [BeaconIdentity] = []
@@ -133,7 +139,7 @@ package struct Locator: Sendable {
             }
         }
         switch topics.parse(topic) {
-        case .beacon(let beacon, _, .proximity)? where !owns(beacon),
+        case .beacon(let beacon, _, .proximity)? where !owns(beacon) && !calibrator.isGateway(beacon),
             .beacon(let beacon, _, .event)? where !owns(beacon), .location(let beacon)? where !owns(beacon):
             // Another shard's beacon: skipped before its payload is read.
             otherShard += 1
@@ -149,6 +155,8 @@ package struct Locator: Sendable {
             restore(beacon, l)
         case .gatewayStatus(let gateway)?:
             setGateway(gateway, online: payload != Availability.offline.rawValue)
+        case .gatewayAdvertising(let gateway)?:
+            calibrator.announce(gateway: gateway, payload: payload)
         case .beacon(let beacon, let gateway, .event)?:
             guard let o = try? JSONObject(payload), o.string("event") == "exit",
                 let at = o.string("timestamp").flatMap(RetainedAttributes.timestamp(rfc3339:))
@@ -166,6 +174,7 @@ package struct Locator: Sendable {
     /// One proximity reading. Unknown distances (accuracy < 0) are ignored, and so are beacons of
     /// another shard.
     package mutating func observe(_ r: LocatorReading) {
+        calibrator.observe(r)
         guard owns(r.beacon), let d = effectiveDistance(r) else { return }
         if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
         if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
@@ -238,6 +247,11 @@ package struct Locator: Sendable {
         clocks.report(base: baseTopic, qos: qos, into: &out)
         let step = max(settings.interval.microseconds, 1000)
         let due = Timestamp(microseconds: Self.floorTick(now.microseconds - settings.settle.microseconds, step))
+        if calibrator.refit(), let topic = calibrationTopic {
+            out.append(
+                OutboundMessage(
+                    topic: topic, payload: .json(calibrator.payload()), qos: qos, retain: true, kind: .status))
+        }
         var t = nextTick ?? due
         if due - t > TimeSpan(microseconds: step * Self.maxTicksPerAdvance) {
             t = due - TimeSpan(microseconds: step * Self.maxTicksPerAdvance)
@@ -323,15 +337,21 @@ package struct Locator: Sendable {
         body(&tracks[beacon]!)
     }
 
-    /// The gateway's filtered RSSI with the locator's calibration (`rssi_offset`); nil when the
+    /// The locator's offset for a gateway: `locator.rssi_offset` when configured for it, else the
+    /// fitted one (`calibrator`), else none.
+    package func offset(of gateway: String) -> Double? {
+        settings.rssiOffsets[gateway] ?? calibrator.offset(of: gateway)
+    }
+
+    /// The gateway's filtered RSSI with the locator's calibration (`offset(of:)`); nil when the
     /// reading carries none (then the sample derives it from the distance).
     func signal(_ r: LocatorReading) -> Double? {
-        r.filteredRSSI.map { $0 + (settings.rssiOffsets[r.gateway] ?? 0) }
+        r.filteredRSSI.map { $0 + (offset(of: r.gateway) ?? 0) }
     }
 
     /// The gateway's distance, recomputed from its filtered RSSI when the locator calibrates it.
     func effectiveDistance(_ r: LocatorReading) -> Double? {
-        if let offset = settings.rssiOffsets[r.gateway], offset != 0, let rssi = r.filteredRSSI,
+        if let offset = offset(of: r.gateway), offset != 0, let rssi = r.filteredRSSI,
             let power = r.measuredPower
         {
             let d = DistanceEstimator.accuracy(rssi: rssi + offset, measuredPower: Double(power), settings: distance)

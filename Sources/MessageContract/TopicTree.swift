@@ -48,6 +48,7 @@ package struct TopicTree: Sendable, Equatable {
         /// A locator's view of the gateway's clock (`GatewayClocks`).
         case gatewayClock(gateway: String)
         case locatorStatus(gateway: String)
+        case locatorCalibration(gateway: String)
         case fleetConfigSet
         case gatewayConfigSet(gateway: String)
         case gatewayConfig(gateway: String)
@@ -96,6 +97,9 @@ package struct TopicTree: Sendable, Equatable {
 
     /// `<base>/locators/<gw>/status`: the locator's availability.
     package var locatorStatus: String { "\(base)/locators/\(gateway)/status" }
+
+    /// The locator's retained fit of the site's radio (docs/locator.md, "Calibrating a site").
+    package var locatorCalibration: String { "\(base)/locators/\(gateway)/calibration" }
 
     /// `<base>/gateways/<gw>/config/set`: this gateway's configuration layer (retained; an admin's).
     package var gatewayConfigSet: String { "\(base)/gateways/\(gateway)/config/set" }
@@ -151,6 +155,9 @@ package struct TopicTree: Sendable, Equatable {
     /// `<base>/gateways/+/stats`.
     package var anyGatewayStats: String { "\(base)/gateways/+/stats" }
 
+    /// `<base>/gateways/+/advertising`: what each gateway advertises and where it stands.
+    package var anyGatewayAdvertising: String { "\(base)/gateways/+/advertising" }
+
     /// `<base>/fleet/config/set`: the configuration layer of every gateway (retained; an admin's).
     package var fleetConfigSet: String { "\(base)/fleet/config/set" }
 
@@ -167,7 +174,8 @@ package struct TopicTree: Sendable, Equatable {
     /// and the retained locations (read back at start).
     package var locatorSubscriptions: [String] {
         [
-            "\(base)/+/+/+/+/proximity", "\(base)/+/+/+/+/event", anyGatewayStatus, "\(base)/+/+/+/location",
+            "\(base)/+/+/+/+/proximity", "\(base)/+/+/+/+/event", anyGatewayStatus, anyGatewayAdvertising,
+            "\(base)/+/+/+/location",
             "\(base)/devices/+/+/proximity", "\(base)/devices/+/+/event", "\(base)/devices/+/location",
         ]
     }
@@ -289,6 +297,7 @@ package struct TopicTree: Sendable, Equatable {
             case ("gateways", "advertising"): return .gatewayAdvertising(gateway: gw)
             case ("gateways", "clock"): return .gatewayClock(gateway: gw)
             case ("locators", "status"): return .locatorStatus(gateway: gw)
+            case ("locators", "calibration"): return .locatorCalibration(gateway: gw)
             default: return nil
             }
         case 4:

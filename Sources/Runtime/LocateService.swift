@@ -73,6 +73,7 @@ package final class LocateService: Sendable {
         var locator = Locator(
             settings: settings, baseTopic: c.mqtt.baseTopic, qos: c.mqtt.qos, distance: c.ranging.distance,
             publishesRoom: c.homeAssistant.discovery)
+        locator.calibrationTopic = TopicTree(c).locatorCalibration
         locator.readBackTopics = TopicTree(c).locations(of: c.beacons.map(\.identity) + c.devices.map(\.identity))
         self.init(
             locator: locator, connection: connection, clock: clock, logger: logger,

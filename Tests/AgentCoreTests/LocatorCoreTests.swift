@@ -36,7 +36,8 @@ import Vocabulary
         #expect(
             broker.subscribed == [
                 "beacons/+/+/+/+/proximity", "beacons/+/+/+/+/event", "beacons/gateways/+/status",
-                "beacons/+/+/+/location", "beacons/devices/+/+/proximity", "beacons/devices/+/+/event",
+                "beacons/gateways/+/advertising", "beacons/+/+/+/location", "beacons/devices/+/+/proximity",
+                "beacons/devices/+/+/event",
                 "beacons/devices/+/location",
             ])
         #expect(core.takeActions() == [.log(LogRecord(.info, "locator subscribed", ["base_topic": "beacons"]))])
@@ -52,7 +53,7 @@ import Vocabulary
             locator: locator, clock: .messages, tick: .milliseconds(200), outboxLimit: 100, now: now, wall: wall)
         handle(.mqtt(.connected(generation: 1)))
         #expect(broker.subscribed.last == "\(Self.beacon)/location")
-        #expect(broker.subscribed.count == 8)
+        #expect(broker.subscribed.count == 9)
         let retained =
             #"{"gateway":"A","floor":"1","room":"hall","accuracy":1.5,"since":"2024-05-01T11:00:00.000Z","confidence":1,"state":"home","last_seen":"2024-05-01T11:59:59.000Z"}"#
         handle(.mqtt(.message(topic: "\(Self.beacon)/location", payload: Array(retained.utf8), retained: true)))

@@ -20,7 +20,8 @@ import Testing
     @Test func unknownKeysWithoutANearMissListTheKnownKeys() {
         #expect(
             failure("gateway:\n  colour: red\n")
-                == "test.yaml:2:3: gateway.colour: unknown key; known keys here: id, floor, room, rssi_offset")
+                == "test.yaml:2:3: gateway.colour: unknown key; known keys here: id, floor, room, rssi_offset, position"
+        )
     }
 
     @Test func unknownKeysInListItemsNameTheItem() {

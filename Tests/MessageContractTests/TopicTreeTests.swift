@@ -52,10 +52,14 @@ import Testing
             ])
         #expect(t.anyGatewayStatus == "home/ble/gateways/+/status")
         #expect(t.anyGatewayStats == "home/ble/gateways/+/stats")
+        #expect(t.anyGatewayAdvertising == "home/ble/gateways/+/advertising")
+        #expect(t.locatorCalibration == "home/ble/locators/gw1/calibration")
+        #expect(t.parse("home/ble/locators/gw1/calibration") == .locatorCalibration(gateway: "gw1"))
         #expect(
             t.locatorSubscriptions == [
                 "home/ble/+/+/+/+/proximity", "home/ble/+/+/+/+/event", "home/ble/gateways/+/status",
-                "home/ble/+/+/+/location", "home/ble/devices/+/+/proximity", "home/ble/devices/+/+/event",
+                "home/ble/gateways/+/advertising", "home/ble/+/+/+/location", "home/ble/devices/+/+/proximity",
+                "home/ble/devices/+/+/event",
                 "home/ble/devices/+/location",
             ])
         #expect(t.location(b) == "home/ble/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/2/location")

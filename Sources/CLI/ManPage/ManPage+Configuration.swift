@@ -75,6 +75,12 @@ extension ManPage {
             "gateway.rssi_offset", "number, −30…30", "0",
             "dB added to every RSSI this gateway measures, to calibrate gateways that disagree."),
         .init(
+            "gateway.position.x", "number, metres", "none",
+            "Where this gateway stands, on the site's own axes: with y, required once position is set; see "
+                + "locator.md."),
+        .init("gateway.position.y", "number, metres", "none", "Position across the floor, with x."),
+        .init("gateway.position.z", "number, metres", "0", "Height of the gateway."),
+        .init(
             "scanner.adapter", "auto, hciN, or aa:bb:cc:dd:ee:ff", "auto",
             "Bluetooth controller; by address it survives re-numbering."),
         .init(

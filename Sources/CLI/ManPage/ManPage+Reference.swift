@@ -48,7 +48,8 @@ extension ManPage {
             + prose(
                 """
                 The locator publishes a retained <base>/<beacon>/location and a <base>/<beacon>/event on every change, \
-                and its own status on <base>/locators/<gateway.id>/status. \
+                its own status on <base>/locators/<gateway.id>/status, \
+                and the fit of gateways hearing each other, retained, on <base>/locators/<gateway.id>/calibration. \
                 Home Assistant discovery adds retained <prefix>/<component>/<node_id>/<object_id>/config messages \
                 (and, from the locator, a plain-text retained <base>/<beacon>/room), \
                 and homeassistant.room_topic a feed for the mqtt_room sensor.
@@ -158,8 +159,8 @@ extension ManPage {
             .init(t.gatewayConfigError, "JSON refused layer: layer, source, digest, diagnostics, time", "no", "1"),
             .init(
                 t.gatewayAdvertising,
-                "JSON beacon the gateway advertises (advertise:) and the radio's state; empty when none", "yes",
-                "mqtt.qos"),
+                "JSON beacon the gateway advertises (advertise:), its gateway.position (x, y, z) and the radio's "
+                    + "state; empty when neither is set", "yes", "mqtt.qos"),
         ]
     }()
 
