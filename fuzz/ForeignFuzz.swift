@@ -20,7 +20,8 @@ let sources = [
 ]
 let devices = [
     DeviceSettings(name: "keys", identification: .address(BluetoothAddress("c1:02:03:04:05:06")!)),
-    DeviceSettings(name: "alice", identification: .irk(IdentityResolvingKey(text: "c408ac77728161d428a7a226be49b140")!)),
+    DeviceSettings(
+        name: "alice", identification: .irk(IdentityResolvingKey(text: "c408ac77728161d428a7a226be49b140")!)),
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

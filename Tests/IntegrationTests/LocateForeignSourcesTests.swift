@@ -39,9 +39,14 @@ import Vocabulary
                         - {node: OMG_hall, gateway: omg-hall, floor: "1", room: hall}
                 """)
         let watcher = try TestSubscriber(port: broker.port, pattern: "beacons/#")
-        let locator = try ChildProcess(PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log)
-        defer { locator.signal(SIGTERM); _ = locator.wait(timeout: 10) }
-        #expect(watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "online" } })
+        let locator = try ChildProcess(
+            PackagePaths.binary, ["locate", "--config", workspace.config], output: workspace.log)
+        defer {
+            locator.signal(SIGTERM)
+            _ = locator.wait(timeout: 10)
+        }
+        #expect(
+            watcher.waitFor { $0.contains { $0.topic == "beacons/locators/loc1/status" && $0.payload == "online" } })
         Thread.sleep(forTimeInterval: 0.5)  // its subscriptions
         let nodes = try LocateBridgeTests.gatewayClient("nodes", port: broker.port)
         defer { nodes.stop(timeout: .seconds(1)) }
@@ -60,13 +65,19 @@ import Vocabulary
         }
         func room(_ m: TestSubscriber.Received) -> Bool { m.topic == "\(Self.beacon)/location" }
         #expect(
-            feed { $0.contains { room($0) && $0.payload.contains(#""gateway":"esp-kitchen","floor":"1","room":"kitchen""#) } },
+            feed {
+                $0.contains {
+                    room($0) && $0.payload.contains(#""gateway":"esp-kitchen","floor":"1","room":"kitchen""#)
+                }
+            },
             "\(workspace.logText)")
         // Bad input on both sources: debug lines, no new location, the locator goes on.
         let before = watcher.messages(on: "\(Self.beacon)/location").count
         send(Self.esp, #"{"id":"iBeacon:\#(Self.uuid)-1-1","distance":"near"}"#)
         send("home/OMG_garage/BTtoMQTT/C0FFEE000001", Self.openMQTTGateway(0.1))
-        send("espresense/devices/apple:1005:26/kitchen", #"{"mac":"6d8e9fa0b1c2","id":"apple:1005:26","rssi":-50.00,"distance":0.20}"#)
+        send(
+            "espresense/devices/apple:1005:26/kitchen",
+            #"{"mac":"6d8e9fa0b1c2","id":"apple:1005:26","rssi":-50.00,"distance":0.20}"#)
         Thread.sleep(forTimeInterval: 2.5)
         #expect(watcher.messages(on: "\(Self.beacon)/location").count == before)
         for reason in [
@@ -82,7 +93,9 @@ import Vocabulary
         send("espresense/rooms/kitchen/status", "offline", retain: true)
         let offline = Date()
         #expect(
-            feed(kitchen: false) { $0.contains { room($0) && $0.payload.contains(#""gateway":"omg-hall","floor":"1","room":"hall""#) } },
+            feed(kitchen: false) {
+                $0.contains { room($0) && $0.payload.contains(#""gateway":"omg-hall","floor":"1","room":"hall""#) }
+            },
             "\(workspace.logText)")
         #expect(Date().timeIntervalSince(offline) < 10)
         #expect(locator.isRunning)
