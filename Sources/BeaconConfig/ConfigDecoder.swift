@@ -135,11 +135,14 @@ struct ConfigDecoder {
         }
     }
 
-    /// `auto`, `hciN`, or a controller address (stored lowercase).
+    /// `auto`, `hciN`, or a controller address (stored lowercase). N is the kernel's 16-bit index,
+    /// as the scanner reads it, so no value passes here that `run` then refuses.
     static func adapter(_ v: ConfigValue) throws(ConfigError) -> String {
         let text = try v.text()
         if text == "auto" { return text }
-        if text.hasPrefix("hci"), text.count > 3, text.dropFirst(3).allSatisfy({ $0.isASCII && $0.isNumber }) {
+        let index = text.dropFirst(3)
+        if text.hasPrefix("hci"), !index.isEmpty, index.allSatisfy({ $0.isASCII && $0.isNumber }), UInt16(index) != nil
+        {
             return text
         }
         if let address = BluetoothAddress(text) { return address.description }

@@ -138,6 +138,11 @@ import Testing
         #expect(
             failure("scanner:\n  adapter: 00:1a:7d:da:71\n")
                 == "test.yaml:2:12: scanner.adapter: \(expected), found '00:1a:7d:da:71'")
+        // The kernel's index is 16 bits: a larger one is refused here, not by the scanner at start.
+        #expect(
+            failure("scanner:\n  adapter: hci70000\n")
+                == "test.yaml:2:12: scanner.adapter: \(expected), found 'hci70000'")
+        #expect(failure("scanner:\n  adapter: hci65535\n") == nil)
     }
 
     @Test func scanIntervalLimitsComeFromTheSpec() {
