@@ -165,6 +165,21 @@ import Testing
         }
     }
 
+    /// README's install without the package builds what the package ships (the Swift runtime
+    /// linked in), never the debug build, which needs the toolchain's runtime where it runs.
+    @Test func theInstallWithoutThePackageUsesThePackagesBuild() throws {
+        let script = try String(
+            contentsOf: PackagePaths.root.appendingPathComponent("scripts/build-deb.sh"), encoding: .utf8)
+        let flags = "swift build -c release --static-swift-stdlib"
+        let section = try #require(Self.readme.range(of: "Without the package:")).lowerBound
+        let rest = Self.readme[section...]
+        let paragraph = rest[..<(rest.range(of: "\n\n")?.lowerBound ?? rest.endIndex)]
+        #expect(script.contains("\(flags) --product beacon2mqtt"))
+        #expect(paragraph.contains("`\(flags) --product beacon2mqtt`"), "\(paragraph)")
+        #expect(paragraph.contains("\"$(\(flags) --show-bin-path)/beacon2mqtt\""), "\(paragraph)")
+        #expect(!paragraph.contains(".build/debug"), "\(paragraph)")
+    }
+
     /// Every `make` target README names is one the Makefile has.
     @Test func everyMakeTargetExists() throws {
         let makefile = try String(contentsOf: PackagePaths.root.appendingPathComponent("Makefile"), encoding: .utf8)
