@@ -14,6 +14,7 @@ enum CommandRegistry {
         ConfigCommand.self,
         LocateCommand.self,
         IrkCommand.self,
+        SurveyCommand.self,
         ManPageCommand.self,
     ]
 }

@@ -145,6 +145,9 @@ struct LocationBench {
         var rate = MessageRate(pairs: heard)
         var log = LocationRunLog()
         for (n, m) in relayed.enumerated() { log.message(n, m) }
+        // The run as a teach-in (`beacon2mqtt survey`): the messages as mosquitto_sub -v prints them,
+        // and a mark at each tick whose true room differs from the last one's.
+        var marks: [String] = []
         var tick = run.start.rounded(.up)
         while tick <= run.end {
             for l in decided.indices {
@@ -158,6 +161,9 @@ struct LocationBench {
             rate.addSecond(endingAt: Int64(tick), atRest: atRest)
             if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor) {
                 let distance = site.rooms.boundaryDistance(x: here.x, y: here.y, floor: floor)
+                if marks.last.map({ !$0.hasSuffix(" \(room.name)") }) ?? true {
+                    marks.append("\(ReceiverCaptures.timestamp(tick).rfc3339) \(room.name)")
+                }
                 var answers = answer
                 for b in baselines.indices {
                     answers.append(baselines[b].owner(at: tick).map { .room(site.receivers[$0].room) } ?? .none)
@@ -174,11 +180,23 @@ struct LocationBench {
         }
         for m in relayed where m.topic.hasSuffix("/proximity") { rate.addMessage(at: m.time) }
         let slug = run.name.replacingOccurrences(of: " ", with: "-")
-        try log.write(to: "\(options.locationLog ?? options.resultsDirectory)/location-\(site.name)-\(slug).jsonl")
+        let directory = options.locationLog ?? options.resultsDirectory
+        try log.write(to: "\(directory)/location-\(site.name)-\(slug).jsonl")
+        try Self.write(
+            relayed.map { "\($0.topic) \($0.payload)" }, to: "\(directory)/survey-\(site.name)-\(slug).messages")
+        try Self.write(marks, to: "\(directory)/survey-\(site.name)-\(slug).marks")
         return RunOutcome(
             name: run.name, use: run.use,
             scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), rate: rate,
             relayed: relayed.count)
+    }
+
+    static func write(_ lines: [String], to path: String) throws(BenchFailure) {
+        do {
+            try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        } catch {
+            throw BenchFailure("cannot write \(path): \(error)")
+        }
     }
 
     /// Per receiver, its readings (rounded to whole dBm, as in the captures).

@@ -1,0 +1,177 @@
+import BeaconCore
+import BeaconWire
+import Vocabulary
+
+/// A teach-in (`beacon2mqtt survey`, docs/locator.md, "Calibrating a site"): a beacon walked through
+/// the site with the room it entered marked at each entry, and what the gateways published meanwhile.
+///
+/// It replays each walk through a fresh `Locator` on the messages' own clock, as `locate --clock
+/// messages` decides, scores every whole second against the room marked last, and fits what a site
+/// can fit: each gateway's `locator.rssi_offset`. The fit is a coordinate search in whole dB that
+/// keeps a change only when it names more seconds right (fewer room changes, then smaller offsets,
+/// break ties), so an offset moves only as far as the marks support it.
+///
+/// Pure: the caller reads the files or the broker and gives the messages and marks.
+package struct SiteSurvey: Sendable {
+    /// The user entered `room` at `time`.
+    package struct Mark: Sendable, Equatable {
+        package var time: Timestamp
+        package var room: String
+        package init(time: Timestamp, room: String) {
+            self.time = time
+            self.room = room
+        }
+    }
+
+    /// One gateway message of the surveyed beacon (a proximity reading or an exit event), with the
+    /// timestamp its payload carries.
+    package struct Message: Sendable, Equatable {
+        package var time: Timestamp
+        package var topic: String
+        package var payload: String
+    }
+
+    /// One walk: its marks in time order and the beacon's messages in timestamp order.
+    package struct Walk: Sendable {
+        package var marks: [Mark]
+        package var messages: [Message]
+    }
+
+    /// Seconds scored, seconds the locator named the marked room, and the room changes it made.
+    package struct Score: Sendable, Equatable {
+        package var seconds = 0
+        package var right = 0
+        package var changes = 0
+        package var percent: Double { seconds == 0 ? 0 : 100 * Double(right) / Double(seconds) }
+        package init() {}
+
+        /// Better: more seconds right, then fewer changes.
+        func beats(_ other: Score) -> Bool { (right, -changes) > (other.right, -other.changes) }
+    }
+
+    package let baseTopic: String
+    package let beacon: BeaconIdentity
+    package private(set) var walks: [Walk] = []
+    /// The gateways that heard the beacon, sorted.
+    package private(set) var gateways: [String] = []
+
+    package init(baseTopic: String, beacon: BeaconIdentity) {
+        self.baseTopic = baseTopic
+        self.beacon = beacon
+    }
+
+    /// The beacon heard in the most proximity messages among `topics` (nil: none).
+    package static func busiestBeacon(_ topics: [String], baseTopic: String) -> BeaconIdentity? {
+        let tree = TopicTree(base: baseTopic)
+        var counts: [BeaconIdentity: Int] = [:]
+        var order: [BeaconIdentity] = []
+        for topic in topics {
+            guard case .beacon(let b, _, .proximity)? = tree.parse(topic) else { continue }
+            if counts[b] == nil { order.append(b) }
+            counts[b, default: 0] += 1
+        }
+        return order.max { counts[$0]! < counts[$1]! }
+    }
+
+    /// Adds a walk: the messages (any topics; those of the beacon's proximity and exit events are
+    /// kept) and its marks. Returns the messages kept.
+    @discardableResult
+    package mutating func add(messages: [(topic: String, payload: String)], marks: [Mark]) -> Int {
+        let tree = TopicTree(base: baseTopic)
+        var kept: [Message] = []
+        for m in messages {
+            guard case .beacon(let b, let gateway, let leaf)? = tree.parse(m.topic), b == beacon,
+                leaf == .proximity || leaf == .event,
+                let o = try? JSONObject(m.payload),
+                let time = o.string("timestamp").flatMap(RetainedAttributes.timestamp(rfc3339:))
+            else { continue }
+            kept.append(Message(time: time, topic: m.topic, payload: m.payload))
+            if leaf == .proximity, !gateways.contains(gateway) {
+                gateways.insert(gateway, at: gateways.firstIndex { gateway < $0 } ?? gateways.endIndex)
+            }
+        }
+        // Stable: messages of one timestamp keep the order they were received in.
+        let ordered = kept.indices.sorted { (kept[$0].time, $0) < (kept[$1].time, $1) }.map { kept[$0] }
+        walks.append(Walk(marks: marks.sorted { $0.time < $1.time }, messages: ordered))
+        return ordered.count
+    }
+
+    /// How the locator with `settings` does on every walk: each whole second from a walk's first mark
+    /// to its last message, its location against the room marked last (`unknown` and none are wrong).
+    package func score(_ settings: LocatorSettings, distance: DistanceSettings = DistanceSettings()) -> Score {
+        var total = Score()
+        for walk in walks { total.add(score(walk, settings, distance)) }
+        return total
+    }
+
+    private func score(_ walk: Walk, _ settings: LocatorSettings, _ distance: DistanceSettings) -> Score {
+        var s = Score()
+        guard let first = walk.marks.first, let last = walk.messages.last else { return s }
+        var locator = Locator(settings: settings, baseTopic: baseTopic, distance: distance)
+        let step = settings.interval
+        var out: [OutboundMessage] = []
+        var next = 0
+        var mark = 0
+        var named: String?
+        var t = Timestamp(microseconds: first.time.microseconds - first.time.microseconds % step.microseconds)
+        if t < first.time { t = t + step }
+        // A walk's messages before its first mark still warm the locator up.
+        while t <= last.time {
+            while next < walk.messages.count, walk.messages[next].time <= t + settings.settle {
+                locator.handle(topic: walk.messages[next].topic, payload: walk.messages[next].payload)
+                next += 1
+            }
+            locator.advance(to: t + settings.settle, into: &out)
+            out.removeAll(keepingCapacity: true)
+            while mark + 1 < walk.marks.count, walk.marks[mark + 1].time <= t { mark += 1 }
+            let l = locator.location(of: beacon)
+            let room = l.flatMap { $0.isHome && !$0.isUnknown ? $0.room ?? $0.gateway : nil }
+            s.seconds += 1
+            if room == walk.marks[mark].room { s.right += 1 }
+            if let room {
+                if let named, named != room { s.changes += 1 }
+                named = room
+            }
+            t = t + step
+        }
+        return s
+    }
+
+    /// The `rssi_offset` per gateway that names the marked rooms best, starting from `settings`' own,
+    /// each within `range` dB; the gateways whose offset stays 0 are left out.
+    package func fitOffsets(
+        _ settings: LocatorSettings, distance: DistanceSettings = DistanceSettings(), range: Int = 12
+    ) -> [String: Double] {
+        var s = settings
+        var best = score(s, distance: distance)
+        let cost = { (o: [String: Double]) in o.values.reduce(0) { $0 + abs($1) } }
+        for _ in 0..<4 {
+            var improved = false
+            for g in gateways {
+                let start = s.rssiOffsets[g] ?? 0
+                for dB in -range...range where Double(dB) != start {
+                    var trial = s
+                    trial.rssiOffsets[g] = Double(dB)
+                    let score = score(trial, distance: distance)
+                    if score.beats(best)
+                        || (score == best && cost(trial.rssiOffsets) < cost(s.rssiOffsets))
+                    {
+                        best = score
+                        s = trial
+                        improved = true
+                    }
+                }
+            }
+            if !improved { break }
+        }
+        return s.rssiOffsets.filter { $0.value != 0 }
+    }
+}
+
+extension SiteSurvey.Score {
+    mutating func add(_ other: Self) {
+        seconds += other.seconds
+        right += other.right
+        changes += other.changes
+    }
+}

@@ -1,0 +1,68 @@
+import BeaconCore
+import BeaconWire
+import MessageContract
+import TestFixtures
+import Testing
+import Vocabulary
+
+/// The teach-in: a walk hall → office → hall past gateway A (hall) and B (office), where B reads
+/// `bias` dB hot, so it seems nearer than A in the hall's far corner.
+struct SiteSurveyTests {
+    static let beaconTopic = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1"
+
+    /// Proximity messages a second apart: in the hall A hears −60 and B −66 + bias; in the office
+    /// the other way round. The marks are the true rooms' entries.
+    static func walk(bias: Double) -> (messages: [(topic: String, payload: String)], marks: [SiteSurvey.Mark]) {
+        var messages: [(topic: String, payload: String)] = []
+        let rooms = [(0, "hall"), (60, "office"), (120, "hall")]
+        for second in 0..<180 {
+            let inHall = second < 60 || second >= 120
+            for (gw, room, rssi) in [
+                ("A", "hall", inHall ? -60.0 : -70), ("B", "office", (inHall ? -66.0 : -58) + bias),
+            ] {
+                let payload =
+                    #"{"accuracy":2.0,"rssi_filtered":\#(rssi),"measured_power":-59,"floor":"1","room":"\#(room)","#
+                    + #""timestamp":"\#(Fixtures.at(Double(second) + 0.1).rfc3339)"}"#
+                messages.append(("\(beaconTopic)/\(gw)/proximity", payload))
+            }
+        }
+        messages.append(("beacons/gateways/A/status", "online"))
+        return (messages, rooms.map { .init(time: Fixtures.at(Double($0.0)), room: $0.1) })
+    }
+
+    @Test func anUnbiasedWalkScoresMostSecondsRightAndFitsNoOffset() throws {
+        let (messages, marks) = Self.walk(bias: 0)
+        let beacon = try #require(SiteSurvey.busiestBeacon(messages.map(\.topic), baseTopic: "beacons"))
+        var survey = SiteSurvey(baseTopic: "beacons", beacon: beacon)
+        #expect(survey.add(messages: messages, marks: marks) == 360)
+        #expect(survey.gateways == ["A", "B"])
+        let score = survey.score(LocatorSettings())
+        #expect(score.seconds == 180)
+        #expect(score.percent > 90)
+        #expect(score.changes == 2)
+        #expect(survey.fitOffsets(LocatorSettings()).isEmpty)
+    }
+
+    @Test func aHotGatewayIsCorrectedAndTheSuggestionScoresBetter() throws {
+        let (messages, marks) = Self.walk(bias: 9)
+        var survey = SiteSurvey(baseTopic: "beacons", beacon: Fixtures.beacon(1))
+        survey.add(messages: messages, marks: marks)
+        let before = survey.score(LocatorSettings())
+        #expect(before.percent < 40)
+        let offsets = survey.fitOffsets(LocatorSettings())
+        var fitted = LocatorSettings()
+        fitted.rssiOffsets = offsets
+        let after = survey.score(fitted)
+        #expect(after.percent > 90)
+        // Only the difference between A and B matters: B comes down against A by more than the 3 dB
+        // the office's readings leave without the bias.
+        #expect((offsets["B"] ?? 0) - (offsets["A"] ?? 0) < -3)
+    }
+
+    @Test func marksStartTheScoreAndOtherBeaconsAreIgnored() {
+        let (messages, marks) = Self.walk(bias: 0)
+        var survey = SiteSurvey(baseTopic: "beacons", beacon: Fixtures.beacon(2))
+        #expect(survey.add(messages: messages, marks: marks) == 0)
+        #expect(survey.score(LocatorSettings()).right == 0)
+    }
+}
