@@ -79,7 +79,8 @@ package struct LocatorCore: AgentMachine {
                     gateway: $0.gateway, offset: Double($0.clock.offset.microseconds) / 1e6,
                     skewed: $0.clock.state != .ok)
             },
-            lateReadings: locator.clocks.late)
+            lateReadings: locator.clocks.late,
+            foreignMessages: foreign.counters.byOutcome.map { .init(outcome: $0.outcome, count: $0.count) })
     }
 
     package var nextWake: MonotonicInstant {
@@ -220,7 +221,8 @@ package struct LocatorCore: AgentMachine {
             publishesRoom: c.homeAssistant.discovery,
             into: &out)
         let next = ForeignSourceReader(
-            sources: c.locator.foreignSources, devices: c.devices, distance: c.ranging.distance)
+            sources: c.locator.foreignSources, devices: c.devices, distance: c.ranging.distance,
+            counters: foreign.counters)
         if link.isConnected, next.subscriptions != foreign.subscriptions {
             for pattern in foreign.subscriptions where !next.subscriptions.contains(pattern) {
                 session.unsubscribe(pattern)

@@ -29,6 +29,15 @@ package struct ForeignSourceReader: Sendable {
 
         /// Everything ignored.
         package var ignored: Int { malformed + unknownIdentity + unmappedNode }
+
+        /// Every outcome with its label value (`beacon2mqtt_locator_foreign_messages_total{outcome}`),
+        /// in a fixed order, zero or not.
+        package var byOutcome: [(outcome: String, count: Int)] {
+            [
+                ("reading", readings), ("status", statuses), ("malformed", malformed),
+                ("unknown_identity", unknownIdentity), ("unmapped_node", unmappedNode),
+            ]
+        }
     }
 
     /// What one message became.
@@ -48,10 +57,13 @@ package struct ForeignSourceReader: Sendable {
     private let distance: DistanceSettings
     package private(set) var counters = Counters()
 
+    /// `counters`: what an earlier reader counted (a reload keeps counting).
     package init(
-        sources: [ForeignSource], devices: [DeviceSettings] = [], distance: DistanceSettings = DistanceSettings()
+        sources: [ForeignSource], devices: [DeviceSettings] = [], distance: DistanceSettings = DistanceSettings(),
+        counters: Counters = Counters()
     ) {
         self.sources = sources
+        self.counters = counters
         var byAddress: [BluetoothAddress: String] = [:]
         var byKey: [IdentityResolvingKey: String] = [:]
         for d in devices {

@@ -30,6 +30,12 @@ package enum MetricsExposition {
                 "Readings not counted: they arrived later than locator.clock_tolerance after their (corrected) timestamp."
             )
             w.sample(p + "locator_late_readings_total", locator.lateReadings)
+            w.family(
+                p + "locator_foreign_messages_total", .counter,
+                "Messages of locator.foreign_sources by outcome: reading and status are used, the rest ignored.")
+            for f in locator.foreignMessages {
+                w.sample(p + "locator_foreign_messages_total", ["outcome": f.outcome], f.count)
+            }
         }
         // The gateway's MQTT session where there is one, else the locator's (`locate`).
         if let broker = snapshot.gateway?.broker ?? snapshot.locator?.broker {
@@ -102,8 +108,8 @@ package enum MetricsExposition {
             "unresolved_private_addresses_total", "messages_published_total", "messages_dropped_total", "outbox_queued",
             "adapter_up", "adapter_resets_total",
             "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total",
-            "gateway_clock_offset_seconds", "gateway_clock_skewed", "locator_late_readings_total", "mqtt_connected",
-            "mqtt_reconnects_total",
+            "gateway_clock_offset_seconds", "gateway_clock_skewed", "locator_late_readings_total",
+            "locator_foreign_messages_total", "mqtt_connected", "mqtt_reconnects_total",
         ].map { prefix + $0 }
         + [
             "process_cpu_seconds_total", "process_resident_memory_bytes", "process_virtual_memory_bytes",

@@ -109,6 +109,18 @@ package struct LocatorMetrics: Sendable, Equatable {
     package var clocks: [GatewayClock]
     /// Readings not counted because they arrived later than `locator.clock_tolerance`.
     package var lateReadings: Int
+    /// `locator.foreign_sources`' messages by outcome (label value → count), in a fixed order.
+    package var foreignMessages: [ForeignOutcome]
+
+    /// How many foreign messages came to one outcome (`reading`, `malformed`, …).
+    package struct ForeignOutcome: Sendable, Equatable {
+        package var outcome: String
+        package var count: Int
+        package init(outcome: String, count: Int) {
+            self.outcome = outcome
+            self.count = count
+        }
+    }
 
     /// A gateway's clock: its offset from the locator's (seconds) and whether it is corrected.
     package struct GatewayClock: Sendable, Equatable {
@@ -124,13 +136,14 @@ package struct LocatorMetrics: Sendable, Equatable {
 
     package init(
         locations: Int = 0, changes: Int = 0, broker: BrokerMetrics = BrokerMetrics(), clocks: [GatewayClock] = [],
-        lateReadings: Int = 0
+        lateReadings: Int = 0, foreignMessages: [ForeignOutcome] = []
     ) {
         self.locations = locations
         self.changes = changes
         self.broker = broker
         self.clocks = clocks
         self.lateReadings = lateReadings
+        self.foreignMessages = foreignMessages
     }
 }
 

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import MessageContract
+import MetricsContract
 import Testing
 import Vocabulary
 
@@ -92,5 +93,27 @@ import Vocabulary
         #expect(core.locator.location(of: Self.identity) == before)
         #expect(broker.published.count == published)
         #expect(core.foreignCounters.malformed == 1 && core.foreignCounters.unmappedNode == 1)
+        #expect(
+            core.metrics.foreignMessages.map { "\($0.outcome)=\($0.count)" } == [
+                "reading=4", "status=0", "malformed=1", "unknown_identity=0", "unmapped_node=1",
+            ])
+    }
+
+    /// A reload reads the new sources and keeps counting: `/metrics` counters never go back.
+    @Test mutating func aReloadKeepsTheForeignCounts() {
+        core.handle(.mqtt(.connected(generation: 1)), at: now, wall: wall, &broker)
+        feed(seconds: 0...1, hall: 1, kitchen: 9)
+        handle("espresense/devices/x/garage", #"{"id":"c10203040506","distance":0.1}"#)
+        var c = Configuration()
+        c.locator.engine = .nearest
+        c.locator.foreignSources = [
+            ForeignSource(format: .espresense, nodes: ["garage": .init(gateway: "esp-garage", room: "garage")])
+        ]
+        core.handle(.configuration(c), at: now, wall: wall, &broker)
+        handle(Self.espTopic, #"{"id":"iBeacon:e2c56db5-dffb-48d2-b060-d0f5a71096e0-1-1","distance":0.5}"#)
+        handle("espresense/devices/x/garage", #"{"id":"c10203040506","distance":0.1}"#)
+        #expect(core.foreignCounters.readings == 2)
+        #expect(core.foreignCounters.unmappedNode == 2, "kitchen is no longer mapped")
+        #expect(core.foreignCounters.unknownIdentity == 1, "garage is, and its advertiser is nobody")
     }
 }

@@ -24,10 +24,14 @@ import Vocabulary
 
     @Test func foreignNodesPlaceTheBeaconAndTheirWillTakesThemOut() throws {
         let broker = try MosquittoBroker()
+        let metrics = try MosquittoBroker.freePort()
         let workspace = try Workspace(
             port: broker.port, gateway: "loc1",
             extra: """
                 log_level: debug
+                metrics:
+                  listen: 127.0.0.1:1
+                  locator_listen: 127.0.0.1:\(metrics)
                 locator:
                   engine: nearest
                   foreign_sources:
@@ -88,6 +92,14 @@ import Vocabulary
             #expect(workspace.logText.contains("foreign message ignored"), "\(workspace.logText)")
             #expect(workspace.logText.contains(reason), "\(reason) not in \(workspace.logText)")
         }
+        // Each counted on /metrics by outcome.
+        let text = HTTPProbe.get(port: metrics, "/metrics").body
+        func outcome(_ name: String) -> Double? {
+            HTTPProbe.sample(text, "beacon2mqtt_locator_foreign_messages_total{outcome=\"\(name)\"}")
+        }
+        #expect(
+            outcome("malformed") == 1 && outcome("unmapped_node") == 1 && outcome("unknown_identity") == 1, "\(text)")
+        #expect((outcome("reading") ?? 0) > 0)
         // The ESPresense node's will, and it sends no more: the hall's OpenMQTTGateway owns the beacon
         // at once, long before the kitchen's last reading is stale_after (35 s) old.
         send("espresense/rooms/kitchen/status", "offline", retain: true)

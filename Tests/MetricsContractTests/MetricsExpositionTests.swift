@@ -116,8 +116,14 @@ import Testing
 
     @Test func locateShowsTheLocatorAndItsBroker() {
         let text = MetricsExposition.render(
-            MetricsSnapshot(version: "1", locator: LocatorMetrics(locations: 3, changes: 9, broker: BrokerMetrics())))
+            MetricsSnapshot(
+                version: "1",
+                locator: LocatorMetrics(
+                    locations: 3, changes: 9, broker: BrokerMetrics(),
+                    foreignMessages: [.init(outcome: "reading", count: 4), .init(outcome: "unmapped_node", count: 2)])))
         let lines = Self.lines(text)
+        #expect(lines.contains(#"beacon2mqtt_locator_foreign_messages_total{outcome="reading"} 4"#))
+        #expect(lines.contains(#"beacon2mqtt_locator_foreign_messages_total{outcome="unmapped_node"} 2"#))
         #expect(lines.contains("beacon2mqtt_locator_locations 3"))
         #expect(lines.contains("beacon2mqtt_locator_changes_total 9"))
         #expect(lines.contains("beacon2mqtt_mqtt_connected 0"))
