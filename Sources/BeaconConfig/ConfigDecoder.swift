@@ -43,6 +43,7 @@ struct ConfigDecoder {
             }
             if let v = m["metrics"] { try metrics(v, into: &config.metrics) }
             if let v = m["advertise"] { config.advertise = try advertise(v, scanner: config.scanner) }
+            if let v = m["compat"] { config.compat = try compat(v) }
         }
         return try validated(config)
     }
@@ -55,6 +56,17 @@ struct ConfigDecoder {
                 message: "the host name '\(config.gateway.id)' cannot be a topic level (it \(problem)); set gateway.id")
         }
         return config
+    }
+
+    /// `compat`: one format's name, or a list of them.
+    private func compat(_ v: ConfigValue) throws(ConfigError) -> [CompatFormat] {
+        guard case .sequence = v.node.kind else { return v.node.isNull ? [] : [try v.choice(CompatFormat.self)] }
+        var formats: [CompatFormat] = []
+        for item in try v.list() {
+            let format = try item.choice(CompatFormat.self)
+            if !formats.contains(format) { formats.append(format) }
+        }
+        return formats
     }
 
     mutating func warn(_ warning: ConfigWarning) { warnings.append(warning) }

@@ -8,7 +8,7 @@ enum ConfigKeys {
         "": [
             "log_level", "gateway", "scanner", "mqtt", "monitoring", "ranging", "regions", "beacons", "devices",
             "locator",
-            "homeassistant", "telemetry", "remote_config", "metrics", "advertise",
+            "homeassistant", "telemetry", "remote_config", "metrics", "advertise", "compat",
         ],
         "gateway": ["id", "floor", "room", "rssi_offset", "position"],
         "gateway.position": ["x", "y", "z"],

@@ -26,6 +26,8 @@ package struct Configuration: Sendable, Equatable {
     package var metrics = MetricsSettings()
     /// What the gateway advertises while it scans (`advertise:`); nil: nothing (the default).
     package var advertise: AdvertiseSettings?
+    /// Other projects' formats the gateway also publishes in (`compat:`; none by default).
+    package var compat: [CompatFormat] = []
     package var logLevel: LogLevel = .info
 
     package init() {}

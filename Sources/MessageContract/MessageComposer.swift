@@ -17,6 +17,8 @@ package struct MessageComposer: Sendable {
     var rssiOffset: Double
     /// Home Assistant `mqtt_room` feed, when `homeassistant.room_topic` is set.
     var roomFeed: HomeAssistantRoomFeed?
+    /// ESPresense device reports, when `compat` lists `espresense`.
+    var espresenseFeed: ESPresenseFeed?
     /// Per monitor table slot: cached ranging-list identity text (see `RangedIdentityText`).
     var identityTexts: [RangedIdentityText] = []
     /// How each configured device is identified, printed as its payloads' `"identity"`.
@@ -33,6 +35,7 @@ package struct MessageComposer: Sendable {
         qos = c.mqtt.qos
         rssiOffset = c.gateway.rssiOffset
         roomFeed = HomeAssistantRoomFeed(configuration: c, settings: c.homeAssistant)
+        espresenseFeed = ESPresenseFeed(configuration: c)
         for d in c.devices { deviceKinds[d.identity] = d.kind }
     }
 
@@ -64,6 +67,7 @@ package struct MessageComposer: Sendable {
             {
                 out.append(room)
             }
+            if let feed = espresenseFeed, let report = feed.message(b, rssiOffset: rssiOffset) { out.append(report) }
         case .didRange(let region, let beacons):
             out.append(ranging(region, beacons))
         case .didStopMonitoringRegion(let region):

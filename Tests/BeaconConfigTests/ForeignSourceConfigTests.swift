@@ -4,6 +4,21 @@ import Testing
 @testable import BeaconConfig
 
 @Suite struct ForeignSourceConfigTests {
+    /// `compat`: one name or a list; off by default; a wrong name is file:line and key.
+    @Test func compatTakesANameOrAList() throws {
+        #expect(try parse("log_level: info\n").compat.isEmpty)
+        #expect(try parse("compat: espresense\n").compat == [.espresense])
+        #expect(try parse("compat: [espresense, espresense]\n").compat == [.espresense])
+        #expect(try parse("compat: []\n").compat.isEmpty)
+        do {
+            _ = try parse("log_level: info\ncompat: [espressense]\n")
+            Issue.record("accepted a wrong name")
+        } catch {
+            #expect(error.key == "compat[0]" && error.line == 2, "\(error)")
+            #expect(error.message.contains("did you mean 'espresense'"), "\(error.message)")
+        }
+    }
+
     @Test func sourcesTakeTheirFormatsTopicsUnlessSet() throws {
         let config = try parse(
             """

@@ -391,5 +391,9 @@ extension ManPage {
         .init(
             "advertise.connectable", "boolean", "false",
             "ADV_IND instead of ADV_NONCONN_IND."),
+        .init(
+            "compat", "espresense, or a list", "none",
+            "Also publish in another project's format: espresense, ESPresense's device reports on espresense/devices/<id>/<gateway.id> for ESPresense-companion (locator.md)."
+        ),
     ]
 }
