@@ -12,24 +12,19 @@ import Testing
     static let uuid = "e2c56db5-dffb-48d2-b060-d0f5a71096e0"
     static let other = "f7826da6-4fa2-4e98-8024-bc5b71e0893e"
     static let users = ["admin": "admin-secret", "gw1": "gw1-secret"]
-    /// docs/configuration.md's ACL, for base topic `beacons`.
-    static let acl = """
-        user admin
-        topic readwrite beacons/#
-
-        pattern write beacons/+/+/+/%u/#
-        pattern write beacons/regions/+/%u/#
-        pattern write beacons/gateways/%u/status
-        pattern write beacons/gateways/%u/stats
-        pattern write beacons/gateways/%u/config
-        pattern write beacons/gateways/%u/config/error
-        pattern read beacons/#
-
-        pattern write beacons/locators/%u/status
-        pattern write beacons/+/+/+/location
-        pattern write beacons/+/+/+/room
-        pattern write beacons/+/+/+/event
-        """
+    /// docs/configuration.md's ACL, for base topic `beacons`: the blocks of "Who may set what: a
+    /// mosquitto ACL", read from the docs, so a topic the agent or its locator writes that the docs'
+    /// ACL forgets is a `Denied PUBLISH` here.
+    static let acl: String = {
+        let docs =
+            (try? String(
+                contentsOf: PackagePaths.root.appendingPathComponent("docs/configuration.md"), encoding: .utf8)) ?? ""
+        let section = docs.components(separatedBy: "### Who may set what: a mosquitto ACL").dropFirst().first ?? ""
+        let text = section.components(separatedBy: "\n### ").first ?? ""
+        // Every other piece between fences is a block's contents.
+        return text.components(separatedBy: "```\n").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+            .joined(separator: "\n")
+    }()
 
     /// A broker with the ACL, the gateway's and the admin's configuration files, and a state directory.
     final class Fleet {
