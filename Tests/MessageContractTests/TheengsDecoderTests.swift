@@ -9,7 +9,10 @@ import Testing
 /// by `make test-foreign` into .build/theengs-venv) from the advertisements of the recorded captures
 /// in Tests/Fixtures/captures, read by the locator's foreign source: every beacon our own decoder
 /// finds in a capture is a reading, with the advertisement's RSSI. Skipped without the venv.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: theengsPython)))
+@Suite(
+    .enabled(
+        if: FileManager.default.isExecutableFile(atPath: theengsPython),
+        "needs the Theengs decoder in .build/theengs-venv: make test-foreign"))
 struct TheengsDecoderTests {
     static let repo = theengsRepo
     static let python = theengsPython
