@@ -294,6 +294,9 @@ class Controller:
         self.t0 = None
         self.returns_at = None
         self.buffers = {}
+        # Events written to the primary controller (any index it had): what a host socket on it can
+        # read at most, whatever a recorder beside it kept.
+        self.events_sent = 0
 
     def log(self, **fields):
         fields["time"] = time.time()
@@ -348,6 +351,8 @@ class Controller:
     # ----- HCI ----------------------------------------------------------------------------------
     def send_event(self, fd, code, params):
         os.write(fd, bytes([H4_EVENT, code, len(params)]) + params)
+        if fd != self.link_fd:
+            self.events_sent += 1
 
     def command_complete(self, fd, opcode, params):
         self.send_event(fd, EVT_COMMAND_COMPLETE, struct.pack("<BH", 1, opcode) + params)
@@ -492,7 +497,7 @@ class Controller:
             readable, _, _ = select.select(fds, [], [], 0.02)
             for fd in readable:
                 self.read_packets(fd)
-        self.log(event="done")
+        self.log(event="done", events_sent=self.events_sent)
 
 
 def main():
