@@ -28,6 +28,7 @@ extension ConfigDecoder {
                 try n.read("gateway", into: &mapped.gateway) { v throws(ConfigError) in try topicLevel(v) }
                 try n.readOptional("floor", into: &mapped.floor) { v throws(ConfigError) in try v.nonEmptyText() }
                 try n.readOptional("room", into: &mapped.room) { v throws(ConfigError) in try v.nonEmptyText() }
+                try n.readOptional("position", into: &mapped.position) { v throws(ConfigError) in try position(v) }
                 source.nodes[node] = mapped
             }
             sources.append(source)

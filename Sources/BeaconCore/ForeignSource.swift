@@ -31,16 +31,19 @@ package struct ForeignSource: Sendable, Equatable {
     }
 
     /// One foreign node as the locator counts it: the gateway id its readings go under (its
-    /// `locator.rssi_offset` key), and its floor and room.
+    /// `locator.rssi_offset` key), its floor and room, and where it stands (as `gateway.position`:
+    /// hearing a gateway's advertisement, it is calibrated as a gateway is).
     package struct Node: Sendable, Equatable {
         package var gateway: String
         package var floor: String?
         package var room: String?
+        package var position: SitePosition?
 
-        package init(gateway: String, floor: String? = nil, room: String? = nil) {
+        package init(gateway: String, floor: String? = nil, room: String? = nil, position: SitePosition? = nil) {
             self.gateway = gateway
             self.floor = floor
             self.room = room
+            self.position = position
         }
     }
 
@@ -58,5 +61,14 @@ package struct ForeignSource: Sendable, Equatable {
         self.topic = topic ?? format.defaultTopic
         self.availability = availability ?? format.defaultAvailability
         self.nodes = nodes
+    }
+
+    /// Where each of `sources`' placed nodes stands, by gateway id.
+    package static func positions(_ sources: [ForeignSource]) -> [String: SitePosition] {
+        var out: [String: SitePosition] = [:]
+        for source in sources {
+            for node in source.nodes.values { if let p = node.position { out[node.gateway] = p } }
+        }
+        return out
     }
 }

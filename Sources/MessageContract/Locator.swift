@@ -70,6 +70,7 @@ package struct Locator: Sendable {
         self.publishesRoom = publishesRoom
         topics = TopicTree(base: baseTopic)
         clocks = GatewayClocks(tolerance: settings.clockTolerance)
+        calibrator.place(ForeignSource.positions(settings.foreignSources))
     }
 
     /// What a locator subscribes to: proximity and exit events of every gateway, gateway status,
@@ -98,6 +99,7 @@ package struct Locator: Sendable {
         self.distance = distance
         self.publishesRoom = publishesRoom
         clocks.tolerance = settings.clockTolerance
+        calibrator.place(ForeignSource.positions(settings.foreignSources))
         everyTrackDue = true
         // Another shard: the beacons it no longer owns are dropped (their locator publishes them).
         if settings.shard != nil {
@@ -191,6 +193,8 @@ package struct Locator: Sendable {
     /// A foreign node's reading (`ForeignSourceReader`), observed as a gateway's; a configured
     /// device's name is learnt as its own topics would teach it, so its location is published under it.
     package mutating func observe(_ r: LocatorReading, device: String?) {
+        // A node hearing a gateway's advertisement calibrates; the gateway is no beacon to place.
+        guard !calibrator.isGateway(r.beacon) else { return calibrator.observe(r) }
         observe(r)
         if let device, tracks[r.beacon] != nil { topics.learnDevice(named: device) }
     }

@@ -25,6 +25,8 @@ package struct SiteCalibrator: Sendable, Equatable {
 
     private var transmitters: [BeaconIdentity: Transmitter] = [:]
     private var positions: [String: SitePosition] = [:]
+    /// Receivers placed by the configuration (foreign nodes' `position`), which announce nothing.
+    private var placed: [String: SitePosition] = [:]
     private var heard: [Pair: [Double]] = [:]
     private var changed = false
     /// The latest fit; nil before any pair of gateways at known positions heard each other.
@@ -51,6 +53,14 @@ package struct SiteCalibrator: Sendable, Equatable {
         }
     }
 
+    /// Receivers at positions the configuration gives (`locator.foreign_sources[].nodes[].position`),
+    /// by gateway id; an announced position comes first.
+    package mutating func place(_ receivers: [String: SitePosition]) {
+        guard receivers != placed else { return }
+        placed = receivers
+        changed = true
+    }
+
     /// Whether `beacon` is a gateway's advertisement.
     package func isGateway(_ beacon: BeaconIdentity) -> Bool { transmitters[beacon] != nil }
 
@@ -67,7 +77,7 @@ package struct SiteCalibrator: Sendable, Equatable {
     /// The observations the fit takes: each pair at known positions, at its median RSSI.
     var observations: [PathLossCalibration.Observation] {
         heard.keys.sorted { ($0.receiver, $0.transmitter) < ($1.receiver, $1.transmitter) }.compactMap { pair in
-            guard let a = positions[pair.receiver], let b = positions[pair.transmitter],
+            guard let a = positions[pair.receiver] ?? placed[pair.receiver], let b = positions[pair.transmitter],
                 let power = transmitters.values.first(where: { $0.gateway == pair.transmitter })?.measuredPower
             else { return nil }
             return .init(

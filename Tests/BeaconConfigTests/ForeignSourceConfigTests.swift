@@ -31,6 +31,7 @@ import Testing
                       room: kitchen
                     - node: hall
                       gateway: esp-hall
+                      position: {x: 4.5, y: 2}
                 - format: openmqttgateway
                   topic: site/+/BTtoMQTT/+
                   availability: site/+/LWT
@@ -45,7 +46,7 @@ import Testing
         #expect(s[0].topic == "espresense/devices/+/+")
         #expect(s[0].availability == "espresense/rooms/+/status")
         #expect(s[0].nodes["kitchen"] == ForeignSource.Node(gateway: "kitchen", floor: "1", room: "kitchen"))
-        #expect(s[0].nodes["hall"] == ForeignSource.Node(gateway: "esp-hall"))
+        #expect(s[0].nodes["hall"] == ForeignSource.Node(gateway: "esp-hall", position: SitePosition(x: 4.5, y: 2)))
         #expect(s[1].format == .openmqttgateway)
         #expect(s[1].topic == "site/+/BTtoMQTT/+")
         #expect(s[1].availability == "site/+/LWT")

@@ -300,6 +300,14 @@ extension ManPage {
             "locator.foreign_sources[].nodes[].room", "text", "none",
             "The node's room."),
         .init(
+            "locator.foreign_sources[].nodes[].position.x", "number, metres", "none",
+            "Where the node stands, as gateway.position: hearing a gateway's advertisement, it is calibrated as a gateway is (locator.md)."
+        ),
+        .init(
+            "locator.foreign_sources[].nodes[].position.y", "number, metres", "none",
+            "Position across the floor, with x."),
+        .init("locator.foreign_sources[].nodes[].position.z", "number, metres", "0", "Height of the node."),
+        .init(
             "homeassistant.discovery", "boolean", "false",
             "Publish retained MQTT discovery for the configured beacons and regions."),
         .init(
