@@ -347,10 +347,16 @@ package struct Locator: Sendable {
         settings.rssiOffsets[gateway] ?? calibrator.offset(of: gateway)
     }
 
-    /// The gateway's filtered RSSI with the locator's calibration (`offset(of:)`); nil when the
-    /// reading carries none (then the sample derives it from the distance).
+    /// What the belief engine weighs of a reading, with the locator's calibration (`offset(of:)`):
+    /// the mean of the gateway's filtered RSSI and the newest reading published with it. The
+    /// filter (a 5 s median by default) lags a walk by half its window; the newest reading does not
+    /// lag but is noisier; their mean halves the lag for part of the noise, and a gateway publishes
+    /// on a move of its filtered RSSI, when the newest reading says most. nil when the reading
+    /// carries no filtered RSSI (then the sample derives it from the distance).
     func signal(_ r: LocatorReading) -> Double? {
-        r.filteredRSSI.map { $0 + (offset(of: r.gateway) ?? 0) }
+        guard let filtered = r.filteredRSSI else { return nil }
+        let newest = r.rssi.map { $0.isFinite ? ($0 + filtered) / 2 : filtered } ?? filtered
+        return newest + (offset(of: r.gateway) ?? 0)
     }
 
     /// The gateway's distance, recomputed from its filtered RSSI when the locator calibrates it.

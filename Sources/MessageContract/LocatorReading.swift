@@ -11,6 +11,8 @@ package struct LocatorReading: Sendable, Equatable {
     package var room: String?
     /// Filtered RSSI as the gateway published it (its own `rssi_offset` included), nil when unknown.
     package var filteredRSSI: Double?
+    /// The newest single reading the gateway published with it (`rssi`, its offset included).
+    package var rssi: Double?
     package var measuredPower: Int?
     /// Metres, as the gateway estimated it; < 0 when unknown.
     package var accuracy: Double
@@ -19,7 +21,8 @@ package struct LocatorReading: Sendable, Equatable {
 
     package init(
         beacon: BeaconIdentity, name: String? = nil, gateway: String, floor: String?, room: String?,
-        filteredRSSI: Double? = nil, measuredPower: Int? = nil, accuracy: Double, timestamp: Timestamp
+        filteredRSSI: Double? = nil, rssi: Double? = nil, measuredPower: Int? = nil, accuracy: Double,
+        timestamp: Timestamp
     ) {
         self.beacon = beacon
         self.name = name
@@ -27,6 +30,7 @@ package struct LocatorReading: Sendable, Equatable {
         self.floor = floor
         self.room = room
         self.filteredRSSI = filteredRSSI
+        self.rssi = rssi
         self.measuredPower = measuredPower
         self.accuracy = accuracy
         self.timestamp = timestamp
@@ -49,7 +53,7 @@ package struct LocatorReading: Sendable, Equatable {
         else { return nil }
         self.init(
             beacon: beacon, name: o.string("name"), gateway: gateway, floor: o.string("floor"),
-            room: o.string("room"), filteredRSSI: o.number("rssi_filtered"),
+            room: o.string("room"), filteredRSSI: o.number("rssi_filtered"), rssi: o.number("rssi"),
             measuredPower: o.number("measured_power").map { Int($0) }, accuracy: accuracy,
             timestamp: timestamp)
     }

@@ -43,6 +43,24 @@ struct BeliefEngineTests {
         return all.enumerated().filter { $0.offset == 0 || all[$0.offset - 1] != $0.element }.map(\.element)
     }
 
+    /// The newest reading a gateway publishes weighs half: it does not lag a walk as the filtered
+    /// RSSI does. B's filter still says −64 against C's −60, but B's newest readings say −52.
+    @Test func theNewestReadingCountsWithTheFilteredOne() {
+        for newest in [nil, -52.0] {
+            var h = LocatorHarness(Self.belief)
+            for t in 0..<10 {
+                let at = Double(t)
+                h.locator.observe(
+                    LocatorReading(
+                        beacon: LocatorHarness.beacon, gateway: "B", floor: "2", room: "office", filteredRSSI: -64,
+                        rssi: newest, measuredPower: -59, accuracy: 2.5, timestamp: Fixtures.at(at)))
+                Self.see(&h, "C", rssi: -60, at: at)
+                h.advance(at + 1.5)
+            }
+            #expect(Self.rooms(h) == [newest == nil ? "lab" : "office"])
+        }
+    }
+
     @Test func noRoomIsNamedWhileTheEvidenceIsEven() {
         var h = LocatorHarness(Self.belief)
         for t in 0..<20 {

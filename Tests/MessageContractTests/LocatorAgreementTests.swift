@@ -185,7 +185,7 @@ import Vocabulary
             r
                 == LocatorReading(
                     beacon: H.beacon, name: "keys", gateway: "gw1", floor: "1", room: "kitchen", filteredRSSI: -59.5,
-                    measuredPower: -59, accuracy: 1.01, timestamp: Fixtures.at(1)))
+                    rssi: -59, measuredPower: -59, accuracy: 1.01, timestamp: Fixtures.at(1)))
         let eddystone = LocatorReading(
             topic: "beacons/eddystone/00112233445566778899/aabbccddeeff/gw2/proximity",
             payload:
