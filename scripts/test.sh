@@ -38,14 +38,16 @@ if [ "$skipped_tests" -gt 0 ]; then
     echo "test: skipped $skipped_tests tests, $(grep -cE '^➜ Suite .* skipped' "$log") suites of them whole:" >&2
     # A skipped suite's tests are listed once, under the suite.
     suites=$(printf '%s\n' "$skipped_suites" | sed -nE 's/^➜ Suite ([A-Za-z0-9_]+) skipped.*/\1/p')
-    printf '%s\n' "$skipped_suites" | sed -E 's/^➜ Suite ([A-Za-z0-9_]+) skipped:? ?"?([^"]*)"?$/  \1: \2/' >&2
+    printf '%s\n' "$skipped_suites" | sed -E 's/^➜ Suite ([A-Za-z0-9_]+) skipped:? ?"?([^"]*)"?$/  \1: \2/' |
+        sed -E 's/: \.?$/: (no reason given)/' >&2
     grep -E '^➜ Test .* skipped' "$log" | while read -r line; do
         name=$(sed -E 's/^➜ Test ([^ (]+).*/\1/' <<<"$line")
         file=$(grep -rlE "func $name\(" Tests | head -1)
         suite=$(basename "${file:-unknown}" .swift)
         suite=${suite%%+*}
         grep -qxF "$suite" <<<"$suites" && continue
-        sed -E "s/^➜ Test ([^ ]+) skipped:? ?\"?([^\"]*)\"?\$/  $suite.\1: \2/" <<<"$line" >&2
+        sed -E "s/^➜ Test ([^ ]+) skipped:? ?\"?([^\"]*)\"?\$/  $suite.\1: \2/" <<<"$line" |
+            sed -E 's/: \.?$/: (no reason given)/' >&2
     done
 fi
 echo "test: $((SECONDS - start)) s; the whole output ($(wc -l <"$log") lines): $log" >&2
