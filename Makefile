@@ -66,7 +66,7 @@ test-kernel: deps
 	@scripts/test-kernel.sh
 
 # Faults through real processes (docs/reliability.md; as root: it mounts tmpfs state directories): broker and agent SIGKILLed at seeded moments, a
-# stalled broker. B2M_CHAOS_SEED picks the moments (default 17); figures go to .build/chaos-results.txt.
+# stalled broker, skewed gateway clocks, a partitioned gateway. B2M_CHAOS_SEED picks the moments (default 17); figures go to .build/chaos-results.txt.
 .PHONY: test-chaos
 test-chaos: deps
 	$(SWIFT) build --build-tests

@@ -82,6 +82,24 @@ import Vocabulary
         }
     }
 
+    @Test func theClockToleranceIsADurationFrom100msToAnHour() throws {
+        #expect(try parse("").locator.clockTolerance == .seconds(2))
+        #expect(try parse("locator:\n  clock_tolerance: 100ms\n").locator.clockTolerance == .milliseconds(100))
+        #expect(try parse("locator:\n  clock_tolerance: 1h\n").locator.clockTolerance == .seconds(3600))
+        for (text, says) in [
+            ("50ms", "must be between"), ("2h", "must be between"), ("2", "has no unit"), ("soon", "soon"),
+        ] {
+            do {
+                _ = try parse("locator:\n  enabled: true\n  clock_tolerance: \(text)\n")
+                Issue.record("clock_tolerance \(text) was accepted")
+            } catch {
+                #expect(error.key == "locator.clock_tolerance", "\(text)")
+                #expect(error.line == 3, "\(text)")
+                #expect(error.message.contains(says), "\(text): \(error.message)")
+            }
+        }
+    }
+
     @Test func rssiOffsetKeysMustBeGatewayIdsAndValuesDecibels() {
         #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    hall: 99\n") }
         #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    \"a/b\": 1\n") }

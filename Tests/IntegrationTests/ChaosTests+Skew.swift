@@ -21,38 +21,19 @@ extension ChaosTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("skew-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let plan = PackagePaths.root.appendingPathComponent("etc/floor-plan.yaml").path
         // Walk from 4 s after the start: hall 15 s, office from 25 s, lab from 50 s, office from 75 s.
         let start = (Date().timeIntervalSince1970 + 4).rounded(.up)
         var processes: [ChildProcess] = []
         let sites: [(base: String, skew: Int64)] = [("right", 0)] + Self.skews.map { ("skew\($0)", $0) }
         for site in sites {
-            let config = directory.appendingPathComponent("\(site.base).yaml").path
-            try
-                "gateway:\n  id: loc-\(site.base)\nmqtt:\n  host: 127.0.0.1\n  port: \(broker.port)\n  base_topic: \(site.base)\n  client_id: \(site.base)\n"
-                .write(toFile: config, atomically: true, encoding: .utf8)
-            processes.append(
-                try ChildProcess(
-                    PackagePaths.binary, ["locate", "--config", config],
-                    output: directory.appendingPathComponent("\(site.base)-locate.log").path))
-            for gateway in ["A", "B", "C"] {
-                var environment = ProcessInfo.processInfo.environment
-                if gateway == "B", site.skew != 0 { environment["BEACON2MQTT_TEST_WALL_STEPS"] = "0=\(site.skew)" }
-                let gatewayConfig = directory.appendingPathComponent("\(site.base)-\(gateway).yaml").path
-                try
-                    "mqtt:\n  host: 127.0.0.1\n  port: \(broker.port)\n  base_topic: \(site.base)\n  client_id: \(site.base)-\(gateway)\n"
-                    .write(toFile: gatewayConfig, atomically: true, encoding: .utf8)
-                processes.append(
-                    try ChildProcess(
-                        PackagePaths.binary,
-                        [
-                            "run", "--config", gatewayConfig, "--simulate", "--floor-plan", plan, "--as-gateway",
-                            gateway,
-                            "--start-at", String(Int(start)),
-                        ],
-                        output: directory.appendingPathComponent("\(site.base)-\(gateway).log").path,
-                        environment: environment))
-            }
+            processes += try Self.floorPlanSite(
+                site.base, in: directory, port: broker.port, start: start,
+                environment: { gateway in
+                    guard gateway == "B", site.skew != 0 else { return nil }
+                    var environment = ProcessInfo.processInfo.environment
+                    environment["BEACON2MQTT_TEST_WALL_STEPS"] = "0=\(site.skew)"
+                    return environment
+                })
         }
         // Up to the lab and back into the office (83 s of the walk).
         Thread.sleep(forTimeInterval: start + 87 - Date().timeIntervalSince1970)

@@ -186,6 +186,13 @@ beacons:
               f"{state(states, 'sensor.beacon2mqtt_a_scan_mode')}, {state(states, 'sensor.beacon2mqtt_a_adapter')}")
         started = state(states, "sensor.beacon2mqtt_a_started") or ""
         check("Started is a timestamp", re.match(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:00\+00:00$", started) is not None, started)
+        # The locator L measures gateway A's clock when it first hears it: on one host, a few ms.
+        clocked = await self.ha.wait_for(
+            session, lambda s: re.match(r"^-?\d+(\.\d+)?$", state(s, "sensor.beacon2mqtt_a_clock_offset") or ""), 20)
+        offset = state(clocked or states, "sensor.beacon2mqtt_a_clock_offset")
+        check("the Clock offset diagnostic shows what the locator measured of the gateway's clock",
+              offset is not None and re.match(r"^-?\d+(\.\d+)?$", offset) is not None and abs(float(offset)) < 2,
+              f"{offset}")
 
         devices, entities = await self.ha.ws(
             session, [{"type": "config/device_registry/list"}, {"type": "config/entity_registry/list"}])
@@ -216,7 +223,7 @@ beacons:
               registry.get("sensor.keys_hall_distance", {}).get("disabled_by") == "integration")
         diagnostic = [e for e, r in registry.items()
                       if r.get("entity_category") == "diagnostic" and ".beacon2mqtt_" in e]
-        check("the gateways' and locator's entities are diagnostic", len(diagnostic) == 3 * 8 + 1, f"{diagnostic}")
+        check("the gateways' and locator's entities are diagnostic", len(diagnostic) == 3 * 9 + 1, f"{diagnostic}")
         check("a gateway with metrics.listen links to its /metrics as the device's configuration_url",
               by_name.get("beacon2mqtt A", {}).get("configuration_url")
               == f"http://127.0.0.1:{self.metrics_port}/metrics"
