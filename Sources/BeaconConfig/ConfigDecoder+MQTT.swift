@@ -7,6 +7,11 @@ extension ConfigDecoder {
         let m = try value.mapping()
         try m.read("host", into: &s.host) { v throws(ConfigError) in try v.nonEmptyText() }
         try m.read("port", into: &s.port) { v throws(ConfigError) in try v.integer(in: 1...65535) }
+        try m.read("failover", into: &s.failover) { v throws(ConfigError) in
+            var brokers: [MQTTSettings.Failover] = []
+            for item in try v.list() { brokers.append(try Self.failoverBroker(item)) }
+            return brokers
+        }
         try m.read("base_topic", into: &s.baseTopic) { v throws(ConfigError) in
             let text = try v.text()
             if let problem = TopicLevel.prefixProblem(text) { throw v.error(problem) }
@@ -101,5 +106,33 @@ extension ConfigDecoder {
                 if let v = m[key], !v.isNull { warn(v.warning("has no effect while mqtt.tls.enabled is false")) }
             }
         }
+    }
+}
+
+extension ConfigDecoder {
+    /// `host` or `host:port` (an IPv6 address in brackets: `[::1]:1883`).
+    static func failoverBroker(_ v: ConfigValue) throws(ConfigError) -> MQTTSettings.Failover {
+        let text = try v.nonEmptyText()
+        let bad = v.error("'\(text)' is not host or host:port (an IPv6 address in brackets: [::1]:1883)")
+        var host = Substring(text)
+        var portText: Substring?
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let rest = text[text.index(after: close)...]
+            if !rest.isEmpty {
+                guard rest.hasPrefix(":") else { throw bad }
+                portText = rest.dropFirst()
+            }
+        } else if let colon = text.firstIndex(of: ":") {
+            guard text.firstIndex(of: ":") == text.lastIndex(of: ":") else { throw bad }
+            host = text[..<colon]
+            portText = text[text.index(after: colon)...]
+        }
+        guard !host.isEmpty, !host.contains(where: { " /[]".contains($0) }) else { throw bad }
+        guard let portText else { return MQTTSettings.Failover(host: String(host)) }
+        guard let port = Int(portText), (1...65535).contains(port) else {
+            throw v.error("'\(text)': the port must be a number from 1 to 65535")
+        }
+        return MQTTSettings.Failover(host: String(host), port: port)
     }
 }

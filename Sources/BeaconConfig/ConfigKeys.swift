@@ -14,7 +14,8 @@ enum ConfigKeys {
         "gateway.position": ["x", "y", "z"],
         "scanner": ["adapter", "mode", "interval", "window", "watchdog", "read_interval"],
         "mqtt": [
-            "host", "port", "base_topic", "client_id", "username", "password_file", "tls", "qos", "keepalive",
+            "host", "port", "failover", "base_topic", "client_id", "username", "password_file", "tls", "qos",
+            "keepalive",
             "protocol", "clean_session", "stats_interval", "outbox_limit", "require_broker_at_start",
             "reconnect_min", "reconnect_max",
         ],

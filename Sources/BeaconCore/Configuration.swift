@@ -72,8 +72,20 @@ package struct MQTTSettings: Sendable, Equatable {
         case v311 = "3.1.1"
         case v5 = "5"
     }
+    /// A failover broker: its host, and its port (nil: `port`).
+    package struct Failover: Sendable, Equatable {
+        package var host: String
+        package var port: Int?
+        package init(host: String, port: Int? = nil) {
+            self.host = host
+            self.port = port
+        }
+    }
+
     package var host: String = "localhost"
     package var port: Int = 1883
+    /// Brokers tried, in order, after `host` (`mqtt.failover`).
+    package var failover: [Failover] = []
     package var baseTopic: String = "beacons"
     /// Defaults to the gateway id when nil.
     package var clientID: String? = nil

@@ -35,8 +35,20 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
         }
     }
 
+    /// A broker's address.
+    package struct Broker: Sendable, Equatable {
+        package var host: String
+        package var port: Int
+        package init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+    }
+
     package var host: String
     package var port: Int
+    /// Brokers tried after `host` when it cannot be reached or its session ends (`mqtt.failover`).
+    package var failover: [Broker] = []
     package var clientID: String
     package var keepalive: TimeSpan
     package var protocolVersion: ProtocolVersion
@@ -79,6 +91,14 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
         self.reconnectMax = reconnectMax
     }
 
-    /// How the broker is addressed in log lines (no credentials).
-    package var endpoint: String { "\(tls.enabled ? "mqtts" : "mqtt")://\(host):\(port)" }
+    /// `host` and then the failover brokers, in the order they are tried.
+    package var brokers: [Broker] { [Broker(host: host, port: port)] + failover }
+
+    /// How the first broker is addressed in log lines (no credentials).
+    package var endpoint: String { endpoint(of: Broker(host: host, port: port)) }
+
+    /// How `broker` is addressed in log lines.
+    package func endpoint(of broker: Broker) -> String {
+        "\(tls.enabled ? "mqtts" : "mqtt")://\(broker.host):\(broker.port)"
+    }
 }

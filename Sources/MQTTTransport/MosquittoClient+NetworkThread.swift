@@ -11,17 +11,25 @@ extension MosquittoClient {
     func networkLoop() {
         var backoff = Backoff(minimum: options.reconnectMin, maximum: options.reconnectMax)
         var random = SystemRandomNumberGenerator()
+        // `mqtt.host`, then each failover broker: a failed attempt or an ended session moves on to the
+        // next (after the last, the first again), so the agent stays on a broker while it works.
+        let brokers = options.brokers
+        var next = 0
         while !state.withLock({ $0.stopping }) {
+            let broker = brokers[next]
+            let endpoint = options.endpoint(of: broker)
+            next = (next + 1) % brokers.count
+            state.withLock { $0.endpoint = endpoint }
             let generation = handleSlot.withLock { slot in
                 slot.generation += 1
                 return slot.generation
             }
             let box = CallbackBox(client: self, generation: generation)
             guard let handle = makeHandle(box) else {
-                connectFailed("cannot create a mosquitto handle", backoff: &backoff, random: &random)
+                connectFailed("cannot create a mosquitto handle", endpoint, backoff: &backoff, random: &random)
                 continue
             }
-            let rc = mosquitto_connect(handle, options.host, Int32(options.port), Int32(options.keepalive.seconds))
+            let rc = mosquitto_connect(handle, broker.host, Int32(broker.port), Int32(options.keepalive.seconds))
             if rc == Int32(MOSQ_ERR_SUCCESS.rawValue) {
                 handleSlot.withLock { $0.handle = handle }
                 let sessionStart = ContinuousClock.now
@@ -52,20 +60,20 @@ extension MosquittoClient {
                     if ContinuousClock.now - sessionStart >= Self.stableSession { backoff.reset() }
                     let stopping = state.withLock { $0.stopping }
                     if stopping {
-                        logger.info("disconnected from broker", ["broker": options.endpoint, "reason": "shutdown"])
+                        logger.info("disconnected from broker", ["broker": endpoint, "reason": "shutdown"])
                     } else {
-                        logger.warning("disconnected from broker", ["broker": options.endpoint, "reason": reason])
+                        logger.warning("disconnected from broker", ["broker": endpoint, "reason": reason])
                     }
                     deliver(.disconnected(generation: generation, reason: stopping ? "shutdown" : reason))
                     if stopping { break }
                     sleep(backoff.nextDelay(using: &random))
                 } else {
-                    connectFailed(reason, backoff: &backoff, random: &random)
+                    connectFailed(reason, endpoint, backoff: &backoff, random: &random)
                 }
             } else {
                 let reason = lastLibraryError(or: Self.describe(rc))
                 destroy(handle, box)
-                connectFailed(reason, backoff: &backoff, random: &random)
+                connectFailed(reason, endpoint, backoff: &backoff, random: &random)
             }
         }
     }
@@ -73,7 +81,9 @@ extension MosquittoClient {
     /// How long a session must have lasted for the next reconnect to start from `reconnect_min`.
     static let stableSession = Duration.seconds(30)
 
-    private func connectFailed(_ reason: String, backoff: inout Backoff, random: inout SystemRandomNumberGenerator) {
+    private func connectFailed(
+        _ reason: String, _ endpoint: String, backoff: inout Backoff, random: inout SystemRandomNumberGenerator
+    ) {
         let delay = backoff.nextDelay(using: &random)
         deliver(.connectFailed(reason: reason))
         let firstTime = state.withLock { s in
@@ -82,7 +92,7 @@ extension MosquittoClient {
             return s.lastLoggedFailure != reason
         }
         let metadata: KeyValuePairs<String, String> = [
-            "broker": options.endpoint, "reason": reason, "retry_in": Self.tenths(delay),
+            "broker": endpoint, "reason": reason, "retry_in": Self.tenths(delay),
         ]
         if firstTime {
             logger.warning("cannot connect to broker", metadata)
@@ -204,18 +214,18 @@ extension MosquittoClient {
                     mosq, nil, options.statusTopic, Int32(raw.count), raw.baseAddress, Int32(options.statusQoS), true)
             }
         }
-        let reconnect = state.withLock { s in
+        let (reconnect, endpoint) = state.withLock { s in
             s.connected = true
             s.connectedGeneration = box.generation
             s.lastFailure = nil
             s.lastLoggedFailure = nil
             defer { s.everConnected = true }
             if s.everConnected { s.reconnects += 1 }
-            return s.everConnected
+            return (s.everConnected, s.endpoint)
         }
         logger.info(
             reconnect ? "reconnected to broker" : "connected to broker",
-            ["broker": options.endpoint, "client_id": options.clientID, "protocol": options.protocolVersion.rawValue])
+            ["broker": endpoint, "client_id": options.clientID, "protocol": options.protocolVersion.rawValue])
         deliver(.connected(generation: box.generation))
     }
 

@@ -59,6 +59,8 @@ package final class MosquittoClient: Sendable {
         var finished = false
         var reconnects = 0
         var lastFailure: String? = nil
+        /// The broker of the current or latest attempt, as log lines name it.
+        var endpoint = ""
         var lastLoggedFailure: String? = nil
         var lastLibraryError: String? = nil
         /// Packet ids acknowledged since `stop` began (nil before).
@@ -109,8 +111,12 @@ package final class MosquittoClient: Sendable {
     /// The network thread's kernel thread id (`/proc/self/task/<id>`), once started.
     package var networkThread: pid_t? { state.withLock { $0.networkThread } }
 
-    /// How the broker is addressed in log lines (no credentials).
-    package var endpoint: String { options.endpoint }
+    /// How the broker of the current or latest attempt (before the first: the first broker) is
+    /// addressed in log lines (no credentials).
+    package var endpoint: String {
+        let current = state.withLock { $0.endpoint }
+        return current.isEmpty ? options.endpoint : current
+    }
 
     /// Waits until connected (true), or until the first attempt fails or `timeout` passes (false).
     package func waitForFirstAttempt(timeout: TimeSpan) -> Bool {

@@ -37,5 +37,6 @@ extension MQTTConnectionOptions {
                 enabled: tls.enabled, caFile: tls.caFile, caPath: tls.caPath, certFile: tls.certFile,
                 keyFile: tls.keyFile, version: tls.version, insecure: tls.insecure),
             statusQoS: max(c.mqtt.qos, 1), reconnectMin: c.mqtt.reconnectMin, reconnectMax: c.mqtt.reconnectMax)
+        failover = c.mqtt.failover.map { Broker(host: $0.host, port: $0.port ?? c.mqtt.port) }
     }
 }

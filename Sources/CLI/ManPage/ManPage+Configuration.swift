@@ -104,6 +104,12 @@ extension ManPage {
                 + "A run --replay from a pipe is read the same way (see scanning.md)."),
         .init("mqtt.host", "text", "localhost", "Broker host name or address."),
         .init("mqtt.port", "1…65535", "1883", "Broker port (8883 is usual with TLS)."),
+        .init(
+            "mqtt.failover", "list of host[:port]", "none",
+            "Further brokers, host or host:port (port: mqtt.port; IPv6 in brackets, [::1]:1883), tried after "
+                + "mqtt.host. A failed connect or an ended session moves to the next broker (after the last, "
+                + "mqtt.host again), with the reconnect_min…reconnect_max backoff between attempts; the agent "
+                + "stays on a broker while it works. Same credentials and TLS for all (see topics.md)."),
         .init("mqtt.base_topic", "topic prefix", "beacons", "Prefix of every topic."),
         .init(
             "mqtt.client_id", "text", "gateway id",
