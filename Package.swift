@@ -157,7 +157,7 @@ let package = Package(
             dependencies: [
                 "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto",
                 "IdentityCrypto",
-                "AgentCore", "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring",
+                "AgentCore", "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring", "BeaconConfig",
             ],
             swiftSettings: strict
         ),

@@ -39,6 +39,11 @@ extension ConfigDecoder {
         }
         try m.readOptional("shard", into: &s.shard) { v throws(ConfigError) in try Self.shard(v) }
         try m.read("foreign_sources", into: &s.foreignSources) { v throws(ConfigError) in try Self.foreignSources(v) }
+        try m.readOptional("site_plan", into: &s.sitePlan) { v throws(ConfigError) in
+            try SitePlanFile.load(try v.nonEmptyText(), for: v)
+        }
+        try m.read("position_deadband", into: &s.positionDeadband) { v throws(ConfigError) in try v.number(in: 0...100)
+        }
         if s.minHistory > s.historyWindow {
             throw m.error(
                 "min_history", locatedAt: ["min_history", "history_window"],

@@ -23,6 +23,30 @@ package struct LocatorLocation: Sendable, Equatable {
     package var isUnknown: Bool = false
     /// The rooms the belief engine holds likely when it decided, most likely first.
     package var likely: [Likely] = []
+    /// With a site plan: the position on `floor` (metres, the plan's axes) and its error radius
+    /// (`PositionEstimator.Estimate`), as last published.
+    package var position: Position?
+
+    /// A point on the plan and how far from it the beacon may well be.
+    package struct Position: Sendable, Equatable {
+        package var x: Double
+        package var y: Double
+        package var radius: Double
+        /// The tick that estimated it.
+        package var at: Timestamp
+        package init(x: Double, y: Double, radius: Double, at: Timestamp) {
+            self.x = x
+            self.y = y
+            self.radius = radius
+            self.at = at
+        }
+
+        /// Metres between the two points.
+        package func distance(to other: Position) -> Double {
+            let (dx, dy) = (x - other.x, y - other.y)
+            return (dx * dx + dy * dy).squareRoot()
+        }
+    }
 
     /// A room and how likely the belief engine held it.
     package struct Likely: Sendable, Equatable {

@@ -68,6 +68,14 @@ package struct LocatorSettings: Sendable, Equatable {
     package var shard: LocatorShard? = nil
     /// Other projects' receivers read as extra gateways (ESPresense, OpenMQTTGateway).
     package var foreignSources: [ForeignSource] = []
+    /// The site drawn to scale (`locator.site_plan`): with it each beacon gets a position and the
+    /// room whose polygon holds it (docs/locator.md, "Positions on a floor plan"); nil: rooms only.
+    package var sitePlan: SitePlan? = nil
+    /// With a site plan, a location is published again (same room) once its position moved more
+    /// than this many metres from the one last published (`locator.position_deadband`).
+    package var positionDeadband: Double = 1
+    /// The position estimator's constants (not configurable: they describe radio and people).
+    package var positionModel = PositionEstimator.Model()
 
     package init() {}
 }

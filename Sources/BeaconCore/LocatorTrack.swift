@@ -54,7 +54,7 @@ package struct LocatorTrack: Sendable {
     private(set) var feeds: [(gateway: String, samples: [Sample])] = []
     /// Gateway → when it reported the beacon gone (its exit event); its older readings stop counting.
     private var lostAt: [String: Timestamp] = [:]
-    package private(set) var location: LocatorLocation?
+    package internal(set) var location: LocatorLocation?
     /// Newest reading stamped at or before the last decided tick.
     private var seen: Timestamp?
     /// Set by a restore; the first tick after it starts the grace a restored owner has to report.
@@ -75,6 +75,11 @@ package struct LocatorTrack: Sendable {
     private var beliefEvidence: [RoomBelief.Evidence] = []
     private var beliefOffline: Set<String> = []
     private var beliefSettled = false
+    /// With a site plan: the position at the last tick that placed the beacon, and that tick.
+    package private(set) var position: PositionEstimator.Estimate?
+    private(set) var positionTick: Timestamp?
+    /// The beacon's advertised RSSI at 1 m (its readings' `measured_power`), for the position's model.
+    package var measuredPower: Double?
     /// The earliest tick whose decision can differ from the last one's if no message for this
     /// beacon arrives before it (`wake`); nil: decide at the next tick.
     package private(set) var nextDecision: Timestamp?
@@ -184,14 +189,15 @@ package struct LocatorTrack: Sendable {
     /// Decides tick `t`; returns the previous and the new location when it changed. Then notes in
     /// `nextDecision` the first tick that could decide otherwise if no message comes first.
     package mutating func decide(
-        at t: Timestamp, _ s: LocatorSettings, offline: Set<String>
+        at t: Timestamp, _ s: LocatorSettings, offline: Set<String>, site: SitePlacement? = nil
     )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
-        let change = rule(at: t, s, offline: offline)
+        let change = rule(at: t, s, offline: offline, site: site)
         // A change is decided again at the next tick: with the new owner the rule may move on at
         // once (a `min_dwell` of 0, a nearer gateway on the same floor). So is a belief still moving.
-        nextDecision = change == nil && !beliefMoving ? wake(after: t, s) : nil
+        // A position moves with every reading and every tick of its motion model: decided each tick.
+        nextDecision = change == nil && !beliefMoving && site == nil ? wake(after: t, s) : nil
         return change
     }
 
@@ -235,7 +241,7 @@ package struct LocatorTrack: Sendable {
     }
 
     private mutating func rule(
-        at t: Timestamp, _ s: LocatorSettings, offline: Set<String>
+        at t: Timestamp, _ s: LocatorSettings, offline: Set<String>, site: SitePlacement?
     )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
@@ -254,9 +260,21 @@ package struct LocatorTrack: Sendable {
         let cands = candidates(at: t, s, offline: offline)
         guard !cands.isEmpty else {
             beliefMoving = false
+            setPosition(nil, at: nil)
             return away(at: t, s)
         }
-        if s.engine == .belief { return believed(at: t, cands, s, offline: offline) }
+        guard let site else { return engine(at: t, cands, s, offline: offline, site: nil) }
+        locate(at: t, cands, site, offline: offline)
+        return positioned(engine(at: t, cands, s, offline: offline, site: site), at: t, site)
+    }
+
+    /// The room engine's decision at `t`.
+    private mutating func engine(
+        at t: Timestamp, _ cands: [Candidate], _ s: LocatorSettings, offline: Set<String>, site: SitePlacement?
+    )
+        -> (previous: LocatorLocation?, current: LocatorLocation)?
+    {
+        if s.engine == .belief { return believed(at: t, cands, s, offline: offline, site: site) }
         let previous = location
         guard let owner = previous?.gateway else { return moved(to: preferred(cands, s), cands, at: t) }
         guard let incumbent = cands.first(where: { $0.gateway == owner }) else {
@@ -280,7 +298,7 @@ package struct LocatorTrack: Sendable {
     }
 
     /// Rounded as published, so a location read back from its retained message compares equal.
-    private static func centi(_ v: Double) -> Double { (v * 100).rounded() / 100 }
+    static func centi(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
     private static func nearer(_ a: Candidate, _ b: Candidate) -> Bool {
         (a.latest.distance, a.gateway) < (b.latest.distance, b.gateway)
@@ -354,7 +372,7 @@ package struct LocatorTrack: Sendable {
     /// gateways hears the beacon any more (offline, or lost it) and it is no longer `min_confidence`
     /// likely, while no other room is.
     private mutating func believed(
-        at t: Timestamp, _ cands: [Candidate], _ s: LocatorSettings, offline: Set<String>
+        at t: Timestamp, _ cands: [Candidate], _ s: LocatorSettings, offline: Set<String>, site: SitePlacement?
     )
         -> (previous: LocatorLocation?, current: LocatorLocation)?
     {
@@ -368,7 +386,8 @@ package struct LocatorTrack: Sendable {
             belief.seed(.init(floor: l.floor, room: l.room ?? owner), gateway: owner)
             if !cands.contains(where: { $0.gateway == owner }) { offline.insert(owner) }
         }
-        let evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
+        var evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
+        if site != nil { evidence = positionEvidence(evidence, at: t, s.model) }
         let change: Double
         if beliefSettled, evidence == beliefEvidence, offline == beliefOffline {
             belief.repeated()
@@ -423,8 +442,10 @@ package struct LocatorTrack: Sendable {
             list.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) }
         }
         let owner = (unknown ? nil : strongest(inPlace)) ?? strongest(cands)!
+        // A room with no gateway (named from the position) names itself.
+        let room = unknown ? nil : inPlace.isEmpty ? place.room : owner.latest.room
         let next = LocatorLocation(
-            gateway: owner.gateway, floor: place.floor, room: unknown ? nil : owner.latest.room,
+            gateway: owner.gateway, floor: place.floor, room: room,
             accuracy: Self.centi(owner.latest.distance), since: since ?? t, confidence: Self.centi(probability),
             lastSeen: seen, isUnknown: unknown,
             likely: belief.ranked(3, atLeast: 0.05).map {
@@ -450,6 +471,7 @@ package struct LocatorTrack: Sendable {
             gateway: nil, floor: nil, room: nil, accuracy: nil, since: at, confidence: nil,
             lastSeen: seen ?? previous.lastSeen)
         location = next
+        setPosition(nil, at: nil)
         belief = RoomBelief()
         beliefTick = nil
         beliefEvidence = []
@@ -457,6 +479,11 @@ package struct LocatorTrack: Sendable {
         floorLead = 0
         restoredTick = nil
         return (previous, next)
+    }
+
+    mutating func setPosition(_ estimate: PositionEstimator.Estimate?, at t: Timestamp?) {
+        position = estimate
+        positionTick = estimate == nil ? nil : t
     }
 
     /// Drops readings stamped at or before `horizon` (each list is in timestamp order, so they are

@@ -30,9 +30,12 @@ package struct HomeAssistantLocatorDiscovery: HomeAssistantAnnouncer {
     static let node = "beacon2mqtt_locator"
 
     /// The tracker's attributes from the location: its confidence and likely rooms (`rooms`, the
-    /// belief engine's; none from the nearest engine, none while away).
+    /// belief engine's; none from the nearest engine, none while away), its floor, and with a site
+    /// plan its position `x`, `y` (null without one). The location changes only with the room, the
+    /// confidence band or a move beyond `locator.position_deadband`, so they do too.
     package static let trackerAttributes =
-        "{{ {'confidence': value_json.confidence, 'rooms': value_json.rooms | default([], true)} | tojson }}"
+        "{{ {'confidence': value_json.confidence, 'rooms': value_json.rooms | default([], true), "
+        + "'floor': value_json.floor, 'x': value_json.x | default(none), 'y': value_json.y | default(none)} | tojson }}"
 
     package func entities() -> [HomeAssistantEntity] {
         let locator = HomeAssistantDevice.locator(configuration, softwareVersion: softwareVersion)

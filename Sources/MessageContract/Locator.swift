@@ -30,6 +30,8 @@ package struct Locator: Sendable {
     /// Where the fit is published, retained (`TopicTree.locatorCalibration`); nil: not published.
     package var calibrationTopic: String?
 
+    /// The site plan's position estimator (`locator.site_plan`), built once per plan.
+    private var estimator: PositionEstimator?
     private var tracks: [BeaconIdentity: LocatorTrack] = [:]
     /// Tracked beacons in order, so output order never depends on hashing.
     private var order: [BeaconIdentity] = []
@@ -71,6 +73,7 @@ package struct Locator: Sendable {
         topics = TopicTree(base: baseTopic)
         clocks = GatewayClocks(tolerance: settings.clockTolerance)
         calibrator.place(ForeignSource.positions(settings.foreignSources))
+        estimator = settings.sitePlan.map { PositionEstimator(plan: $0, model: settings.positionModel) }
     }
 
     /// What a locator subscribes to: proximity and exit events of every gateway, gateway status,
@@ -94,6 +97,9 @@ package struct Locator: Sendable {
         into out: inout [OutboundMessage]
     ) {
         let roomSwitchedOn = publishesRoom && !self.publishesRoom
+        if settings.sitePlan != self.settings.sitePlan || settings.positionModel != self.settings.positionModel {
+            estimator = settings.sitePlan.map { PositionEstimator(plan: $0, model: settings.positionModel) }
+        }
         self.settings = settings
         self.qos = qos
         self.distance = distance
@@ -184,6 +190,7 @@ package struct Locator: Sendable {
         let (keep, decided, signal) = (settings.historyWindow, lastTick, signal(r))
         track(r.beacon) {
             if let name = r.name { $0.name = name }
+            if let power = r.measuredPower { $0.measuredPower = Double(power) }
             $0.insert(
                 .init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room, signal: signal),
                 gateway: r.gateway, keep: keep, decided: decided)
@@ -272,6 +279,7 @@ package struct Locator: Sendable {
     private mutating func decide(at t: Timestamp, into out: inout [OutboundMessage]) {
         let all = everyTrackDue || decidesEveryTrack
         everyTrackDue = false
+        let site = placement
         var gone = false
         for beacon in order {
             // One lookup, and the track is edited in place: a copy taken out of the dictionary
@@ -279,7 +287,7 @@ package struct Locator: Sendable {
             guard let i = tracks.index(forKey: beacon) else { continue }
             if !all, let due = tracks.values[i].nextDecision, due > t { continue }
             decisions += 1
-            if let change = tracks.values[i].decide(at: t, settings, offline: offline) {
+            if let change = tracks.values[i].decide(at: t, settings, offline: offline, site: site) {
                 let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
                 // A new confidence band of the same place is the location again, not a move.
@@ -301,6 +309,17 @@ package struct Locator: Sendable {
             }
         }
         if gone { order.removeAll { tracks[$0] == nil } }
+    }
+
+    /// What the tracks need to place beacons on the site plan; nil without one. The exponent is the
+    /// locator's fit when it fitted one, else the plan's, else the prior.
+    var placement: SitePlacement? {
+        guard let estimator else { return nil }
+        let fitted = calibrator.fit.flatMap { $0.exponentFitted ? $0.exponent : nil }
+        return SitePlacement(
+            estimator: estimator,
+            exponent: fitted ?? settings.sitePlan?.pathLossExponent ?? PathLossCalibration.priorExponent,
+            deadband: settings.positionDeadband)
     }
 
     /// Beacons currently tracked (located, or with readings).

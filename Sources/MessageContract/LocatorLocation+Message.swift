@@ -4,9 +4,10 @@ import Vocabulary
 
 /// A location as the locator publishes it and reads it back.
 extension LocatorLocation {
-    /// `{"gateway","floor","room","accuracy","since","confidence","state","last_seen"[,"rooms"]}`; the
-    /// first six are the documented location, `state` is `home`, `unknown` or `not_home`, `last_seen`
-    /// lets a late locator time the away timeout, `rooms` (belief engine) the likely rooms.
+    /// `{"gateway","floor","room","accuracy","since","confidence","state","last_seen"[,"x","y","error_radius","position_at"][,"rooms"]}`;
+    /// the first six are the documented location, `state` is `home`, `unknown` or `not_home`, `last_seen`
+    /// lets a late locator time the away timeout, `x`, `y` and `error_radius` the position on the
+    /// site plan (when one is configured) and `position_at` the tick that estimated it, `rooms` (belief engine) the likely rooms.
     package var json: String {
         var w = JSONWriter()
         w.beginObject()
@@ -18,6 +19,12 @@ extension LocatorLocation {
         w.field("confidence", confidence, decimals: 2)
         w.field("state", isUnknown ? "unknown" : isHome ? "home" : "not_home")
         w.field("last_seen", lastSeen?.rfc3339)
+        if let position {
+            w.field("x", position.x, decimals: 2)
+            w.field("y", position.y, decimals: 2)
+            w.field("error_radius", position.radius, decimals: 2)
+            w.field("position_at", position.at.rfc3339)
+        }
         if !likely.isEmpty {
             w.key("rooms")
             w.beginArray()

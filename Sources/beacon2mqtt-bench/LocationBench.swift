@@ -1,3 +1,5 @@
+import BeaconConfig
+import BeaconCore
 import BeaconWire
 import Foundation
 import MessageContract
@@ -29,14 +31,33 @@ struct LocationBench {
     static let baselines = ["latest", "median 4 s", "median + 3 dB / 2 s"]
     /// The locators compared: their `locator` keys as a YAML flow mapping ("" for the defaults).
     var locators: [String] { options.locatorConfigs.isEmpty ? [""] : options.locatorConfigs }
-    /// Each locator twice: on the gateways' messages, then with half of the receivers as ESPresense
-    /// nodes (`ESPresenseRelay`) read through `locator.foreign_sources`.
-    var variants: [(keys: String, mixed: Bool)] { locators.flatMap { [($0, false), ($0, true)] } }
-    /// One method per locator variant, then the baselines.
-    var methods: [String] {
-        variants.map { v in (v.keys.isEmpty ? "locate" : "locate \(v.keys)") + (v.mixed ? ESPresenseRelay.suffix : "") }
-            + Self.baselines
+    /// A locator run: its name, its `locator` keys, whether half of the receivers are ESPresense
+    /// nodes, whether it places beacons on the site plan.
+    struct Variant {
+        var name: String
+        var keys: String
+        var mixed: Bool
+        var positions: Bool
     }
+    /// Each locator twice: on the gateways' messages, then with half of the receivers as ESPresense
+    /// nodes (`ESPresenseRelay`) read through `locator.foreign_sources`; with a site plan, the first
+    /// locator once more with it (`positionKeys`).
+    func variants(positionKeys: String?) -> [Variant] {
+        let name = { (keys: String) in keys.isEmpty ? "locate" : "locate \(keys)" }
+        var out = locators.flatMap {
+            [
+                Variant(name: name($0), keys: $0, mixed: false, positions: false),
+                Variant(name: name($0) + ESPresenseRelay.suffix, keys: $0, mixed: true, positions: false),
+            ]
+        }
+        if let positionKeys {
+            let keys = locators[0].isEmpty ? positionKeys : "\(locators[0].dropLast()), \(positionKeys.dropFirst())"
+            out.append(Variant(name: name(locators[0]) + Self.planSuffix, keys: keys, mixed: false, positions: true))
+        }
+        return out
+    }
+    static let planSuffix = " + site plan"
+    static let positionMethod = "locate" + planSuffix
     static let sentinelMinor: UInt16 = 2
 
     /// One run's scores per method, its message rate, and the locator's location count.
@@ -44,6 +65,12 @@ struct LocationBench {
         var name: String
         var use: String
         var scores: [String: RoomScoreSummary]
+        /// Per position method (the locator's, then `PositionBaselines.names`), its errors.
+        var positions: [String: PositionErrors]
+        /// Of the locator's positions, those `locator.position_deadband` (its default) would publish
+        /// again: a move of more than it from the one last published.
+        var republished: Int
+        var seconds: Double
         var rate: MessageRate
         var relayed: Int
     }
@@ -55,10 +82,13 @@ struct LocationBench {
         let started = BenchClock.now()
         let site = try SiteDescription(path: options.site)
         let runs = try SiteRecording.load(site)
+        let placing = try SitePlacing(site: site, runs: runs, scratch: scratch)
+        let variants = variants(positionKeys: placing?.locatorKeys)
+        let methods = variants.map(\.name) + Self.baselines
         var outcomes: [RunOutcome] = []
         for (i, run) in runs.enumerated() {
             Console.line("  location: \(site.name) \(run.name) (\(Int(run.end - run.start)) s)")
-            outcomes.append(try replay(run, index: i, site: site))
+            outcomes.append(try replay(run, index: i, site: site, variants: variants, placing: placing))
         }
         let wall = BenchClock.seconds(since: started)
         var scopes: [(String, [RunOutcome])] = outcomes.map { ($0.name, [$0]) }
@@ -108,17 +138,64 @@ struct LocationBench {
                         + "\(s.missed) | \(s.unanswered) | \(messages) |")
             }
         }
+        let positionTable = placing.map { positionResults(outcomes, placing: $0, site: site, into: &report) } ?? []
         report.echo = echo
         Console.line("location on real radio: \(site.name), \(runs.count) runs, section wall time \(fmt(wall, 1)) s")
         if let g = options.gatewayConfig { Console.line("gateways' configuration adds: \(g)") }
         for line in table { Console.line(line) }
+        for line in positionTable { Console.line(line) }
+    }
+
+    /// The position errors per run, over the runs not used for fitting, and over all runs.
+    private func positionResults(
+        _ outcomes: [RunOutcome], placing: SitePlacing, site: SiteDescription, into report: inout BenchReport
+    ) -> [String] {
+        var scopes: [(String, [RunOutcome])] = outcomes.map { ($0.name, [$0]) }
+        scopes.append(("test runs", outcomes.filter { $0.use != "calibration" }))
+        scopes.append(("all runs", outcomes))
+        var table: [String] = [
+            "", placing.summary,
+            "| run | position method | median error | p90 error | vs centroid median | ticks |",
+            "| --- | --- | --- | --- | --- | --- |",
+        ]
+        for (scope, members) in scopes where !members.isEmpty {
+            let hours = members.reduce(0) { $0 + $1.seconds } / 3600
+            let republished = Double(members.reduce(0) { $0 + $1.republished })
+            var rate = BenchResult(section: "location", name: "\(site.name) \(scope): position republished")
+            rate.add(
+                "position_republished_per_h", republished / max(hours, 1e-9), "locations/h at the default deadband")
+            report.add(rate)
+            var merged: [String: PositionErrors] = [:]
+            for m in members { for (k, v) in m.positions { merged[k, default: PositionErrors()].merge(v) } }
+            let centroid = merged[PositionBaselines.names[1]]?.median ?? 0
+            for method in [Self.positionMethod] + PositionBaselines.names {
+                let e = merged[method] ?? PositionErrors()
+                var r = BenchResult(section: "location", name: "\(site.name) \(scope): position \(method)")
+                r.add("position_median_m", e.median, "m median error", decimals: 2)
+                r.add("position_p90_m", e.p90, "m p90 error", decimals: 2)
+                let below = centroid > 0 ? (1 - e.median / centroid) * 100 : 0
+                r.add("below_centroid_pct", below, "% below the weighted centroid's median", decimals: 0)
+                r.add("position_ticks", Double(e.count), "ticks")
+                report.add(r)
+                table.append(
+                    "| \(scope) | \(method) | \(fmt(e.median, 2)) m | \(fmt(e.p90, 2)) m | \(fmt(below, 0)) % | \(e.count) |"
+                )
+            }
+            table.append(
+                "| \(scope) | locations a default position_deadband publishes for moves | \(Int(republished)) "
+                    + "(\(fmt(republished / max(hours, 1e-9), 0)) an hour) | | | |")
+        }
+        return table
     }
 
     private func fmt(_ v: Double, _ decimals: Int) -> String { BenchReport.formatted(v, decimals: decimals) }
 
     // MARK: - One run
 
-    private func replay(_ run: SiteRecording, index: Int, site: SiteDescription) throws(BenchFailure) -> RunOutcome {
+    private func replay(
+        _ run: SiteRecording, index: Int, site: SiteDescription, variants: [Variant], placing: SitePlacing?
+    ) throws(BenchFailure) -> RunOutcome {
+        let methods = variants.map(\.name) + Self.baselines
         let prefix = "location-\(index + 1)"
         let captures = try ReceiverCaptures.write(run, site: site, scratch: scratch, prefix: prefix)
         let gatewayMessages = try runGateways(captures, site: site, prefix: prefix)
@@ -135,6 +212,14 @@ struct LocationBench {
         // Each locator's answer at a tick: its newest location decided at or before it.
         var next = decided.map { _ in 0 }
         var answer = decided.map { _ in RoomAnswer.none }
+        // The positioning locator's positions in the order of their ticks, and the baselines'.
+        let placed = variants.indices.first { variants[$0].positions }.map { l in
+            decided[l].compactMap(\.position).sorted { $0.at < $1.at }
+        }
+        var nextPlaced = 0
+        var position: (x: Double, y: Double)?
+        let positionBaselines = placing?.baselines(Self.readings(run))
+        var positionErrors: [String: PositionErrors] = [:]
         var baselines = [StrongestReceiver.Rule.latest, .median, .medianHysteresis].map {
             StrongestReceiver(rule: $0, readings: Self.readings(run))
         }
@@ -158,6 +243,19 @@ struct LocationBench {
             }
             let here = truth.nearest(to: tick)
             let atRest = truth.isAtRest(at: tick)
+            if let placed {
+                while nextPlaced < placed.count, placed[nextPlaced].at <= tick {
+                    position = (placed[nextPlaced].x, placed[nextPlaced].y)
+                    nextPlaced += 1
+                }
+                if let p = position {
+                    positionErrors[Self.positionMethod, default: PositionErrors()].add(
+                        hypot(p.x - here.x, p.y - here.y))
+                }
+            }
+            for (name, p) in zip(PositionBaselines.names, positionBaselines?.positions(at: tick) ?? []) {
+                positionErrors[name, default: PositionErrors()].add(hypot(p.x - here.x, p.y - here.y))
+            }
             rate.addSecond(endingAt: Int64(tick), atRest: atRest)
             if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor) {
                 let distance = site.rooms.boundaryDistance(x: here.x, y: here.y, floor: floor)
@@ -187,7 +285,8 @@ struct LocationBench {
         try Self.write(marks, to: "\(directory)/survey-\(site.name)-\(slug).marks")
         return RunOutcome(
             name: run.name, use: run.use,
-            scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), rate: rate,
+            scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), positions: positionErrors,
+            republished: Self.republished(placed ?? []), seconds: run.end - run.start, rate: rate,
             relayed: relayed.count)
     }
 
@@ -197,6 +296,18 @@ struct LocationBench {
         } catch {
             throw BenchFailure("cannot write \(path): \(error)")
         }
+    }
+
+    /// How many of `positions` (every tick's, in order) the default `position_deadband` publishes.
+    static func republished(_ positions: [(x: Double, y: Double, at: Double)]) -> Int {
+        let deadband = LocatorSettings().positionDeadband
+        var last: (x: Double, y: Double)?
+        var count = 0
+        for p in positions where last.map({ hypot(p.x - $0.x, p.y - $0.y) > deadband }) ?? true {
+            last = (p.x, p.y)
+            count += 1
+        }
+        return count
     }
 
     /// Per receiver, its readings (rounded to whole dBm, as in the captures).
@@ -286,6 +397,8 @@ struct LocationBench {
     struct Location {
         var since: Double
         var answer: RoomAnswer
+        /// The position on the site plan and the tick that estimated it, when published.
+        var position: (x: Double, y: Double, at: Double)?
     }
 
     /// Feeds `messages` to a fresh `locate --clock messages` in order, then two sentinel readings
@@ -352,7 +465,13 @@ struct LocationBench {
             let answer: RoomAnswer =
                 object.string("state") == "not_home"
                 ? .none : object.string("room").map { .room($0) } ?? .unknown
-            return Location(since: Double(since.microseconds) / 1e6, answer: answer)
+            var position: (x: Double, y: Double, at: Double)?
+            if let x = object.number("x"), let y = object.number("y"),
+                let at = object.string("position_at").flatMap(RetainedAttributes.timestamp(rfc3339:))
+            {
+                position = (x, y, Double(at.microseconds) / 1e6)
+            }
+            return Location(since: Double(since.microseconds) / 1e6, answer: answer, position: position)
         }
     }
 

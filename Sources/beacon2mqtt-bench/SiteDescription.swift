@@ -32,6 +32,8 @@ struct SiteDescription {
     var receivers: [Receiver]
     var rooms: RoomMap
     var measuredPower: Int8
+    /// The site plan (`locator.site_plan`) drawn for the site, when it has one.
+    var sitePlan: String?
 
     init(path: String) throws(BenchFailure) {
         guard let data = FileManager.default.contents(atPath: path),
@@ -82,6 +84,7 @@ struct SiteDescription {
         self.rooms = RoomMap(rooms: rooms)
         let tag = root["tag"] as? [String: Any] ?? [:]
         measuredPower = Int8(clamping: Int(number(tag, "measured_power") ?? -59))
+        sitePlan = (root["site_plan"] as? String).map { "\(directory)/\($0)" }
         for receiver in receivers where self.rooms.rooms.first(where: { $0.name == receiver.room }) == nil {
             throw BenchFailure("\(path): receiver \(receiver.gateway)'s room '\(receiver.room)' is not among the rooms")
         }

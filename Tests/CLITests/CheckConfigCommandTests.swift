@@ -32,6 +32,23 @@ import Testing
         #expect(run.stdout.isEmpty)
     }
 
+    /// A mistake in the site plan the configuration names is the configuration's: exit 78, the
+    /// plan's file and line.
+    @Test func aBadSitePlanExits78NamingThePlansLine() throws {
+        let plan = try Self.temporaryFile(
+            "gateways:\n  - {id: a, floor: \"1\", x: 0, y: 0}\nrooms:\n  - {floor: \"1\", name: hall, points: [[0, 0], [1, 0]]}\n"
+        )
+        let config = try Self.temporaryFile("locator:\n  site_plan: \(plan)\n")
+        defer { for p in [plan, config] { try? FileManager.default.removeItem(atPath: p) } }
+        let run = CapturedRun(["check-config", config])
+        #expect(run.code.rawValue == 78)
+        #expect(run.stderr.hasPrefix("\(plan):4:38: rooms[0].points: expected at least 3 points"), "\(run.stderr)")
+        let example = Self.repo.appendingPathComponent("bench/realdata/kolakowski_flat/site-plan.yaml").path
+        let good = try Self.temporaryFile("locator:\n  site_plan: \(example)\n")
+        defer { try? FileManager.default.removeItem(atPath: good) }
+        #expect(CapturedRun(["check-config", good]).code == .success)
+    }
+
     @Test func aMissingFileExits78() {
         let run = CapturedRun(["check-config", "/nonexistent/beacon2mqtt.yaml"])
         #expect(run.code == .config)

@@ -75,8 +75,13 @@ import Testing
             Self.error("gateways:\n  - {id: A, floor: 1, room: r, x: abc, y: 0}")
                 == "plan.yaml:2:35: gateways[0].x: expected a number, found 'abc'")
         #expect(
-            Self.error("gateways:\n  - {id: A, floor: 1, room: r, x: 0, y: 0, z: 1}").hasPrefix(
-                "plan.yaml:2:44: gateways[0].z: unknown key;"))
+            Self.error("gateways:\n  - {id: A, floor: 1, room: r, x: 0, y: 0, w: 1}").hasPrefix(
+                "plan.yaml:2:44: gateways[0].w: unknown key;"))
+        // The locator's keys are the same file's: a site plan is a floor plan the simulator can walk.
+        #expect(
+            Self.error(
+                "gateways:\n  - {id: A, floor: 1, room: r, x: 0, y: 0, z: 2}\n"
+                    + "rooms:\n  - {floor: 1, name: r, points: [[0, 0], [1, 0], [1, 1]]}\nwalls: []") == "no error")
         #expect(Self.error("seed: 1") == "plan.yaml:1:1: gateways: no gateways")
         #expect(Self.error("# nothing\n") == "plan.yaml: gateways: no gateways")
         #expect(

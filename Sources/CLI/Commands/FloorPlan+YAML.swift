@@ -8,14 +8,7 @@ import Simulation
 /// configuration's, `file:line:column: key: message`, and `run` exits 78 for both. It lives with the
 /// commands because the simulator itself knows no file format.
 extension FloorPlan {
-    static let schema = ConfigSchema(sections: [
-        "": [
-            "seed", "uuid", "major", "measured_power", "path_loss_exponent", "noise_db", "floor_attenuation_db",
-            "floor_height", "sensitivity_dbm", "advert_interval", "loss", "gateways", "waypoints",
-        ],
-        "gateways[]": ["id", "floor", "room", "x", "y"],
-        "waypoints[]": ["minor", "at", "x", "y", "floor"],
-    ])
+    static let schema = SitePlanFile.schema
 
     /// Parses floor-plan YAML; `file` names it in errors.
     package static func parse(_ text: String, file: String = "floor plan") throws(ConfigError) -> FloorPlan {

@@ -284,6 +284,14 @@ extension ManPage {
             "locator.shard", "k/n, 1 ≤ k ≤ n ≤ 1024", "none",
             "Decide only shard k of n: the beacons whose identity hashes to it, so n locators split a site."),
         .init(
+            "locator.site_plan", "file path", "none",
+            "The site's floor plan (rooms as polygons, gateways at x, y, z): each beacon gets a position and the room holding it (locator.md). Read again on reload."
+        ),
+        .init(
+            "locator.position_deadband", "metres, 0…100", "1",
+            "With a site plan: a location is published again (same room) once its position moved this far from the one last published."
+        ),
+        .init(
             "locator.foreign_sources[].format", "espresense openmqttgateway", "—",
             "Required: whose messages (ESPresense nodes; OpenMQTTGateway or Theengs Gateway)."),
         .init(

@@ -1,0 +1,70 @@
+import Vocabulary
+
+/// Positions on a site plan (docs/locator.md, "Positions on a floor plan"): the beacon is placed on
+/// the floor of its strongest gateway, the belief engine weighs the rooms of that floor by the
+/// position's share in each, and the location carries the position.
+extension LocatorTrack {
+    /// Places the beacon at `t` on the floor of the strongest fresh gateway, when the plan covers
+    /// that floor; else it has no position.
+    mutating func locate(at t: Timestamp, _ cands: [Candidate], _ site: SitePlacement, offline: Set<String>) {
+        let strongest = cands.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) }
+        guard let floor = strongest?.latest.floor, site.estimator.covers(floor: floor) else {
+            setPosition(nil, at: t)
+            return
+        }
+        let elapsed = positionTick.map { (t - $0).seconds } ?? 0
+        let estimate = site.estimator.estimate(
+            floor: floor, signals: cands.map { .init(gateway: $0.gateway, rssi: $0.latest.signal) },
+            measuredPower: measuredPower ?? Self.defaultMeasuredPower, exponent: site.exponent, offline: offline,
+            previous: position, elapsed: elapsed)
+        setPosition(estimate, at: t)
+    }
+
+    /// The belief engine's evidence with the rooms of the position's floor weighed by the position:
+    /// each room of the plan as likely as the position's share in it, scaled to the floor's
+    /// strongest signal (so floors still weigh against each other by signal).
+    func positionEvidence(
+        _ evidence: [RoomBelief.Evidence], at t: Timestamp, _ model: RoomBelief.Model
+    ) -> [RoomBelief.Evidence] {
+        guard let p = position, positionTick == t else { return evidence }
+        let onFloor = evidence.filter { $0.place.floor == p.floor }
+        guard let top = onFloor.map(\.signal).max() else { return evidence }
+        return evidence.filter { $0.place.floor != p.floor }
+            + p.rooms.map { share in
+                RoomBelief.Evidence(
+                    gateway: Self.planGateway, place: .init(floor: p.floor, room: share.room),
+                    signal: top + model.spread * Numerics.log(max(share.probability, Self.leastShare)))
+            }
+    }
+
+    /// The engine's `change` with the position on its location; with no change, the location again
+    /// (same room and `since`) once the position moved more than the deadband from the one
+    /// published, so readers see the position in steps, not every tick.
+    mutating func positioned(
+        _ change: (previous: LocatorLocation?, current: LocatorLocation)?, at t: Timestamp, _ site: SitePlacement
+    ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
+        guard var l = location, l.isHome else { return change }
+        let now = position.flatMap { p in
+            p.floor == l.floor
+                ? LocatorLocation.Position(x: Self.centi(p.x), y: Self.centi(p.y), radius: Self.centi(p.radius), at: t)
+                : nil
+        }
+        if let change {
+            l.position = now
+            location = l
+            return (change.previous, l)
+        }
+        guard let now, l.position.map({ now.distance(to: $0) > site.deadband }) ?? true else { return nil }
+        let previous = l
+        l.position = now
+        location = l
+        return (previous, l)
+    }
+
+    /// The plan speaks for the rooms of its floor as one gateway that is never offline.
+    static let planGateway = ""
+    /// The smallest share a room's evidence reflects (a share of 0 is not a certainty).
+    static let leastShare = 1e-6
+    /// An iBeacon's usual RSSI at 1 m, for beacons whose readings carry none.
+    static let defaultMeasuredPower = -59.0
+}

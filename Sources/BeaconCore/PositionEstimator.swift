@@ -1,0 +1,210 @@
+/// Where on its floor a beacon is, from what every gateway of the floor hears of it or misses
+/// (docs/locator.md, "Positions on a floor plan").
+///
+/// A Bayes filter on a grid of the floor's rooms (`Model.cell` apart), its belief carried between
+/// ticks as a Gaussian:
+/// - **Evidence.** A gateway that hears the beacon at `rssi` (its calibration applied) makes each
+///   cell as likely as the log-distance model `measured power − 10·n·log10(d)` explains it, with a
+///   Cauchy tail (`shadowing` dB wide), so one reflected or blocked gateway cannot pull the position
+///   far. A gateway of the floor that does not hear it (and is not offline) makes cells unlikely
+///   where the model says it should hear the beacon above `silent`.
+/// - **Motion.** The previous position spreads by `speed` metres per second between ticks, so a
+///   still beacon is held and a walking one followed.
+/// - **Answer.** The posterior mean, and as error radius the root-mean-square distance of the
+///   posterior from it.
+///
+/// Only cells inside a room are considered, so a position is never outside the plan. Pure: the
+/// caller gives the time elapsed and the tick's evidence.
+package struct PositionEstimator: Sendable, Equatable {
+    /// The constants: they describe BLE indoors and people, not one site.
+    package struct Model: Sendable, Equatable {
+        /// Grid spacing, metres.
+        package var cell = 0.25
+        /// dB: the width of a filtered RSSI's scatter around the path-loss model (indoor shadowing, 4–8 dB).
+        package var shadowing = 6.0
+        /// m/s: how far a beacon's position may wander in a second (a walk is 1–1.5 m/s; most are still).
+        package var speed = 1.0
+        /// dBm below which no gateway hears a beacon.
+        package var silent = -100.0
+        /// Metres above its floor a beacon is carried (a pocket, a hand, a desk).
+        package var beaconHeight = 1.0
+        /// How many standard deviations of the spread previous position the search covers.
+        package var window = 3.0
+        package init() {}
+    }
+
+    /// A position on a floor.
+    package struct Estimate: Sendable, Equatable {
+        package var floor: String
+        package var x: Double
+        package var y: Double
+        /// Root-mean-square distance of the posterior from (x, y), metres.
+        package var radius: Double
+        /// The posterior's share in each room of the floor that holds any, in the plan's order.
+        package var rooms: [Share] = []
+        package init(floor: String, x: Double, y: Double, radius: Double, rooms: [Share] = []) {
+            self.floor = floor
+            self.x = x
+            self.y = y
+            self.radius = radius
+            self.rooms = rooms
+        }
+    }
+
+    /// How likely the beacon is in one room.
+    package struct Share: Sendable, Equatable {
+        package var room: String
+        package var probability: Double
+        package init(room: String, probability: Double) {
+            self.room = room
+            self.probability = probability
+        }
+    }
+
+    /// What one gateway hears of the beacon: its filtered RSSI with its calibration applied, dBm.
+    package struct Signal: Sendable, Equatable {
+        package var gateway: String
+        package var rssi: Double
+        package init(gateway: String, rssi: Double) {
+            self.gateway = gateway
+            self.rssi = rssi
+        }
+    }
+
+    /// The cells of one floor that lie in a room, and the gateways placed on it.
+    struct Floor: Sendable, Equatable {
+        var xs: [Double] = []
+        var ys: [Double] = []
+        /// Per cell, its room (an index into `rooms`).
+        var cellRooms: [Int] = []
+        var rooms: [String] = []
+        var gateways: [SitePlan.Gateway] = []
+    }
+
+    package let model: Model
+    let floors: [String: Floor]
+
+    package init(plan: SitePlan, model: Model = Model()) {
+        self.model = model
+        var floors: [String: Floor] = [:]
+        for name in plan.floors {
+            var f = Floor()
+            f.gateways = plan.gateways.filter { $0.floor == name }
+            let outlines = plan.rooms.filter { $0.floor == name }
+            f.rooms = outlines.map(\.name)
+            let points = outlines.flatMap(\.outline)
+            if let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(), let minY = points.map(\.y).min(),
+                let maxY = points.map(\.y).max()
+            {
+                var y = minY + model.cell / 2
+                while y < maxY {
+                    var x = minX + model.cell / 2
+                    while x < maxX {
+                        let p = SitePlan.Point(x: x, y: y)
+                        if let room = outlines.firstIndex(where: { $0.contains(p) }) {
+                            f.xs.append(x)
+                            f.ys.append(y)
+                            f.cellRooms.append(room)
+                        }
+                        x += model.cell
+                    }
+                    y += model.cell
+                }
+            }
+            floors[name] = f
+        }
+        self.floors = floors
+    }
+
+    /// Whether the plan can place a beacon on `floor`: it has rooms and gateways there.
+    package func covers(floor: String) -> Bool {
+        guard let f = floors[floor] else { return false }
+        return !f.xs.isEmpty && !f.gateways.isEmpty
+    }
+
+    /// The beacon's position on `floor` at this tick; nil when no gateway of the floor on the plan
+    /// hears it. `previous` (on the same floor, `elapsed` seconds ago) is the motion model's prior.
+    package func estimate(
+        floor: String, signals: [Signal], measuredPower: Double, exponent: Double, offline: Set<String> = [],
+        previous: Estimate?, elapsed: Double
+    ) -> Estimate? {
+        guard let f = floors[floor], !f.xs.isEmpty else { return nil }
+        // Per gateway of the floor: its place, and what it heard (nil: a miss).
+        var terms: [(x: Double, y: Double, dz2: Double, rssi: Double?)] = []
+        var heard = 0
+        for g in f.gateways where !offline.contains(g.id) {
+            let rssi = signals.first { $0.gateway == g.id }?.rssi
+            if rssi != nil { heard += 1 }
+            let dz = g.position.z - model.beaconHeight
+            terms.append((g.position.x, g.position.y, dz * dz, rssi))
+        }
+        guard heard > 0 else { return nil }
+        let prior = previous.flatMap { $0.floor == floor ? $0 : nil }
+        // Per axis variance of the prior: the previous posterior's, spread by the walk since.
+        let spread = model.speed * max(elapsed, 0)
+        let variance = prior.map { $0.radius * $0.radius / 2 + spread * spread } ?? 0
+        let reach = prior.map { _ in model.window * variance.squareRoot() + model.cell } ?? .infinity
+        let slope = 10 * exponent / Numerics.ln10 / 2  // dB per unit of ln(d²)
+        let width2 = model.shadowing * model.shadowing
+        var logs: [Double] = []
+        var cells: [Int] = []
+        logs.reserveCapacity(f.xs.count)
+        cells.reserveCapacity(f.xs.count)
+        var best = -Double.infinity
+        for i in f.xs.indices {
+            let (x, y) = (f.xs[i], f.ys[i])
+            var l = 0.0
+            if let p = prior {
+                let (dx, dy) = (x - p.x, y - p.y)
+                if abs(dx) > reach || abs(dy) > reach { continue }
+                l -= (dx * dx + dy * dy) / (2 * max(variance, 1e-4))
+            }
+            for t in terms {
+                let (dx, dy) = (x - t.x, y - t.y)
+                let d2 = max(dx * dx + dy * dy + t.dz2, 0.01)
+                let predicted = measuredPower - slope * Numerics.log(d2)
+                if let rssi = t.rssi {
+                    let r = rssi - predicted
+                    l -= Numerics.log(1 + r * r / (2 * width2))
+                } else if predicted > model.silent {
+                    // Heard nothing where the model expects a reading: as unlikely as that reading is.
+                    let r = predicted - model.silent
+                    l -= Numerics.log(1 + r * r / (2 * width2))
+                }
+            }
+            logs.append(l)
+            cells.append(i)
+            best = max(best, l)
+        }
+        // The prior's window missed every room cell (a beacon carried off the plan): start afresh.
+        guard !cells.isEmpty else {
+            return prior == nil
+                ? nil
+                : estimate(
+                    floor: floor, signals: signals, measuredPower: measuredPower, exponent: exponent,
+                    offline: offline, previous: nil, elapsed: elapsed)
+        }
+        var (sum, sx, sy) = (0.0, 0.0, 0.0)
+        var weights = logs
+        for k in weights.indices {
+            let w = Numerics.exp(logs[k] - best)
+            weights[k] = w
+            sum += w
+            sx += w * f.xs[cells[k]]
+            sy += w * f.ys[cells[k]]
+        }
+        let (mx, my) = (sx / sum, sy / sum)
+        var spread2 = 0.0
+        var shares = [Double](repeating: 0, count: f.rooms.count)
+        for k in weights.indices {
+            let (dx, dy) = (f.xs[cells[k]] - mx, f.ys[cells[k]] - my)
+            spread2 += weights[k] * (dx * dx + dy * dy)
+            shares[f.cellRooms[cells[k]]] += weights[k] / sum
+        }
+        // A posterior on one cell still has the cell's own extent.
+        let radius = max((spread2 / sum).squareRoot(), model.cell / 2)
+        return Estimate(
+            floor: floor, x: mx, y: my, radius: radius,
+            rooms: f.rooms.indices.filter { shares[$0] > 0 }.map { Share(room: f.rooms[$0], probability: shares[$0]) })
+    }
+}

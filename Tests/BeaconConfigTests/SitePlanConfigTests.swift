@@ -1,0 +1,101 @@
+import BeaconCore
+import Glibc
+import Testing
+
+@testable import BeaconConfig
+
+@Suite struct SitePlanConfigTests {
+    /// Writes `text` to a fresh file and returns its path.
+    func file(_ text: String) -> String {
+        var template = Array("/tmp/site-plan-XXXXXX".utf8CString)
+        let fd = mkstemp(&template)
+        let path = String(cString: template)
+        _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
+        close(fd)
+        return path
+    }
+
+    static let plan = """
+        gateways:
+          - {id: hall, floor: "1", room: hall, x: 1, y: 1, z: 2.2}
+          - {id: lab, floor: "1", x: 9, y: 1}
+        rooms:
+          - floor: "1"
+            name: hall
+            points: [[0, 0], [5, 0], [5, 4], [0, 4]]
+          - floor: "1"
+            name: store
+            points: [[5, 0], [10, 0], [10, 4], [5, 4]]
+        walls:
+          - {floor: "1", points: [[5, 0], [5, 4]]}
+        path_loss_exponent: 2.4
+        """
+
+    @Test func theLocatorReadsRoomsGatewaysAndWalls() throws {
+        let path = file(Self.plan)
+        defer { unlink(path) }
+        let plan = try #require(try parse("locator:\n  site_plan: \(path)\n").locator.sitePlan)
+        #expect(plan.rooms.map(\.name) == ["hall", "store"])
+        #expect(plan.gateways[0].position == SitePosition(x: 1, y: 1, z: 2.2))
+        #expect(plan.gateways[1].room == nil)
+        #expect(plan.gateways[1].position.z == 0)
+        #expect(plan.walls.count == 1)
+        #expect(plan.pathLossExponent == 2.4)
+        #expect(plan.room(at: .init(x: 7, y: 2), floor: "1")?.name == "store")
+        #expect(plan.room(at: .init(x: 7, y: 5), floor: "1") == nil)
+        #expect(plan.nearestRoom(to: .init(x: 7, y: 5), floor: "1")?.name == "store")
+        #expect(try parse("locator:\n  enabled: false\n").locator.sitePlan == nil)
+    }
+
+    @Test func theFlatsExamplePlanLoads() throws {
+        let plan = try SitePlanFile.load(path: "bench/realdata/kolakowski_flat/site-plan.yaml")
+        #expect(plan.gateways.count == 6)
+        #expect(Set(plan.rooms.map(\.name)) == ["west room", "living room", "hall", "south-east room"])
+    }
+
+    /// Each mistake in the plan is reported at its own line in the plan's file.
+    @Test func eachMistakeIsNamedInThePlanFile() {
+        func mistake(_ text: String) -> String? {
+            let path = file(text)
+            defer { unlink(path) }
+            do {
+                _ = try SitePlanFile.load(path: path)
+                return nil
+            } catch {
+                return error.description.replacing(path, with: "plan.yaml")
+            }
+        }
+        #expect(
+            mistake("rooms:\n  - {floor: \"1\", name: a, points: [[0, 0], [1, 0]]}\n")
+                == "plan.yaml:2:35: rooms[0].points: expected at least 3 points [x, y], found 2")
+        #expect(
+            mistake("rooms:\n  - {floor: \"1\", name: a, points: [[0, 0], [1, 0], [2, 0]]}\n")
+                == "plan.yaml:2:35: rooms[0].points: the outline encloses no area (its points lie on a line)")
+        #expect(
+            mistake("rooms:\n  - {floor: \"1\", name: a, points: [[0, 0], [1, 0, 2], [2, 1]]}\n")
+                == "plan.yaml:2:44: rooms[0].points[1]: expected a point [x, y] in metres, found 3 numbers")
+        #expect(
+            mistake(
+                "rooms:\n  - {floor: \"1\", name: a, points: [[0, 0], [1, 0], [1, 1]]}\n"
+                    + "  - {floor: \"1\", name: a, points: [[0, 0], [1, 0], [1, 1]]}\n")
+                == "plan.yaml:3:24: rooms[1].name: a floor's room names must be unique (also rooms[0])")
+        #expect(
+            mistake("rooms:\n  - {floor: \"1\", nme: a}\n")
+                == "plan.yaml:2:18: rooms[0].nme: unknown key; did you mean 'name'?")
+        #expect(
+            mistake("gateways:\n  - {id: a, floor: \"1\", x: 0, y: 0}\n")
+                == "plan.yaml:1:1: rooms: no rooms: the locator places beacons in them")
+        #expect(
+            mistake("path_loss_exponent: 9\nrooms:\n  - {floor: \"1\", name: a, points: [[0, 0], [1, 0], [1, 1]]}\n")
+                == "plan.yaml:1:21: path_loss_exponent: must be between 1.2 and 6, found 9")
+    }
+
+    @Test func aPlanThatCannotBeReadIsNamedAtTheKey() {
+        #expect(
+            failure("locator:\n  site_plan: /nonexistent/plan.yaml\n")
+                == "test.yaml:2:14: locator.site_plan: cannot read '/nonexistent/plan.yaml': No such file or directory")
+        #expect(
+            failure("locator:\n  position_deadband: -1\n")
+                == "test.yaml:2:22: locator.position_deadband: must be between 0 and 100, found -1")
+    }
+}

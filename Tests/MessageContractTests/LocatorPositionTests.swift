@@ -1,0 +1,104 @@
+import BeaconCore
+import BeaconWire
+import Foundation
+import MessageContract
+import TestFixtures
+import Testing
+import Vocabulary
+
+/// The locator with a site plan (`locator.site_plan`): positions in the location message, a room
+/// with no gateway named, the deadband; without a plan, no position at all.
+@Suite struct LocatorPositionTests {
+    /// Floor 2 of the harness: office (gateways B, D), lab (C) and a kitchen with no gateway.
+    static let plan: SitePlan = {
+        func box(_ x0: Double, _ x1: Double) -> [SitePlan.Point] {
+            [.init(x: x0, y: 0), .init(x: x1, y: 0), .init(x: x1, y: 4), .init(x: x0, y: 4)]
+        }
+        var p = SitePlan()
+        p.rooms = [
+            .init(floor: "2", name: "office", outline: box(0, 5)), .init(floor: "2", name: "lab", outline: box(5, 10)),
+            .init(floor: "2", name: "kitchen", outline: box(10, 15)),
+        ]
+        p.gateways = [
+            .init(id: "B", floor: "2", room: "office", position: .init(x: 1, y: 2, z: 1)),
+            .init(id: "D", floor: "2", room: "office", position: .init(x: 4, y: 0.5, z: 1)),
+            .init(id: "C", floor: "2", room: "lab", position: .init(x: 7, y: 3.5, z: 1)),
+        ]
+        return p
+    }()
+
+    static func settings(plan: SitePlan?, deadband: Double = 1) -> LocatorSettings {
+        var s = LocatorSettings()
+        s.sitePlan = plan
+        s.positionDeadband = deadband
+        return s
+    }
+
+    /// The beacon at (x, y) from `from` to `to` seconds: each gateway's model reading every second.
+    static func walk(_ h: inout LocatorHarness, x: (Double) -> Double, y: Double, from: Int, to: Int) {
+        for t in from..<to {
+            for g in plan.gateways {
+                let d = g.position.distance(to: SitePosition(x: x(Double(t)), y: y, z: 1))
+                let rssi = -59 - 20 * Foundation.log10(d)
+                h.locator.observe(LocatorHarness.reading(g.id, d, at: Double(t), rssi: rssi))
+            }
+            h.advance(Double(t) + 1.5)
+        }
+    }
+
+    static func locations(_ h: LocatorHarness) -> [[String: Any]] {
+        h.out.filter { $0.topic == LocatorHarness.locationTopic }.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.payload.text.utf8)) as? [String: Any]
+        }
+    }
+
+    @Test func aRoomWithNoGatewayIsNamedFromThePosition() throws {
+        var h = LocatorHarness(Self.settings(plan: Self.plan))
+        Self.walk(&h, x: { _ in 2.5 }, y: 2, from: 0, to: 10)
+        Self.walk(&h, x: { t in min(2.5 + (t - 10), 12.5) }, y: 2, from: 10, to: 40)
+        let rooms = Self.locations(h).compactMap { $0["room"] as? String }
+        #expect(rooms.first == "office")
+        #expect(rooms.last == "kitchen")
+        let last = try #require(Self.locations(h).last)
+        let x = try #require(last["x"] as? Double)
+        #expect(abs(x - 12.5) < 1.5)
+        #expect((last["error_radius"] as? Double).map { $0 > 0 } == true)
+        #expect(last["position_at"] is String)
+        // The kitchen has no gateway of its own: the location names the strongest as its gateway.
+        #expect(last["gateway"] as? String == "C")
+    }
+
+    @Test func aStillBeaconIsPublishedOnceItsPositionSettles() {
+        var h = LocatorHarness(Self.settings(plan: Self.plan))
+        Self.walk(&h, x: { _ in 2.5 }, y: 2, from: 0, to: 60)
+        // The first positions settle within the deadband; then nothing more for a still beacon.
+        let late = h.out.filter { $0.topic == LocatorHarness.locationTopic }.count
+        Self.walk(&h, x: { _ in 2.5 }, y: 2, from: 60, to: 120)
+        #expect(h.out.filter { $0.topic == LocatorHarness.locationTopic }.count == late)
+        // With no deadband, every move of the estimate is published.
+        var every = LocatorHarness(Self.settings(plan: Self.plan, deadband: 0))
+        Self.walk(&every, x: { t in 2 + t / 30 }, y: 2, from: 0, to: 60)
+        #expect(every.out.filter { $0.topic == LocatorHarness.locationTopic }.count > late + 20)
+    }
+
+    @Test func aPlanLoadedOnReloadPlacesTheBeaconFromTheNextTick() {
+        var h = LocatorHarness(Self.settings(plan: nil))
+        Self.walk(&h, x: { _ in 2.5 }, y: 2, from: 0, to: 10)
+        #expect(Self.locations(h).allSatisfy { $0["x"] == nil })
+        var o: [OutboundMessage] = []
+        h.locator.reconfigure(
+            settings: Self.settings(plan: Self.plan), qos: 1, distance: DistanceSettings(), publishesRoom: false,
+            into: &o)
+        Self.walk(&h, x: { _ in 2.5 }, y: 2, from: 10, to: 14)
+        #expect(Self.locations(h).last?["x"] is Double)
+        #expect(Self.locations(h).last?["room"] as? String == "office")
+    }
+
+    @Test func withoutAPlanTheLocationHasNoPosition() {
+        var h = LocatorHarness(Self.settings(plan: nil))
+        Self.walk(&h, x: { _ in 2.5 }, y: 2, from: 0, to: 10)
+        let all = Self.locations(h)
+        #expect(!all.isEmpty)
+        #expect(all.allSatisfy { $0["x"] == nil && $0["error_radius"] == nil })
+    }
+}
