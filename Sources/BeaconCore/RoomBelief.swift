@@ -6,8 +6,11 @@
 ///   handed between two gateways of one room stays where it is.
 /// - Every gateway counts: one that hears the beacon, by how strongly; one of a place that does not
 ///   hear it, as the `silent` level; one that is offline, not at all (its place keeps its belief).
-/// - A place is as likely as its strongest gateway's signal, on a softmax with `spread` dB (the
-///   spread of a filtered RSSI): 2 × spread stronger is e² ≈ 7 times as likely.
+/// - A beacon in a place is near one of the place's gateways that hear it, any one as likely: the
+///   place is as likely as the mean of their likelihoods, each a softmax of its signal with `spread`
+///   dB (the spread of a filtered RSSI; 2 × spread stronger is e² ≈ 7 times as likely). A gateway
+///   of the place that hears the beacon weakly so counts against it, where the strongest alone
+///   would not.
 /// - Between ticks the beacon stays with probability `stay`, else it moves to another place; to
 ///   another floor a `floorMove` times less often. So a still beacon needs several ticks of contrary
 ///   evidence before its most likely place changes, and a moving one as many as the evidence is
@@ -169,18 +172,23 @@ package struct RoomBelief: Sendable, Equatable {
     /// keeps its belief: no evidence is not evidence of absence.
     private mutating func observe(_ evidence: [Evidence], offline: Set<String>, _ m: Model) {
         guard !evidence.isEmpty else { return }
-        var scores = [Double](repeating: m.silent, count: places.count)
         var top = m.silent
+        for e in evidence { top = max(top, e.signal) }
+        // Per place, the sum of its hearing gateways' likelihoods (relative to the strongest) and
+        // how many they are.
+        var sums = [Double](repeating: 0, count: places.count)
+        var counts = [Int](repeating: 0, count: places.count)
         for e in evidence {
             let i = places.firstIndex(of: e.place)!
-            scores[i] = max(scores[i], e.signal)
-            top = max(top, e.signal)
+            sums[i] += Numerics.exp((e.signal - top) / m.spread)
+            counts[i] += 1
         }
         var total = 0.0
         for i in places.indices {
-            let heard = scores[i] > m.silent
+            let heard = counts[i] > 0
             let mute = !heard && !gateways[i].contains { !offline.contains($0) }
-            let likelihood = mute ? 1 : Numerics.exp((scores[i] - top) / m.spread)
+            let likelihood =
+                mute ? 1 : heard ? sums[i] / Double(counts[i]) : Numerics.exp((m.silent - top) / m.spread)
             probabilities[i] *= likelihood
             total += probabilities[i]
         }

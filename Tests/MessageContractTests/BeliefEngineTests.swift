@@ -43,6 +43,21 @@ struct BeliefEngineTests {
         return all.enumerated().filter { $0.offset == 0 || all[$0.offset - 1] != $0.element }.map(\.element)
     }
 
+    /// A beacon in a room is near one of its gateways: the office's second gateway D hearing it
+    /// weakly counts against the office, so the lab's C at −61 outweighs the office's B at −60.
+    @Test func aRoomIsAsLikelyAsTheMeanOfItsGatewaysLikelihoods() {
+        for dWeak in [false, true] {
+            var h = LocatorHarness(Self.belief)
+            for t in 0..<10 {
+                Self.see(&h, "B", rssi: -60, at: Double(t))
+                Self.see(&h, "C", rssi: -61, at: Double(t))
+                if dWeak { Self.see(&h, "D", rssi: -75, at: Double(t)) }
+                h.advance(Double(t) + 1.5)
+            }
+            #expect(Self.rooms(h) == [dWeak ? "lab" : "office"])
+        }
+    }
+
     /// The newest reading a gateway publishes weighs half: it does not lag a walk as the filtered
     /// RSSI does. B's filter still says −64 against C's −60, but B's newest readings say −52.
     @Test func theNewestReadingCountsWithTheFilteredOne() {
