@@ -130,7 +130,7 @@ import Vocabulary
         // An empty key is named as one (found by the `layer` fuzz target: " ?" said "unknown key" of nothing).
         #expect(
             try refusal(" ?")
-                == "\(Self.fleet):1:3: \"\": unknown key; known keys here: log_level, gateway, scanner, mqtt, monitoring, ranging, regions, beacons, devices, locator, homeassistant, telemetry, remote_config, metrics, advertise"
+                == "\(Self.fleet):1:3: \"\": unknown key; known keys here: \(ConfigKeys.sections[""]!.joined(separator: ", "))"
         )
     }
 
