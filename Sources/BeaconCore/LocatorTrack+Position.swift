@@ -12,12 +12,27 @@ extension LocatorTrack {
             setPosition(nil, at: t)
             return
         }
+        let signals = cands.map { PositionEstimator.Signal(gateway: $0.gateway, rssi: $0.latest.signal) }
+        if positionSettled, let p = position, p.floor == floor, let input = positionInput, input.signals == signals,
+            input.offline == offline
+        {
+            positionTick = t
+            return
+        }
         let elapsed = positionTick.map { (t - $0).seconds } ?? 0
         let estimate = site.estimator.estimate(
-            floor: floor, signals: cands.map { .init(gateway: $0.gateway, rssi: $0.latest.signal) },
-            measuredPower: measuredPower ?? Self.defaultMeasuredPower, exponent: site.exponent, offline: offline,
-            previous: position, elapsed: elapsed)
+            floor: floor, signals: signals, measuredPower: measuredPower ?? Self.defaultMeasuredPower,
+            exponent: site.exponent, offline: offline, previous: position, elapsed: elapsed)
+        let same = positionInput.map { $0.signals == signals && $0.offline == offline } ?? false
+        let previous = position
         setPosition(estimate, at: t)
+        positionInput = estimate.map { _ in (signals, offline) }
+        positionSettled = same && previous.flatMap { p in estimate.map { Self.isSettled(p, $0) } } ?? false
+    }
+
+    /// Whether an estimate stands where the last one did, as published (to the centimetre).
+    static func isSettled(_ a: PositionEstimator.Estimate, _ b: PositionEstimator.Estimate) -> Bool {
+        a.floor == b.floor && abs(a.x - b.x) < 0.005 && abs(a.y - b.y) < 0.005 && abs(a.radius - b.radius) < 0.005
     }
 
     /// The belief engine's evidence with the rooms of the position's floor weighed by the position:

@@ -77,7 +77,11 @@ package struct LocatorTrack: Sendable {
     private var beliefSettled = false
     /// With a site plan: the position at the last tick that placed the beacon, and that tick.
     package private(set) var position: PositionEstimator.Estimate?
-    private(set) var positionTick: Timestamp?
+    var positionTick: Timestamp?
+    /// The evidence of the last estimate, and whether that estimate stood where the one before it
+    /// did: further ticks of the same evidence would not move it, so they are not computed.
+    var positionInput: (signals: [PositionEstimator.Signal], offline: Set<String>)?
+    var positionSettled = false
     /// The beacon's advertised RSSI at 1 m (its readings' `measured_power`), for the position's model.
     package var measuredPower: Double?
     /// The earliest tick whose decision can differ from the last one's if no message for this
@@ -197,7 +201,7 @@ package struct LocatorTrack: Sendable {
         // A change is decided again at the next tick: with the new owner the rule may move on at
         // once (a `min_dwell` of 0, a nearer gateway on the same floor). So is a belief still moving.
         // A position moves with every reading and every tick of its motion model: decided each tick.
-        nextDecision = change == nil && !beliefMoving && site == nil ? wake(after: t, s) : nil
+        nextDecision = change == nil && !beliefMoving && (site == nil || positionSettled) ? wake(after: t, s) : nil
         return change
     }
 
@@ -484,6 +488,10 @@ package struct LocatorTrack: Sendable {
     mutating func setPosition(_ estimate: PositionEstimator.Estimate?, at t: Timestamp?) {
         position = estimate
         positionTick = estimate == nil ? nil : t
+        if estimate == nil {
+            positionInput = nil
+            positionSettled = false
+        }
     }
 
     /// Drops readings stamped at or before `horizon` (each list is in timestamp order, so they are

@@ -79,6 +79,8 @@ package struct PositionEstimator: Sendable, Equatable {
         var cellRooms: [Int] = []
         var rooms: [String] = []
         var gateways: [SitePlan.Gateway] = []
+        /// Per gateway of the floor, per cell: ln of its squared 3-D distance to a beacon there.
+        var logDistance2: [[Double]] = []
     }
 
     package let model: Model
@@ -111,6 +113,13 @@ package struct PositionEstimator: Sendable, Equatable {
                     y += model.cell
                 }
             }
+            f.logDistance2 = f.gateways.map { g in
+                let dz = g.position.z - model.beaconHeight
+                return f.xs.indices.map { i in
+                    let (dx, dy) = (f.xs[i] - g.position.x, f.ys[i] - g.position.y)
+                    return Numerics.log(max(dx * dx + dy * dy + dz * dz, 0.01))
+                }
+            }
             floors[name] = f
         }
         self.floors = floors
@@ -129,14 +138,13 @@ package struct PositionEstimator: Sendable, Equatable {
         previous: Estimate?, elapsed: Double
     ) -> Estimate? {
         guard let f = floors[floor], !f.xs.isEmpty else { return nil }
-        // Per gateway of the floor: its place, and what it heard (nil: a miss).
-        var terms: [(x: Double, y: Double, dz2: Double, rssi: Double?)] = []
+        // Per gateway of the floor: its index, and what it heard (nil: a miss).
+        var terms: [(index: Int, rssi: Double?)] = []
         var heard = 0
-        for g in f.gateways where !offline.contains(g.id) {
+        for (k, g) in f.gateways.enumerated() where !offline.contains(g.id) {
             let rssi = signals.first { $0.gateway == g.id }?.rssi
             if rssi != nil { heard += 1 }
-            let dz = g.position.z - model.beaconHeight
-            terms.append((g.position.x, g.position.y, dz * dz, rssi))
+            terms.append((k, rssi))
         }
         guard heard > 0 else { return nil }
         let prior = previous.flatMap { $0.floor == floor ? $0 : nil }
@@ -145,33 +153,32 @@ package struct PositionEstimator: Sendable, Equatable {
         let variance = prior.map { $0.radius * $0.radius / 2 + spread * spread } ?? 0
         let reach = prior.map { _ in model.window * variance.squareRoot() + model.cell } ?? .infinity
         let slope = 10 * exponent / Numerics.ln10 / 2  // dB per unit of ln(d²)
-        let width2 = model.shadowing * model.shadowing
+        let tail = 1 / (2 * model.shadowing * model.shadowing)
         var logs: [Double] = []
         var cells: [Int] = []
         logs.reserveCapacity(f.xs.count)
         cells.reserveCapacity(f.xs.count)
         var best = -Double.infinity
         for i in f.xs.indices {
-            let (x, y) = (f.xs[i], f.ys[i])
             var l = 0.0
             if let p = prior {
-                let (dx, dy) = (x - p.x, y - p.y)
+                let (dx, dy) = (f.xs[i] - p.x, f.ys[i] - p.y)
                 if abs(dx) > reach || abs(dy) > reach { continue }
                 l -= (dx * dx + dy * dy) / (2 * max(variance, 1e-4))
             }
+            // The Cauchy terms multiplied, one logarithm a cell (rescaled long before overflow).
+            var product = 1.0
             for t in terms {
-                let (dx, dy) = (x - t.x, y - t.y)
-                let d2 = max(dx * dx + dy * dy + t.dz2, 0.01)
-                let predicted = measuredPower - slope * Numerics.log(d2)
-                if let rssi = t.rssi {
-                    let r = rssi - predicted
-                    l -= Numerics.log(1 + r * r / (2 * width2))
-                } else if predicted > model.silent {
-                    // Heard nothing where the model expects a reading: as unlikely as that reading is.
-                    let r = predicted - model.silent
-                    l -= Numerics.log(1 + r * r / (2 * width2))
+                let predicted = measuredPower - slope * f.logDistance2[t.index][i]
+                // Heard nothing where the model expects a reading: as unlikely as that reading is.
+                let r = t.rssi.map { $0 - predicted } ?? max(predicted - model.silent, 0)
+                product *= 1 + r * r * tail
+                if product > 1e200 {
+                    l -= Numerics.log(product)
+                    product = 1
                 }
             }
+            l -= Numerics.log(product)
             logs.append(l)
             cells.append(i)
             best = max(best, l)

@@ -22,7 +22,12 @@ struct LocatorBench {
         /// proximity heartbeat (the default publish policy; a beacon that just moved is read every
         /// second for 3 s, as a proximity change publishes at once).
         var period = 1
-        var name: String { "\(gateways) gateways × \(beacons) beacons" + (period > 1 ? ", \(period) s heartbeat" : "") }
+        /// With a site plan (`sitePlan`): every beacon placed on its floor as well.
+        var positions = false
+        var name: String {
+            "\(gateways) gateways × \(beacons) beacons" + (period > 1 ? ", \(period) s heartbeat" : "")
+                + (positions ? ", positions" : "")
+        }
     }
 
     static let hearers = 3
@@ -37,6 +42,7 @@ struct LocatorBench {
                 Site(gateways: 10, beacons: 200), Site(gateways: 50, beacons: 2_000),
                 Site(gateways: 500, beacons: 20_000),
                 Site(gateways: 500, beacons: 20_000, period: 30),
+                Site(gateways: 500, beacons: 20_000, positions: true),
             ]
         let seconds = options.quick ? 30 : 60
         for site in sites where options.includes(site.name) {
@@ -47,7 +53,9 @@ struct LocatorBench {
     private func measure(_ site: Site, seconds: Int) throws(BenchFailure) -> BenchResult {
         let start = Timestamp(microseconds: 1_767_225_600_000_000)  // 2026-01-01T00:00:00Z
         var composers = Self.composers(site)
-        var locator = Locator()
+        var settings = LocatorSettings()
+        if site.positions { settings.sitePlan = Self.sitePlan(site) }
+        var locator = Locator(settings: settings)
         var messagesIn = 0
         var locationsOut = 0
         var cpu: UInt64 = 0
@@ -93,6 +101,22 @@ struct LocatorBench {
             "ms/tick max after the first locating one", decimals: 2)
         r.add("decisions_per_tick", Double(locator.decisions) / Double(seconds), "beacons decided/tick")
         return r
+    }
+
+    /// The site drawn to scale: each gateway's room a 5 m square, ten in a row to a floor, the
+    /// gateway in its middle 2.5 m up.
+    static func sitePlan(_ site: Site) -> SitePlan {
+        var plan = SitePlan()
+        for g in 0..<site.gateways {
+            let x = 5 * Double(g % 10)
+            plan.rooms.append(
+                .init(
+                    floor: "\(g / 10)", name: "room\(g)",
+                    outline: [.init(x: x, y: 0), .init(x: x + 5, y: 0), .init(x: x + 5, y: 5), .init(x: x, y: 5)]))
+            plan.gateways.append(
+                .init(id: "gw\(g)", floor: "\(g / 10)", room: "room\(g)", position: .init(x: x + 2.5, y: 2.5, z: 2.5)))
+        }
+        return plan
     }
 
     /// The site's gateways as `MessageComposer`s: ids gw0…, ten to a floor, a room each.

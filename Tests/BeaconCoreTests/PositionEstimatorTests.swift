@@ -1,4 +1,5 @@
 import BeaconCore
+import TestFixtures
 import Testing
 
 /// The position estimator on a plan of two rooms, the hall with four gateways and the store with
@@ -102,5 +103,34 @@ import Testing
                 floor: "1", signals: heard, measuredPower: -59, exponent: 2, offline: ["b", "d"], previous: nil,
                 elapsed: 0))
         #expect(missed.x < ignored.x)
+    }
+}
+
+/// A track placed on the plan stops estimating once the same evidence leaves its position where it
+/// was: a still beacon costs its tick nothing more.
+@Suite struct LocatorTrackPositionTests {
+    @Test func aStillBeaconsPositionSettles() {
+        let site = SitePlacement(
+            estimator: PositionEstimator(plan: PositionEstimatorTests.plan), exponent: 2, deadband: 1)
+        var track = LocatorTrack()
+        var noise: UInt64 = 1
+        let signals = PositionEstimatorTests.signals(x: 2.5, y: 2, noise: &noise)
+        var settledAt: Int?
+        var positions: [PositionEstimator.Estimate] = []
+        for tick in 0..<60 {
+            let t = Fixtures.at(Double(tick))
+            for s in signals {
+                track.insert(
+                    .init(timestamp: t, distance: 2, floor: "1", room: "hall", signal: s.rssi), gateway: s.gateway,
+                    keep: 5, decided: tick == 0 ? nil : Fixtures.at(Double(tick - 1)))
+            }
+            _ = track.decide(at: t, LocatorSettings(), offline: [], site: site)
+            positions.append(track.position!)
+            if settledAt == nil, track.nextDecision != nil { settledAt = tick }
+        }
+        let settled = try! #require(settledAt)
+        #expect(settled < 30)
+        // From then on the position stands.
+        #expect(Set(positions[settled...].map { "\($0.x) \($0.y) \($0.radius)" }).count == 1)
     }
 }
