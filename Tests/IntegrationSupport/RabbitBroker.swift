@@ -17,23 +17,46 @@ final class RabbitBroker: @unchecked Sendable {
     private var process: ChildProcess?
     private var epmd: ChildProcess?
 
-    init() throws {
+    /// A cluster node rather than a node of its own.
+    struct ClusterNode {
+        /// The node's MQTT port (its node name is `b2m<port>@localhost`).
+        var port: Int
+        /// Every node's MQTT port, this one's among them: the cluster's peers (classic config discovery).
+        var peers: [Int]
+        /// The Erlang port mapper's port, which the cluster's nodes share (one of them starts it).
+        var epmdPort: Int
+        var startsEPMD: Bool
+    }
+
+    init(cluster node: ClusterNode? = nil) throws {
         // Short: Erlang's node and socket paths do not like long ones.
         directory = URL(fileURLWithPath: "/tmp/b2m-rmq-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        port = try MosquittoBroker.freePort()
+        port = try node?.port ?? MosquittoBroker.freePort()
         let amqp = try MosquittoBroker.freePort()
-        let epmdPort = try MosquittoBroker.freePort()
+        let epmdPort = try node?.epmdPort ?? MosquittoBroker.freePort()
         let distribution = try MosquittoBroker.freePort()
         let base = directory.path
         log = directory.appendingPathComponent("rabbitmq.log")
-        try """
-        listeners.tcp.default = 127.0.0.1:\(amqp)
-        mqtt.listeners.tcp.default = 127.0.0.1:\(port)
-        mqtt.allow_anonymous = true
-        mqtt.default_user = guest
-        mqtt.default_pass = guest
-        """.write(to: directory.appendingPathComponent("rabbitmq.conf"), atomically: true, encoding: .utf8)
+        var conf = """
+            listeners.tcp.default = 127.0.0.1:\(amqp)
+            mqtt.listeners.tcp.default = 127.0.0.1:\(port)
+            mqtt.allow_anonymous = true
+            mqtt.default_user = guest
+            mqtt.default_pass = guest
+
+            """
+        if let node {
+            conf += "cluster_formation.peer_discovery_backend = classic_config\n"
+            for (i, peer) in node.peers.enumerated() {
+                conf += "cluster_formation.classic_config.nodes.\(i + 1) = b2m\(peer)@localhost\n"
+            }
+            // Erlang's distribution trusts nodes with the same cookie: one for the cluster.
+            let cookie = directory.appendingPathComponent(".erlang.cookie")
+            try "B2MCLUSTER\(node.epmdPort)".write(to: cookie, atomically: true, encoding: .utf8)
+            chmod(cookie.path, 0o400)
+        }
+        try conf.write(to: directory.appendingPathComponent("rabbitmq.conf"), atomically: true, encoding: .utf8)
         var env = ProcessInfo.processInfo.environment
         for (name, value) in [
             "HOME": base, "RABBITMQ_CONF_ENV_FILE": "\(base)/none.conf", "RABBITMQ_NODENAME": "b2m\(port)@localhost",
@@ -49,9 +72,11 @@ final class RabbitBroker: @unchecked Sendable {
             env[name] = value
         }
         environment = env
-        epmd = try ChildProcess(
-            "/usr/bin/epmd", ["-port", "\(epmdPort)", "-address", "127.0.0.1"], output: "\(base)/epmd.log",
-            environment: env)
+        if node?.startsEPMD ?? true {
+            epmd = try ChildProcess(
+                "/usr/bin/epmd", ["-port", "\(epmdPort)", "-address", "127.0.0.1"], output: "\(base)/epmd.log",
+                environment: env)
+        }
         let enable = try ChildProcess(
             Self.plugins, ["enable", "--offline", "rabbitmq_mqtt"], output: "\(base)/plugins.log", environment: env)
         guard enable.wait(timeout: 60) == 0 else {
@@ -59,7 +84,7 @@ final class RabbitBroker: @unchecked Sendable {
                 "rabbitmq-plugins enable rabbitmq_mqtt failed: \((try? String(contentsOfFile: "\(base)/plugins.log", encoding: .utf8)) ?? "")"
             )
         }
-        try start()
+        if node == nil { try start() }
     }
 
     deinit {
@@ -71,7 +96,17 @@ final class RabbitBroker: @unchecked Sendable {
 
     /// Starts the node (again) and waits until its MQTT listener accepts: 5–25 s.
     func start() throws {
+        try launch()
+        try waitUntilListening()
+    }
+
+    /// Starts the node (again) without waiting for it.
+    func launch() throws {
         process = try ChildProcess(Self.server, [], output: log.path, environment: environment)
+    }
+
+    /// Waits until the node's MQTT listener accepts.
+    func waitUntilListening() throws {
         guard waitUntil(timeout: 90, { MosquittoBroker.accepts(port: self.port) }) else {
             throw MosquittoBroker.BrokerError("RabbitMQ did not listen on \(port): \(logText.suffix(3000))")
         }
