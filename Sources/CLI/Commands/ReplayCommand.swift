@@ -52,17 +52,7 @@ struct ReplayCommand: Command {
     }
 
     func run(_ context: CommandContext) -> ExitCode {
-        var config = Configuration()
-        if let configPath {
-            do {
-                config = try ConfigLoader.load(path: configPath, defaultGatewayID: HostName.gatewayID())
-            } catch {
-                context.err("\(error)\n")
-                return .config
-            }
-        } else {
-            config.gateway.id = HostName.gatewayID()
-        }
+        guard let config = context.configuration(at: configPath) else { return .config }
         let data: [UInt8]
         do { data = try FileSystem.contents(path) } catch {
             context.err("\(path): cannot read: \(error)\n")

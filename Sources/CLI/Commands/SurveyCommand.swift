@@ -62,15 +62,7 @@ struct SurveyCommand: Command {
 
     func run(_ context: CommandContext) -> ExitCode {
         if typing { return typeMarks(context) }
-        var config = Configuration()
-        if let configPath {
-            do {
-                config = try ConfigLoader.load(path: configPath, defaultGatewayID: HostName.gatewayID())
-            } catch {
-                context.err("\(error)\n")
-                return .config
-            }
-        }
+        guard let config = context.configuration(at: configPath) else { return .config }
         let base = config.mqtt.baseTopic
         var inputs: [(messages: [(topic: String, payload: String)], marks: [SiteSurvey.Mark])] = []
         for walk in walks {

@@ -43,16 +43,7 @@ struct LiveScanOptions {
 
     /// What to scan with, or nil after printing why the configuration is unusable (exit 78).
     func resolve(defaultMode: ScanConfiguration.Mode, context: CommandContext) -> Resolved? {
-        var config = Configuration()
-        config.gateway.id = HostName.gatewayID()
-        if let configPath {
-            do {
-                config = try ConfigLoader.load(path: configPath, defaultGatewayID: HostName.gatewayID())
-            } catch {
-                context.err("\(error)\n")
-                return nil
-            }
-        }
+        guard let config = context.configuration(at: configPath) else { return nil }
         guard let selection = adapter ?? HCIAdapterSelection(config.scanner.adapter) else {
             context.err(
                 "\(configPath ?? "configuration"): scanner.adapter: '\(config.scanner.adapter)' is not hciN, an address or auto\n"
