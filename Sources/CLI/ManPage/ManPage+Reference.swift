@@ -89,12 +89,13 @@ extension ManPage {
             return (
                 "EX_DATAERR",
                 "Input could not be decoded: a damaged capture (replay, run --replay; everything before the "
-                    + "damage was processed), or bytes decode cannot read."
+                    + "damage was processed), bytes decode cannot read, or a malformed line of survey's marks."
             )
         case .noInput:
             return (
                 "EX_NOINPUT",
-                "An input file (the capture of replay or run --replay) cannot be read or is not a capture."
+                "An input file (the capture of replay or run --replay, a walk's messages or marks for survey) cannot be "
+                    + "read or is not a capture."
             )
         case .noUser: return ("EX_NOUSER", "check-config --as-user named a user that does not exist.")
         case .noPermission: return ("EX_NOPERM", "check-config --as-user needs root to read files as another user.")
