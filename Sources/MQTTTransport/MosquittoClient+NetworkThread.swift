@@ -88,6 +88,7 @@ extension MosquittoClient {
         deliver(.connectFailed(reason: reason))
         let firstTime = state.withLock { s in
             s.lastFailure = reason
+            if !s.everConnected { s.failedAttempts += 1 }
             defer { s.lastLoggedFailure = reason }
             return s.lastLoggedFailure != reason
         }

@@ -59,6 +59,8 @@ package final class MosquittoClient: Sendable {
         var finished = false
         var reconnects = 0
         var lastFailure: String? = nil
+        /// Attempts that failed before any connect (`waitForFirstAttempt` waits for one per broker).
+        var failedAttempts = 0
         /// The broker of the current or latest attempt, as log lines name it.
         var endpoint = ""
         var lastLoggedFailure: String? = nil
@@ -118,12 +120,14 @@ package final class MosquittoClient: Sendable {
         return current.isEmpty ? options.endpoint : current
     }
 
-    /// Waits until connected (true), or until the first attempt fails or `timeout` passes (false).
+    /// Waits until connected (true), or until an attempt on every broker of the list failed or
+    /// `timeout` passes (false).
     package func waitForFirstAttempt(timeout: TimeSpan) -> Bool {
         var connected = false
+        let brokers = options.brokers.count
         _ = state.wait(for: Duration(timeout)) { s in
             connected = s.connected
-            return s.connected || s.lastFailure != nil
+            return s.connected || s.failedAttempts >= brokers
         }
         return connected
     }

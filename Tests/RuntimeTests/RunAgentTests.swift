@@ -263,4 +263,18 @@ import Vocabulary
         #expect(harness.wait(timeout: 15)?.0 == .unavailable)
         #expect(harness.lines.all.contains { $0.hasPrefix("error: broker unavailable at start") })
     }
+
+    /// A dead `mqtt.host` with a live failover broker is no broker unavailable at start: the agent
+    /// tries every broker of the list before it gives up.
+    @Test func requireBrokerAtStartTriesTheFailoverBrokers() throws {
+        let broker = try MosquittoBroker()
+        var configuration = AgentHarness.configuration(port: try MosquittoBroker.freePort())
+        configuration.mqtt.failover = [MQTTSettings.Failover(host: "127.0.0.1", port: broker.port)]
+        configuration.mqtt.requireBrokerAtStart = true
+        let harness = try AgentHarness(configuration: configuration, source: ScriptedSource(count: 1, interval: 0))
+        #expect(waitUntil(timeout: 15) { harness.lines.all.contains { $0.contains("connected to broker") } })
+        #expect(!harness.lines.all.contains { $0.hasPrefix("error: broker unavailable at start") })
+        harness.signal(SIGTERM)
+        #expect(harness.wait(timeout: 10)?.0 == .success)
+    }
 }

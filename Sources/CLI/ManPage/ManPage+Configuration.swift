@@ -149,7 +149,8 @@ extension ManPage {
                 + "messages, the rest events and states."),
         .init(
             "mqtt.require_broker_at_start", "boolean", "false",
-            "Exit 69 when the broker is unreachable at start, instead of retrying in the background."),
+            "Exit 69 when the broker (each of mqtt.host and mqtt.failover) is unreachable at start, instead of "
+                + "retrying in the background."),
         .init(
             "mqtt.reconnect_min", "duration ≥ 100ms", "1s",
             "Shortest reconnect delay: the first retry waits 1–1.5× this; the step doubles up to reconnect_max, plus up to half a step at random."
