@@ -125,7 +125,7 @@ extension ChaosTests {
         // The backlog is no clock behind, moves no beacon and re-decides nothing already published.
         #expect(clock?["state"] as? String == "ok", "\(String(describing: clock))")
         #expect(redecided.isEmpty, "\(describe(afterHeal))")
-        // A known defect of the belief engine (docs/reliability.md, "The partition"): a room whose
+        // A known defect of the belief engine (docs/reliability.md, "Chaos: `make test-chaos`"): a room whose
         // gateways are all offline keeps its belief against the others' (likelihood 1), and when its
         // gateway stalls while it owns the beacon, its last readings count until the broker declares
         // it offline, so that belief is high when it freezes. Some runs then name the lab again while
