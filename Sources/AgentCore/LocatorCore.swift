@@ -33,12 +33,18 @@ package struct LocatorCore: AgentMachine {
     private let softwareVersion: String
     /// Other projects' receivers (`locator.foreign_sources`), read as extra gateways.
     private var foreign: ForeignSourceReader
+    /// The live map's tracks (`metrics.map`); nil: the map is off and nothing is kept for it.
+    private var trails: LiveMapTrails?
+    /// Decisions taken, counted while the map is on: the map changed when this did.
+    package private(set) var mapVersion = 0
 
     package init(
         locator: Locator, clock: LocatorClock, tick: TimeSpan, outboxLimit: Int, flush: TimeSpan = .seconds(2),
         now: MonotonicInstant,
-        wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil, foreign: ForeignSourceReader? = nil
+        wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil, foreign: ForeignSourceReader? = nil,
+        map: Bool = false
     ) {
+        trails = map ? LiveMapTrails() : nil
         self.foreign =
             foreign ?? ForeignSourceReader(sources: locator.settings.foreignSources, distance: locator.distance)
         self.locator = locator
@@ -82,6 +88,9 @@ package struct LocatorCore: AgentMachine {
             lateReadings: locator.clocks.late,
             foreignMessages: foreign.counters.byOutcome.map { .init(outcome: $0.outcome, count: $0.count) })
     }
+
+    /// What the live map shows now; nil while it is off.
+    package var liveMap: LiveMap? { trails.map { locator.liveMap(trails: $0, at: wall) } }
 
     package var nextWake: MonotonicInstant {
         guard let finishing else { return nextTick }
@@ -256,6 +265,10 @@ package struct LocatorCore: AgentMachine {
         var out: [OutboundMessage] = []
         locator.advance(to: time, into: &out)
         delivery.enqueue(out)
+        if trails != nil {
+            locator.record(&trails!)
+            mapVersion += 1
+        }
     }
 
     private mutating func publishQueued<Session: BrokerSession>(_ session: inout Session) {

@@ -3,7 +3,7 @@ import Glibc
 
 extension ConfigDecoder {
     /// `metrics:`: the Prometheus endpoint (docs/metrics.md).
-    func metrics(_ value: ConfigValue, into s: inout MetricsSettings) throws(ConfigError) {
+    mutating func metrics(_ value: ConfigValue, into s: inout MetricsSettings) throws(ConfigError) {
         let m = try value.mapping()
         try m.readOptional("listen", into: &s.listen) { v throws(ConfigError) in try Self.endpoint(v) }
         try m.readOptional("locator_listen", into: &s.locatorListen) { v throws(ConfigError) in try Self.endpoint(v) }
@@ -14,6 +14,30 @@ extension ConfigDecoder {
             throw v.error(
                 "port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen"
             )
+        }
+        try m.read("map", into: &s.map) { v throws(ConfigError) in try v.bool() }
+        for (key, path) in [
+            ("map_password_file", \MetricsSettings.mapPasswordFile), ("tls_certificate", \.tlsCertificate),
+            ("tls_key", \.tlsKey),
+        ] {
+            try m.readOptional(key, into: &s[keyPath: path]) { v throws(ConfigError) in try v.nonEmptyText() }
+        }
+        if (s.tlsCertificate == nil) != (s.tlsKey == nil), let v = m["tls_certificate"] ?? m["tls_key"] {
+            throw v.error("needs both metrics.tls_certificate and metrics.tls_key")
+        }
+        if let file = s.tlsCertificate, let v = m["tls_certificate"] { named(file, .certificate, at: v) }
+        if let file = s.tlsKey, let v = m["tls_key"] { named(file, .privateKey, at: v) }
+        if let file = s.mapPasswordFile, let v = m["map_password_file"] { named(file, .credentials, at: v) }
+        guard s.map, let v = m["map"] else { return }
+        let endpoints = [s.listen, s.locatorEndpoint].compactMap { $0 }
+        if endpoints.isEmpty {
+            throw v.error("needs metrics.listen or metrics.locator_listen: the map is served there")
+        }
+        // The map shows where people are: beyond this host only behind a password and TLS.
+        if let open = endpoints.first(where: { !$0.isLoopback }), s.mapPasswordFile == nil || s.tlsCertificate == nil {
+            throw v.error(
+                "would show positions beyond this host on \(open); set metrics.map_password_file, "
+                    + "metrics.tls_certificate and metrics.tls_key, or listen on a loopback address (127.0.0.1, [::1])")
         }
     }
 

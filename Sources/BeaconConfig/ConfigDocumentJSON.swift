@@ -6,7 +6,10 @@ import BeaconWire
 enum ConfigDocumentJSON {
     /// Values never published: who the gateway logs in as, where its password and TLS key are, and
     /// a device's identity resolving key (it tells anyone who holds it where the phone is).
-    static let secrets: Set<String> = ["mqtt.username", "mqtt.password_file", "mqtt.tls.key_file", "devices[].irk"]
+    static let secrets: Set<String> = [
+        "mqtt.username", "mqtt.password_file", "mqtt.tls.key_file", "devices[].irk", "metrics.map_password_file",
+        "metrics.tls_key",
+    ]
 
     static func render(_ root: YAMLNode?, redacting: Bool = true) -> String {
         var w = JSONWriter()

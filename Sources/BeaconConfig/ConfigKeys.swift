@@ -32,7 +32,7 @@ enum ConfigKeys {
         "homeassistant": ["discovery", "prefix", "room_topic", "gateway_entities", "via_device"],
         "telemetry": ["enabled", "interval", "low_battery_mv"],
         "remote_config": ["enabled"],
-        "metrics": ["listen", "locator_listen"],
+        "metrics": ["listen", "locator_listen", "map", "map_password_file", "tls_certificate", "tls_key"],
         "locator": [
             "enabled", "interval", "settle", "clock_tolerance", "stale_after", "away_timeout", "switch_outright",
             "switch_sustained",

@@ -12,9 +12,11 @@ package struct ConfigNamedFile: Sendable, Equatable {
         case privateKey
         /// A directory of certificates (`mqtt.tls.ca_path`).
         case directory
+        /// `user:password` lines (`metrics.map_password_file`, `MapPasswordFile`).
+        case credentials
 
         /// For the service's eyes only: others should not read it.
-        package var isSecret: Bool { self == .secret || self == .privateKey }
+        package var isSecret: Bool { self == .secret || self == .privateKey || self == .credentials }
     }
 
     package var path: String

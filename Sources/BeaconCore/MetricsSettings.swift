@@ -4,6 +4,13 @@ package struct MetricsSettings: Sendable, Equatable {
     package var listen: Endpoint? = nil
     /// `metrics.locator_listen`: where `beacon2mqtt locate` serves them; nil: `locatorEndpoint`'s default.
     package var locatorListen: Endpoint? = nil
+    /// `metrics.map`: serve the live map (`/map`, `/map.json`, `/map/events`) where the locator runs.
+    package var map = false
+    /// `metrics.map_password_file`: `user:password` lines; the map asks for one of them (HTTP basic auth).
+    package var mapPasswordFile: String? = nil
+    /// `metrics.tls_certificate` and `metrics.tls_key`: PEM files; with them the endpoint speaks HTTPS only.
+    package var tlsCertificate: String? = nil
+    package var tlsKey: String? = nil
 
     /// Where `locate` serves: `locator_listen`, or `listen`'s address on the next port, so `run`
     /// and `locate` with one configuration on one host never contend for a port.
@@ -23,6 +30,11 @@ package struct MetricsSettings: Sendable, Equatable {
         package var isIPv6: Bool { address.contains(":") }
         /// As written in the configuration: `127.0.0.1:9851`, `[::1]:9851`.
         package var description: String { isIPv6 ? "[\(address)]:\(port)" : "\(address):\(port)" }
+        /// Reachable from this host only: 127.0.0.0/8 or ::1.
+        package var isLoopback: Bool {
+            if isIPv6 { return address == "::1" || address.hasPrefix("::ffff:127.") }
+            return address.hasPrefix("127.")
+        }
     }
 
     package init(listen: Endpoint? = nil, locatorListen: Endpoint? = nil) {

@@ -32,10 +32,10 @@ package struct Locator: Sendable {
 
     /// The site plan's position estimator (`locator.site_plan`), built once per plan.
     private var estimator: PositionEstimator?
-    private var tracks: [BeaconIdentity: LocatorTrack] = [:]
+    private(set) var tracks: [BeaconIdentity: LocatorTrack] = [:]
     /// Tracked beacons in order, so output order never depends on hashing.
-    private var order: [BeaconIdentity] = []
-    private var offline: Set<String> = []
+    private(set) var order: [BeaconIdentity] = []
+    private(set) var offline: Set<String> = []
     /// The gateways' clocks against the receive clock, when messages come with one (`handle(topic:payload:received:)`).
     package private(set) var clocks: GatewayClocks
     /// Decide every track at the next tick: the offline gateways or the settings changed, which

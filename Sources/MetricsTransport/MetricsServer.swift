@@ -7,6 +7,8 @@ import MetricsContract
 /// pipeline nothing. Hostile clients meet the limits (`Limits`): too many connections are closed
 /// at once, idle or slow ones after the timeout, requests too large for the per-connection memory
 /// are answered with an error status and closed; nothing they send reaches the pipeline.
+/// With `map`, it also serves the live map (`/map`, `/map.json`, `/map/events`), on a thread per
+/// connection so an event stream waiting for news holds up nothing else; with `tls`, HTTPS only.
 package final class MetricsServer: Sendable {
     package struct Limits: Sendable {
         /// Connections open at once (more are accepted and closed at once).
@@ -32,7 +34,10 @@ package final class MetricsServer: Sendable {
     }
 
     /// Listens on `address` (dotted IPv4, or IPv6 without brackets) and `port` until `stop`.
-    package init(board: MetricsBoard, address: String, port: Int, limits: Limits = Limits()) throws(StartError) {
+    package init(
+        board: MetricsBoard, address: String, port: Int, limits: Limits = Limits(), map: MapAccess? = nil,
+        tls: TLSIdentity? = nil
+    ) throws(StartError) {
         let ipv6 = address.contains(":")
         let endpoint = ipv6 ? "[\(address)]:\(port)" : "\(address):\(port)"
         let portBytes = in_port_t(UInt16(clamping: port)).bigEndian
@@ -79,10 +84,12 @@ package final class MetricsServer: Sendable {
             close(fd)
             throw failure(code)
         }
-        let box = Unmanaged.passRetained(RequestContext(board: board, library: library))
+        let box = Unmanaged.passRetained(RequestContext(board: board, library: library, map: map))
+        // TLS needs room for the library's record buffers besides the request's.
+        let memory = tls == nil ? limits.memoryBytes : max(limits.memoryBytes, 64 * 1024)
         let daemon = b2m_mhd_start(
             library.startDaemon, fd, limits.connections, limits.connections, limits.timeoutSeconds,
-            limits.memoryBytes, metricsRequestHandler, box.toOpaque())
+            memory, map == nil ? 0 : 1, tls?.key, tls?.certificate, metricsRequestHandler, box.toOpaque())
         guard let daemon else {
             box.release()
             close(fd)
@@ -116,6 +123,8 @@ private final class Handle: @unchecked Sendable {
         daemon = nil
         pthread_mutex_unlock(&lock)
         guard let running else { return }
+        // Event streams end within one poll, so the library can join their threads.
+        context.takeUnretainedValue().streams.stop()
         library.stopDaemon(running)
         context.release()
     }
@@ -127,22 +136,39 @@ private final class Handle: @unchecked Sendable {
 private final class RequestContext: Sendable {
     let board: MetricsBoard
     let library: MicroHTTPDLibrary
-    init(board: MetricsBoard, library: MicroHTTPDLibrary) {
+    /// nil: the map is off, and its paths are not found.
+    let map: MapAccess?
+    let streams: MapEventStream.Gate
+    init(board: MetricsBoard, library: MicroHTTPDLibrary, map: MapAccess?) {
         self.board = board
         self.library = library
+        self.map = map
+        streams = MapEventStream.Gate(limit: map?.streams ?? 0)
     }
 
-    /// Status, content type and body for one GET (or HEAD) of `path`.
-    func answer(_ path: String) -> (status: UInt32, type: String, body: String) {
+    /// An answer held in memory: status, content type, body.
+    typealias Answer = (status: UInt32, type: String, body: [UInt8])
+
+    static let text = "text/plain; charset=utf-8"
+
+    /// Status, content type and body for one GET (or HEAD) of `path`; nil for the event stream.
+    func answer(_ path: String, authorization: () -> String?) -> Answer? {
         switch path {
         case "/metrics":
-            return (200, ExpositionWriter.contentType, MetricsExposition.render(board.snapshot()))
+            return (200, ExpositionWriter.contentType, Array(MetricsExposition.render(board.snapshot()).utf8))
         case "/healthz":
             let problems = board.snapshot().problems
-            if problems.isEmpty { return (200, "text/plain; charset=utf-8", "ok\n") }
-            return (503, "text/plain; charset=utf-8", problems.joined(separator: "; ") + "\n")
+            if problems.isEmpty { return (200, Self.text, Array("ok\n".utf8)) }
+            return (503, Self.text, Array((problems.joined(separator: "; ") + "\n").utf8))
+        case "/map", "/map.json", "/map/events":
+            guard let map else { return (404, Self.text, Array("not found: the map is off (metrics.map)\n".utf8)) }
+            guard map.admits(authorization()) else { return (401, Self.text, Array("credentials needed\n".utf8)) }
+            if path == "/map" { return (200, "text/html; charset=utf-8", MapPage.bytes) }
+            if path == "/map/events" { return nil }
+            guard let document = board.map else { return (503, Self.text, Array("no map yet\n".utf8)) }
+            return (200, "application/json", document.json)
         default:
-            return (404, "text/plain; charset=utf-8", "not found; try /metrics or /healthz\n")
+            return (404, Self.text, Array("not found; try /metrics, /healthz or /map\n".utf8))
         }
     }
 }
@@ -153,23 +179,74 @@ private let metricsRequestHandler: MHD_AccessHandlerCallback = {
     context, connection, url, method, _, _, _, _ in
     guard let context, let connection else { return .NO }
     let server = Unmanaged<RequestContext>.fromOpaque(context).takeUnretainedValue()
+    let library = server.library
     let verb = method.map { String(cString: $0) } ?? ""
-    let answer: (status: UInt32, type: String, body: String)
+    let answer: RequestContext.Answer?
     if verb == "GET" || verb == "HEAD" {
-        answer = server.answer(url.map { String(cString: $0) } ?? "/")
+        answer = server.answer(url.map { String(cString: $0) } ?? "/") {
+            library.lookupConnectionValue(connection, MHD_ValueKind(rawValue: 1)!, "Authorization").map {
+                String(cString: $0)
+            }
+        }
     } else {
-        answer = (405, "text/plain; charset=utf-8", "only GET and HEAD\n")
+        answer = (405, RequestContext.text, Array("only GET and HEAD\n".utf8))
     }
-    var body = Array(answer.body.utf8)
+    guard let answer else { return streamMap(server, connection) }
+    var body = answer.body
     guard
         let response = body.withUnsafeMutableBytes({
             // MHD_RESPMEM_MUST_COPY
-            server.library.createResponseFromBuffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)
+            library.createResponseFromBuffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)
         })
     else { return .NO }
-    let library = server.library
     defer { library.destroyResponse(response) }
     _ = library.addResponseHeader(response, "Content-Type", answer.type)
     if answer.status == 405 { _ = library.addResponseHeader(response, "Allow", "GET, HEAD") }
+    if answer.status == 401 {
+        _ = library.addResponseHeader(
+            response, "WWW-Authenticate", "Basic realm=\"beacon2mqtt map\", charset=\"UTF-8\"")
+    }
+    // The map shows where people are: no cache keeps a copy.
+    if url.map({ String(cString: $0).hasPrefix("/map") }) == true {
+        _ = library.addResponseHeader(response, "Cache-Control", "no-store")
+    }
     return library.queueResponse(connection, answer.status, response)
+}
+
+/// `/map/events`: a stream of the map's updates (`MapEventStream`), or 503 when every place is taken.
+private func streamMap(_ server: RequestContext, _ connection: OpaquePointer) -> MHD_Result {
+    let library = server.library
+    guard server.streams.enter() else {
+        var body = Array("too many map streams\n".utf8)
+        guard
+            let response = body.withUnsafeMutableBytes({
+                library.createResponseFromBuffer($0.count, $0.baseAddress, MHD_ResponseMemoryMode(rawValue: 2)!)
+            })
+        else { return .NO }
+        defer { library.destroyResponse(response) }
+        _ = library.addResponseHeader(response, "Retry-After", "5")
+        return library.queueResponse(connection, 503, response)
+    }
+    let stream = Unmanaged.passRetained(MapEventStream(board: server.board, gate: server.streams))
+    guard
+        let response = library.createResponseFromCallback(
+            b2m_mhd_size_unknown, 16 * 1024, mapEventReader, stream.toOpaque(), mapEventRelease)
+    else {
+        stream.release()
+        return .NO
+    }
+    defer { library.destroyResponse(response) }
+    _ = library.addResponseHeader(response, "Content-Type", "text/event-stream")
+    _ = library.addResponseHeader(response, "Cache-Control", "no-store")
+    return library.queueResponse(connection, 200, response)
+}
+
+private let mapEventReader: MHD_ContentReaderCallback = { context, _, buffer, max in
+    guard let context, let buffer else { return b2m_mhd_end_of_stream }
+    return Unmanaged<MapEventStream>.fromOpaque(context).takeUnretainedValue().read(into: buffer, max: max)
+}
+
+private let mapEventRelease: MHD_ContentReaderFreeCallback = { context in
+    guard let context else { return }
+    Unmanaged<MapEventStream>.fromOpaque(context).release()
 }

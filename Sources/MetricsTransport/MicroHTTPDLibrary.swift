@@ -16,6 +16,8 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
     let destroyResponse: b2m_mhd_destroy_response_fn
     let addResponseHeader: b2m_mhd_add_response_header_fn
     let queueResponse: b2m_mhd_queue_response_fn
+    let createResponseFromCallback: b2m_mhd_create_response_from_callback_fn
+    let lookupConnectionValue: b2m_mhd_lookup_connection_value_fn
 
     /// Loaded once (Swift globals initialise once, thread-safely); the handle is never closed, since
     /// an endpoint may start again after a reload.
@@ -38,7 +40,11 @@ struct MicroHTTPDLibrary: @unchecked Sendable {
                         "MHD_create_response_from_buffer", as: b2m_mhd_create_response_from_buffer_fn.self),
                     destroyResponse: try symbol("MHD_destroy_response", as: b2m_mhd_destroy_response_fn.self),
                     addResponseHeader: try symbol("MHD_add_response_header", as: b2m_mhd_add_response_header_fn.self),
-                    queueResponse: try symbol("MHD_queue_response", as: b2m_mhd_queue_response_fn.self)))
+                    queueResponse: try symbol("MHD_queue_response", as: b2m_mhd_queue_response_fn.self),
+                    createResponseFromCallback: try symbol(
+                        "MHD_create_response_from_callback", as: b2m_mhd_create_response_from_callback_fn.self),
+                    lookupConnectionValue: try symbol(
+                        "MHD_lookup_connection_value", as: b2m_mhd_lookup_connection_value_fn.self)))
         } catch {
             return .failure(error)
         }

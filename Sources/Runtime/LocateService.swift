@@ -41,7 +41,7 @@ package final class LocateService: Sendable {
     package init(
         locator: Locator, connection: MQTTConnectionOptions, clock: Clock = .wall, logger: Logger,
         tick: Duration = .milliseconds(200), discovery: HomeAssistantLocatorDiscovery? = nil,
-        foreign: ForeignSourceReader? = nil, metrics board: MetricsBoard? = nil
+        foreign: ForeignSourceReader? = nil, metrics board: MetricsBoard? = nil, map: Bool = false
     ) {
         self.clock = clock
         self.board = board
@@ -51,7 +51,7 @@ package final class LocateService: Sendable {
             LocatorCore(
                 locator: locator, clock: clock, tick: TimeSpan(tick),
                 outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallClock.now(),
-                discovery: discovery, foreign: foreign))
+                discovery: discovery, foreign: foreign, map: map && board != nil))
         let queue = self.queue
         var connection = connection
         connection.inFlightWindow = LocatorCore.inFlightWindow
@@ -80,8 +80,11 @@ package final class LocateService: Sendable {
             discovery: HomeAssistantLocatorDiscovery(configuration: c, softwareVersion: Version.string),
             foreign: ForeignSourceReader(
                 sources: settings.foreignSources, devices: c.devices, distance: c.ranging.distance),
-            metrics: board)
+            metrics: board, map: c.metrics.map)
     }
+
+    /// The shortest time between two maps published to the endpoint (`metrics.map`).
+    static let mapRefresh = TimeSpan.milliseconds(500)
 
     /// Messages published so far (locations, events, mqtt_room): written, or acknowledged at QoS ≥ 1.
     package var published: Int { publishedCount.load(ordering: .relaxed) }
@@ -91,6 +94,7 @@ package final class LocateService: Sendable {
         guard let initial = waiting.withLock({ $0.take() }) else { return }
         client.start()
         PosixThread.start(name: "locate") { [self] in
+            var mapShown = (version: -1, at: MonotonicClock.now())
             let turns = PipelineTurns(
                 initial, session: BrokerPortSession(port: client),
                 perform: { [logger] _, actions in
@@ -101,6 +105,15 @@ package final class LocateService: Sendable {
                 turned: { core, _ in
                     self.publishedCount.store(core.published, ordering: .relaxed)
                     self.board?.publish(core.metrics)
+                    // The map at most `mapRefresh` apart: encoding it is the costliest part of a turn.
+                    let now = MonotonicClock.now()
+                    if core.mapVersion != mapShown.version,
+                        now - mapShown.at >= Self.mapRefresh || mapShown.version < 0,
+                        let map = core.liveMap
+                    {
+                        self.board?.publish(map: map.json)
+                        mapShown = (core.mapVersion, now)
+                    }
                 })
             _ = EventLoop.run(turns, queue: queue)
             publishedCount.store(turns.core.published, ordering: .relaxed)

@@ -81,4 +81,61 @@ import Testing
                 == "test.yaml:2:11: metrics.listen: port 65535 leaves no next port for locate (metrics.locator_listen's default); set metrics.locator_listen"
         )
     }
+
+    /// The live map: off by default; on a loopback address as it is; beyond this host only with a
+    /// password file and TLS (docs/metrics.md, "The live map").
+    @Test func theMapIsOffUnlessConfiguredAndStaysOnThisHostWithoutPasswordAndTLS() throws {
+        #expect(try parse("").metrics.map == false)
+        let local = try parse("metrics:\n  listen: 127.0.0.1:9851\n  map: true\n").metrics
+        #expect(local.map && local.mapPasswordFile == nil && local.tlsCertificate == nil)
+        #expect(try parse("metrics:\n  locator_listen: '[::1]:9852'\n  map: true\n").metrics.map)
+        #expect(
+            failure("metrics:\n  map: true\n")
+                == "test.yaml:2:8: metrics.map: needs metrics.listen or metrics.locator_listen: the map is served there"
+        )
+        let open =
+            "test.yaml:3:8: metrics.map: would show positions beyond this host on 0.0.0.0:9851; set "
+            + "metrics.map_password_file, metrics.tls_certificate and metrics.tls_key, or listen on a loopback "
+            + "address (127.0.0.1, [::1])"
+        #expect(failure("metrics:\n  listen: 0.0.0.0:9851\n  map: true\n") == open)
+        // locate's endpoint counts too, though run's is on loopback.
+        #expect(
+            failure("metrics:\n  listen: 127.0.0.1:9851\n  map: true\n  locator_listen: '[::]:9900'\n")?.contains(
+                "beyond this host on [::]:9900") == true)
+        // A password without TLS, or TLS without a password, is not enough.
+        #expect(
+            failure("metrics:\n  listen: 0.0.0.0:9851\n  map: true\n  map_password_file: /etc/p\n")?.contains(
+                "would show positions beyond this host") == true)
+        #expect(
+            failure(
+                "metrics:\n  listen: 0.0.0.0:9851\n  map: true\n  tls_certificate: /c.pem\n  tls_key: /k.pem\n")?
+                .contains("would show positions beyond this host") == true)
+        let lan = try parse(
+            "metrics:\n  listen: 0.0.0.0:9851\n  map: true\n  map_password_file: /etc/p\n"
+                + "  tls_certificate: /c.pem\n  tls_key: /k.pem\n"
+        ).metrics
+        #expect(lan.mapPasswordFile == "/etc/p" && lan.tlsCertificate == "/c.pem" && lan.tlsKey == "/k.pem")
+        #expect(
+            failure("metrics:\n  listen: 127.0.0.1:9851\n  tls_key: /k.pem\n")
+                == "test.yaml:3:12: metrics.tls_key: needs both metrics.tls_certificate and metrics.tls_key")
+        #expect(failure("metrics:\n  map: yes please\n")?.hasPrefix("test.yaml:2:8: metrics.map: ") == true)
+    }
+
+    @Test func thePasswordFileIsUserColonPasswordLines() throws {
+        #expect(
+            try MapPasswordFile.parse("# who sees the map\nalice:s3cret\n\nbob:pa:ss\r\n")
+                == [.init(user: "alice", password: "s3cret"), .init(user: "bob", password: "pa:ss")])
+        #expect(throws: MapPasswordFile.Problem(line: 2, message: "expected user:password")) {
+            try MapPasswordFile.parse("alice:s3cret\nbob\n")
+        }
+        #expect(throws: MapPasswordFile.Problem(line: 1, message: "expected user:password")) {
+            try MapPasswordFile.parse(":nobody\n")
+        }
+        #expect(throws: MapPasswordFile.Problem(line: 1, message: "the password is empty")) {
+            try MapPasswordFile.parse("alice:\n")
+        }
+        #expect(throws: MapPasswordFile.Problem(line: 0, message: "names no user:password")) {
+            try MapPasswordFile.parse("# nobody yet\n")
+        }
+    }
 }

@@ -96,6 +96,10 @@ struct StartChecks {
             throw file.error("'\(path)' holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
         case .privateKey where !text.contains("PRIVATE KEY-----") || text.contains("ENCRYPTED PRIVATE KEY"):
             throw file.error("'\(path)' holds no unencrypted PEM private key (-----BEGIN PRIVATE KEY-----)")
+        case .credentials:
+            do { _ = try MapPasswordFile.parse(text) } catch {
+                throw file.error("'\(path)'\(error.line > 0 ? " line \(error.line)" : ""): \(error.message)")
+            }
         default:
             break
         }

@@ -360,6 +360,17 @@ extension ManPage {
             "metrics.locator_listen", "address:port", "metrics.listen's address, next port",
             "Where locate serves them, so run and locate with one file on one host never share a port."),
         .init(
+            "metrics.map", "boolean", "false",
+            "Serve the live map (/map, /map.json, /map/events) where the locator runs; beyond a loopback address only with metrics.map_password_file and TLS (metrics.md)."
+        ),
+        .init(
+            "metrics.map_password_file", "path", "none",
+            "user:password lines; the map asks for one of them (HTTP basic auth). /metrics and /healthz stay open."),
+        .init(
+            "metrics.tls_certificate", "path", "none",
+            "PEM certificate (chain) of the endpoint; with metrics.tls_key it serves HTTPS only."),
+        .init("metrics.tls_key", "path", "none", "Unencrypted PEM private key of metrics.tls_certificate."),
+        .init(
             "advertise.enabled", "boolean", "false",
             "Advertise this gateway as a beacon while it scans (see advertising.md); needs scanner.mode active or passive."
         ),

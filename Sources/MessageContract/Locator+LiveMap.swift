@@ -1,0 +1,48 @@
+import BeaconCore
+import BeaconWire
+import Vocabulary
+
+extension Locator {
+    /// Adds every placed beacon's newest position to `trails` and drops the beacons no longer tracked.
+    package func record(_ trails: inout LiveMapTrails) {
+        for beacon in order {
+            if let p = tracks[beacon]?.location?.position { trails.record(beacon, p) }
+        }
+        trails.retain { tracks[$0] != nil }
+    }
+
+    /// The live map at `at`: the site plan, the gateways (the plan's, then any other heard, by id)
+    /// and every beacon with a location, in beacon order.
+    package func liveMap(trails: LiveMapTrails, at: Timestamp) -> LiveMap {
+        let plan = settings.sitePlan ?? SitePlan()
+        let rooms = plan.rooms.enumerated().map { i, r in
+            LiveMap.Room(
+                floor: r.floor, name: r.name, color: LiveMap.palette[i % LiveMap.palette.count], outline: r.outline)
+        }
+        let skewed = Set(clocks.all.filter { $0.clock.state != .ok }.map(\.gateway))
+        var gateways = plan.gateways.map {
+            LiveMap.Gateway(
+                id: $0.id, floor: $0.floor, room: $0.room, position: $0.position, online: !offline.contains($0.id),
+                clockSkewed: skewed.contains($0.id))
+        }
+        let placed = Set(plan.gateways.map(\.id))
+        for id in Set(clocks.all.map(\.gateway)).union(offline).subtracting(placed).sorted() {
+            gateways.append(
+                .init(
+                    id: id, floor: nil, room: nil, position: nil, online: !offline.contains(id),
+                    clockSkewed: skewed.contains(id)))
+        }
+        let prefix = topics.base + "/"
+        var beacons: [LiveMap.Beacon] = []
+        for beacon in order {
+            guard let track = tracks[beacon], let l = track.location else { continue }
+            var id = Substring(topics.location(beacon).dropLast("/location".count))
+            if id.hasPrefix(prefix) { id = id.dropFirst(prefix.count) }
+            let color = rooms.first { $0.floor == l.floor && $0.name == l.room }?.color
+            beacons.append(
+                .init(id: String(id), name: track.name, location: l, color: color, track: trails.track(of: beacon)))
+        }
+        return LiveMap(
+            at: at, floors: plan.floors, rooms: rooms, walls: plan.walls, gateways: gateways, beacons: beacons)
+    }
+}
