@@ -94,6 +94,12 @@ test-metrics:
 	BEACON2MQTT_TEST_METRICS=1 $(SWIFT) test --skip-build --filter 'PrometheusScrapeTests|RunMetricsTests' 2>&1 \
 	  | grep -vE '^(\[[0-9]+/[0-9]+\]|Test Case .* started|◇ Test .* started)'; exit $${PIPESTATUS[0]}
 
+# The live map in headless Chromium (Debian's chromium): /map follows a simulated walk through
+# server-sent events; writes docs/images/live-map.png (scripts/test-map.sh; docs/testing.md).
+.PHONY: test-map
+test-map: deps
+	@scripts/test-map.sh
+
 # Theengs Gateway's messages made by the real Theengs decoder (PyPI TheengsDecoder, into .build/theengs-venv)
 # from the recorded captures, read by the locator's foreign sources (docs/locator.md, "Foreign receivers").
 .PHONY: test-foreign

@@ -123,9 +123,9 @@ enum MapPage {
           svg.textContent = "";
           for (const r of map.rooms.filter((r) => r.floor === floor)) {
             el("polygon", { class: "room", points: r.points.map((p) => `${p[0]},${Y(p[1])}`).join(" "), fill: r.color, stroke: r.color, "data-room": r.name }, svg);
-            const cx = r.points.reduce((s, p) => s + p[0], 0) / r.points.length;
-            const cy = r.points.reduce((s, p) => s + p[1], 0) / r.points.length;
-            el("text", { class: "room-label", x: cx, y: Y(cy) }, svg).textContent = r.name;
+            // The name at the top of the room, clear of the beacons, which are mostly mid-room.
+            const xs = r.points.map((p) => p[0]), top = Math.max(...r.points.map((p) => p[1]));
+            el("text", { class: "room-label", x: (Math.min(...xs) + Math.max(...xs)) / 2, y: Y(top) + .7 }, svg).textContent = r.name;
           }
           for (const w of map.walls.filter((w) => w.floor === floor)) {
             el("polyline", { class: "wall", points: w.points.map((p) => `${p[0]},${Y(p[1])}`).join(" ") }, svg);
