@@ -2,9 +2,9 @@ import BeaconCore
 import BeaconWire
 import Vocabulary
 
-/// Each placed beacon's recent positions for the live map, newest last: a point per new estimate,
-/// at most `capacity` a beacon, and none for a beacon the locator no longer tracks, so memory
-/// follows the beacons present.
+/// Each placed beacon's recent positions for the live map, newest last: a point whenever its
+/// estimate moved `step` from the last one, at most `capacity` a beacon, and none for a beacon the
+/// locator no longer tracks. So a still beacon holds one point, and memory follows the beacons present.
 package struct LiveMapTrails: Sendable, Equatable {
     package struct Point: Sendable, Equatable {
         package var x: Double
@@ -13,8 +13,10 @@ package struct LiveMapTrails: Sendable, Equatable {
         package var at: Timestamp
     }
 
-    /// Points kept a beacon: a few minutes of a walk at one estimate a second.
-    package static let capacity = 120
+    /// Points kept a beacon: a minute of a walk at one estimate a second.
+    package static let capacity = 60
+    /// Metres an estimate moves before it is a new point: less is the estimate's jitter.
+    package static let step = 0.3
 
     private(set) var points: [BeaconIdentity: [Point]] = [:]
 
@@ -22,9 +24,12 @@ package struct LiveMapTrails: Sendable, Equatable {
 
     package func track(of beacon: BeaconIdentity) -> [Point] { points[beacon] ?? [] }
 
-    /// Adds a beacon's position when it is a new estimate (another tick).
+    /// Adds a beacon's position when it moved `step` or more from the last point.
     mutating func record(_ beacon: BeaconIdentity, _ p: LocatorLocation.Position) {
-        if points[beacon]?.last?.at == p.at { return }
+        if let last = points[beacon]?.last {
+            let (dx, dy) = (p.x - last.x, p.y - last.y)
+            if last.at == p.at || (dx * dx + dy * dy).squareRoot() < Self.step { return }
+        }
         points[beacon, default: []].append(Point(x: p.x, y: p.y, at: p.at))
         if points[beacon]!.count > Self.capacity { points[beacon]!.removeFirst(points[beacon]!.count - Self.capacity) }
     }

@@ -83,11 +83,14 @@ import Vocabulary
         #expect(beacon.location.room == "lab" && beacon.color == LiveMap.palette[1])
         let x = try #require(beacon.location.position?.x)
         #expect(abs(x - 8.5) < 1.5)
-        // The track went from the hall to the lab, oldest first, each point a tick of its own.
+        // The track went from the hall to the lab, oldest first, each point a move of its own.
         let track = beacon.track
         #expect(track.count > 10 && track.count <= LiveMapTrails.capacity)
         #expect(track.first!.x < 5 && track.last!.x > 5)
-        #expect(zip(track, track.dropFirst()).allSatisfy { $0.at < $1.at })
+        #expect(
+            zip(track, track.dropFirst()).allSatisfy {
+                $0.at < $1.at && hypot($1.x - $0.x, $1.y - $0.y) >= LiveMapTrails.step
+            })
 
         let o = try Self.json(map)
         #expect(o["floors"] as? [String] == ["1"])
@@ -105,10 +108,15 @@ import Vocabulary
         #expect(((o["walls"] as? [[String: Any]])?.first?["points"] as? [[Double]])?.count == 2)
     }
 
-    @Test mutating func aTrackKeepsItsNewestPointsOnly() throws {
-        walk(seconds: 0...(LiveMapTrails.capacity + 60)) { t in 1 + Double(Int(t) % 8) }
+    @Test mutating func aTrackKeepsItsNewestMovesOnly() throws {
+        // Still: one point however long it stays.
+        walk(seconds: 0...30) { _ in 2 }
+        #expect(core.liveMap?.beacons.first?.track.count == 1)
+        // Pacing the hall and the lab: the newest `capacity` points.
+        walk(seconds: 31...(LiveMapTrails.capacity * 3)) { t in Int(t) % 20 < 10 ? 1.5 : 8.5 }
         let track = try #require(core.liveMap?.beacons.first?.track)
         #expect(track.count == LiveMapTrails.capacity)
+        #expect(track.last!.at.microseconds > wall.microseconds + Int64(LiveMapTrails.capacity * 2) * 1_000_000)
     }
 
     @Test func offKeepsNothing() {
