@@ -30,7 +30,6 @@ let package = Package(
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CBlueZ", pkgConfig: "bluez", providers: [.apt(["libbluetooth-dev"])]),
-        .systemLibrary(name: "CSystemd", pkgConfig: "libsystemd", providers: [.apt(["libsystemd-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Headers only: MetricsTransport loads libmicrohttpd with dlopen (see Sources/CMicroHTTPD/shim.h).
         .systemLibrary(name: "CMicroHTTPD", providers: [.apt(["libmicrohttpd-dev"])]),
@@ -93,7 +92,7 @@ let package = Package(
         // libmosquitto's session: topic strings and payload bytes, no message contract or configuration
         // (Runtime resolves the options and adapts the client as the agent's `BrokerPort`).
         .target(name: "MQTTTransport", dependencies: ["Vocabulary", "Platform", "CMosquitto"], swiftSettings: strict),
-        .target(name: "SystemdTransport", dependencies: ["CSystemd"], swiftSettings: strict),
+        .target(name: "SystemdTransport", swiftSettings: strict),
         // `/metrics` and `/healthz` over libmicrohttpd, on the library's own thread.
         .target(
             name: "MetricsTransport", dependencies: ["Platform", "MetricsContract", "CMicroHTTPD"],

@@ -2,7 +2,7 @@
 # Installs the Debian packages beacon2mqtt builds, tests and demos with, if any are missing.
 # Usage: scripts/install-deps.sh [extra-package ...]
 set -euo pipefail
-pkgs=(pkg-config libyaml-dev libmosquitto-dev libbluetooth-dev libsystemd-dev libssl-dev libmicrohttpd-dev mosquitto
+pkgs=(pkg-config libyaml-dev libmosquitto-dev libbluetooth-dev libssl-dev libmicrohttpd-dev mosquitto
       mosquitto-clients openssl python3 python3-venv dpkg-dev debootstrap systemd valgrind "$@")
 missing=()
 for p in "${pkgs[@]}"; do

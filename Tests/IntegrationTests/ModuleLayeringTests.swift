@@ -13,7 +13,7 @@ import Testing
     static let transports: Set = [
         "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "MetricsTransport",
     ]
-    static let cModules: Set = ["CYAML", "CMosquitto", "CBlueZ", "CSystemd", "CCrypto", "CMicroHTTPD", "CMalloc"]
+    static let cModules: Set = ["CYAML", "CMosquitto", "CBlueZ", "CCrypto", "CMicroHTTPD", "CMalloc"]
     /// The toolchain's modules: only the I/O modules may import the first three, and only the
     /// benchmark Foundation (the daemon does not link it).
     static let system: Set = ["Glibc", "Dispatch", "Foundation", "Synchronization"]
@@ -38,7 +38,7 @@ import Testing
             "beacon2mqtt": ["CLI", "Platform", "CMalloc"],
         ]
         let library = [
-            "HCITransport": "CBlueZ", "MQTTTransport": "CMosquitto", "SystemdTransport": "CSystemd",
+            "HCITransport": "CBlueZ", "MQTTTransport": "CMosquitto",
             "MetricsTransport": "CMicroHTTPD",
         ]
         // Transports know no message contract: sources hand packets to the agent's core as

@@ -7,7 +7,7 @@ import Testing
 @testable import SystemdTransport
 
 /// sd_notify(3) against a real AF_UNIX datagram socket bound by the test, the way systemd's
-/// `NOTIFY_SOCKET` works. libsystemd reads `NOTIFY_SOCKET` and `WATCHDOG_*` from the process
+/// `NOTIFY_SOCKET` works. `WATCHDOG_*` are read from the process
 /// environment, so these tests set it and run one at a time.
 @Suite(.serialized) struct SystemdNotifierTests {
     @Test func readyStatusWatchdogAndStoppingReachTheNotifySocket() throws {
@@ -29,6 +29,31 @@ import Testing
             notifier.status("two\nlines")
             #expect(socket.receive() == "STATUS=two lines")
         }
+    }
+
+    /// `NOTIFY_SOCKET=@name`: a socket in the abstract namespace, as systemd may hand one over.
+    @Test func anAbstractNotifySocketIsReached() throws {
+        let name = "b2m-notify-abstract-\(getpid())"
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let path = [0] + Array(name.utf8)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path) }
+        let length = socklen_t(MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)! + path.count)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        #expect(bound == 0)
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        #expect(SystemdNotifier(environment: ["NOTIFY_SOCKET": "@" + name]).ready(status: "up"))
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let n = recv(fd, &buffer, buffer.count, 0)
+        #expect(n > 0 && String(decoding: buffer[..<max(0, n)], as: UTF8.self) == "READY=1\nSTATUS=up")
+        // A socket nobody bound: the notification is not received, and says so.
+        #expect(!SystemdNotifier(environment: ["NOTIFY_SOCKET": "@" + name + "-absent"]).watchdog())
     }
 
     @Test func withoutNotifySocketNothingIsSent() {
