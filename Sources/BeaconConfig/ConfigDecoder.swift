@@ -106,7 +106,7 @@ struct ConfigDecoder {
     /// LE_Scan_Interval and LE_Scan_Window: 0x0004…0x4000 × 0.625 ms (Core Spec Vol 4, Part E, §7.8.10).
     static let scanTimeRange = TimeSpan(microseconds: 2_500)...TimeSpan(microseconds: 10_240_000)
 
-    /// scanner.read_interval: up to a quarter second, which the socket's receive buffer is sized for.
+    /// scanner.read_interval: `adaptive`, or up to a quarter second, which the socket's receive buffer is sized for.
     static let readIntervalRange = TimeSpan.zero...TimeSpan.milliseconds(250)
 
     private mutating func scanner(_ value: ConfigValue, into s: inout ScannerSettings) throws(ConfigError) {
@@ -119,7 +119,12 @@ struct ConfigDecoder {
             try v.duration(atLeast: .seconds(1), orOff: true)
         }
         try m.read("read_interval", into: &s.readInterval) { v throws(ConfigError) in
-            try v.duration(in: Self.readIntervalRange)
+            let text = try v.text()
+            if text == "adaptive" { return nil }
+            guard case .success = DurationText.parse(text) else {
+                throw v.error("adaptive, or a duration such as 50ms; found '\(text)'")
+            }
+            return try v.duration(in: Self.readIntervalRange)
         }
         for key in ["interval", "window"] {
             let span = key == "interval" ? s.interval : s.window

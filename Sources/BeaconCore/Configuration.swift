@@ -62,8 +62,9 @@ package struct ScannerSettings: Sendable, Equatable {
     package var window: TimeSpan = .milliseconds(100)
     /// No report for this long while scanning triggers a re-enable, then an HCI reset.
     package var watchdog: TimeSpan = .seconds(30)
-    /// Least time between two reads of the adapter's socket; zero reads each report as it arrives.
-    package var readInterval: TimeSpan = .zero
+    /// Least time between two reads of the adapter's socket once a read emptied it; zero reads each
+    /// report as it arrives; nil (`adaptive`, the default) holds while busy and reads at once while quiet.
+    package var readInterval: TimeSpan?
     package init() {}
 }
 

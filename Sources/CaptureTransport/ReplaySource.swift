@@ -22,8 +22,8 @@ package final class ReplaySource: PacketSource {
     /// nil: as fast as possible.
     package let speed: Double?
     /// `scanner.read_interval`, for a pipe standing in for a live adapter: once a read found it
-    /// drained, the next waits until this long after that one, as a held HCI socket is read.
-    package let readInterval: TimeSpan
+    /// drained, the next waits as long as the pacing says, as a held HCI socket is read.
+    package let readPacing: ReadPacing.Policy
     /// Most packets per hand-over (`--speed max`, or a backlog at capture speed).
     package static let batchLimit = 256
     /// Room reserved per batch: an advertising report's record is about 60 bytes (header included),
@@ -39,7 +39,7 @@ package final class ReplaySource: PacketSource {
     private let stopped = StopSignal()
 
     /// Opens the file and checks its container format up front.
-    package init(path: String, speed: Double?, readInterval: TimeSpan = .zero) throws {
+    package init(path: String, speed: Double?, readPacing: ReadPacing.Policy = .adaptive) throws {
         let opened: CaptureStream
         do {
             opened = try CaptureStream(path: path)
@@ -49,7 +49,7 @@ package final class ReplaySource: PacketSource {
         stream = Mutex(opened)
         self.path = path
         self.speed = speed
-        self.readInterval = readInterval
+        self.readPacing = readPacing
     }
 
     /// An unreadable file (66) when opening, a damaged capture (65) while reading.
@@ -83,16 +83,21 @@ package final class ReplaySource: PacketSource {
         // The clock is read again only when a packet is due after the last reading: a dense
         // capture reads it once per batch, not once per packet.
         var now = lastHandOver
-        let hold = stream.isPipe ? max(0, readInterval.microseconds) &* 1_000 : 0
+        var pacing = stream.isPipe ? ReadPacing(readPacing) : ReadPacing(.fixed(.zero))
         var lastRead = lastHandOver
+        /// Packets read since the pipe was last found drained (the pacing's arrival rate).
+        var readSinceDrain = 0
         while !isStopped {
             let timestamp: Timestamp
             do {
                 guard let next = try stream.nextBuffered(into: &batch) else {
                     guard stream.needsRead else { break }
                     handOver()
-                    if hold > 0, stream.drained {
-                        let wait = lastRead &+ hold &- MonotonicClock.now().nanoseconds
+                    if stream.drained {
+                        let hold = pacing.drained(
+                            reports: readSinceDrain, at: MonotonicInstant(nanoseconds: lastRead))
+                        readSinceDrain = 0
+                        let wait = lastRead &+ hold.microseconds &* 1_000 &- MonotonicClock.now().nanoseconds
                         if wait > 0, !stopped.sleep(for: .nanoseconds(wait)) { break }
                     }
                     try stream.read()
@@ -100,6 +105,7 @@ package final class ReplaySource: PacketSource {
                     continue
                 }
                 timestamp = next
+                readSinceDrain += 1
             } catch {
                 handOver()
                 deliver(.end)

@@ -22,10 +22,10 @@ package struct HCILoopOptions: Sendable {
     /// Packets read in one go at most: a full batch is handed over and the procedure's deadlines
     /// run before the socket is read again.
     package var batchLimit = 64
-    /// Least time between two reads of the socket once it is found empty (`scanner.read_interval`):
-    /// the kernel queues what arrives meanwhile, stamped with its receive time, so a busy gateway
-    /// wakes once an interval instead of once a report. Zero reads each packet as it arrives.
-    package var readInterval: TimeSpan = .zero
+    /// How long the socket is left once a read found it empty (`scanner.read_interval`): the kernel
+    /// queues what arrives meanwhile, stamped with its receive time, so a busy gateway wakes a few
+    /// times a second instead of once a report. `.fixed(.zero)` reads each packet as it arrives.
+    package var readPacing: ReadPacing.Policy = .adaptive
     package init() {}
 }
 
@@ -183,8 +183,11 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
     ) throws(HCIError) -> SessionEnd {
         var stopRequested = false
         // Held reads: each packet keeps the kernel's receive time, or (refused) the time it is read.
-        let holding = options.readInterval > .zero
-        let kernelTimes = holding && transport.holdPackets(for: options.readInterval)
+        var pacing = ReadPacing(options.readPacing)
+        let holding = pacing.longestHold > .zero
+        let kernelTimes = holding && transport.holdPackets(for: pacing.longestHold)
+        /// Packets read since the socket was last found empty (the pacing's arrival rate).
+        var readSinceDrain = 0
         if holding && !kernelTimes {
             log(.warning, "the kernel attaches no receive times; held reports are stamped when read")
         }
@@ -232,7 +235,7 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
                     let now = readAt ?? (clock.wall(), clock.realtime())
                     readAt = now
                     let age = now.realtime - received
-                    if age <= options.readInterval + .seconds(1) { stamp = now.wall - max(.zero, age) }
+                    if age <= pacing.longestHold + .seconds(1) { stamp = now.wall - max(.zero, age) }
                 }
                 batch.append(timestamp: stamp ?? clock.wall(), incoming: true, bytes: raw)
                 actions += handle(raw, &procedure)
@@ -250,12 +253,17 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
             if !batch.isEmpty {
                 let began = clock.monotonic()
                 var failure: HCIError?
+                var emptied = false
                 while batch.count < options.batchLimit {
                     do {
                         guard try transport.receive(timeout: .zero, unlessStopped: nil, take) else {
-                            // Emptied: let it fill for an interval (once the scan runs, so set-up's
-                            // command round trips are not held). A full batch reads on at once.
-                            if holding && reachedRunning { holdUntil = began + options.readInterval }
+                            // Emptied: let it fill as the pacing says (once the scan runs, so
+                            // set-up's command round trips are not held). A full batch reads on at once.
+                            if holding && reachedRunning {
+                                let hold = pacing.drained(reports: readSinceDrain + batch.count, at: began)
+                                holdUntil = hold > .zero ? began + hold : nil
+                                emptied = true
+                            }
                             break
                         }
                     } catch {
@@ -263,6 +271,7 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
                         break
                     }
                 }
+                readSinceDrain = emptied ? 0 : readSinceDrain + batch.count
                 deliver(.packets(batch))
                 if let failure {
                     if failure.isFatal { throw failure }

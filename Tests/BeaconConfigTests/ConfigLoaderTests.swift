@@ -68,7 +68,9 @@ import Vocabulary
         expected.watchdog = .zero
         expected.readInterval = .milliseconds(50)
         #expect(config.scanner == expected)
-        #expect(try parse("scanner:\n  mode: passive\n").scanner.readInterval == .zero)
+        #expect(try parse("scanner:\n  mode: passive\n").scanner.readInterval == nil)
+        #expect(try parse("scanner:\n  read_interval: adaptive\n").scanner.readInterval == nil)
+        #expect(try parse("scanner:\n  read_interval: 0\n").scanner.readInterval == .zero)
     }
 
     @Test func scannerAdapterByAddressIsStoredLowercase() throws {

@@ -177,6 +177,9 @@ import Testing
         #expect(
             failure("scanner:\n  read_interval: 300ms\n")
                 == "test.yaml:2:18: scanner.read_interval: must be between 0 and 250ms, found 300ms")
+        #expect(
+            failure("scanner:\n  read_interval: adaptiv\n")
+                == "test.yaml:2:18: scanner.read_interval: adaptive, or a duration such as 50ms; found 'adaptiv'")
     }
 
     // MARK: mqtt

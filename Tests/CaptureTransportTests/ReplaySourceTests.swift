@@ -90,11 +90,46 @@ import Vocabulary
             }
             close(fd)
         }.start()
-        let events = try Self.events(of: try ReplaySource(path: path, speed: nil, readInterval: .milliseconds(250)))
+        let events = try Self.events(
+            of: try ReplaySource(path: path, speed: nil, readPacing: .fixed(.milliseconds(250))))
         let batches = events.map(\.carriedPackets).filter { !$0.isEmpty }
         #expect(batches.flatMap { $0 } == packets)
         // 200 ms of writes: the first read, then one or two held ones; read as written, about ten.
         #expect(batches.count <= 3, "\(batches.map(\.count))")
+    }
+
+    /// The default pacing on a pipe: packets written 40 ms apart are each read as they come; a
+    /// thousand a second are, once the rate is seen, held and read a few times a second.
+    @Test func anAdaptivePipeIsReadAtOnceWhileQuietAndInBatchesWhileBusy() throws {
+        let path = NSTemporaryDirectory() + "replay-adaptive-\(getpid())"
+        unlink(path)
+        #expect(mkfifo(path, 0o600) == 0)
+        defer { unlink(path) }
+        let quiet = (0..<8).map { (packet: $0, gap: 0.04) }
+        let busy = (8..<1_008).map { (packet: $0, gap: 0.001) }
+        let packets = (quiet + busy).map {
+            CapturedPacket(
+                timestamp: .seconds(1_700_000_000) + .milliseconds(Int64($0.packet)),
+                bytes: [0x04, 0x0E, 0x02, UInt8($0.packet % 256), UInt8($0.packet / 256)])
+        }
+        Thread {
+            let fd = open(path, O_WRONLY)
+            func write(_ bytes: [UInt8]) { _ = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } }
+            write(BtsnoopWriter.fileHeader())
+            for (packet, step) in zip(packets, quiet + busy) {
+                write(BtsnoopWriter.record(packet))
+                Thread.sleep(forTimeInterval: step.gap)
+            }
+            close(fd)
+        }.start()
+        let events = try Self.events(of: try ReplaySource(path: path, speed: nil))
+        let batches = events.map(\.carriedPackets).filter { !$0.isEmpty }
+        #expect(batches.flatMap { $0 } == packets)
+        // Quiet: one hand-over a packet (a loaded machine may let two meet).
+        let quietBatches = batches.prefix { $0.allSatisfy { $0.bytes[3] < 8 && $0.bytes[4] == 0 } }
+        #expect(quietBatches.count >= 6, "\(batches.map(\.count))")
+        // Busy, over a second or more of writes: a few dozen hand-overs at most, not a thousand.
+        #expect(batches.count - quietBatches.count < 100, "\(batches.map(\.count))")
     }
 
     @Test func aFIFOIsFollowedAndEachPacketHandedOverBeforeTheWriterIsDone() throws {

@@ -64,12 +64,13 @@ final class SourceHarness: Sendable {
     init(
         _ configuration: ScanConfiguration, advertising: AdvertisingConfiguration? = nil,
         opener: HCISource.Opener? = nil, failIfAbsentAtStart: Bool = false,
-        pollInterval: TimeSpan = .milliseconds(5), readInterval: TimeSpan = .zero, realtimeStep: TimeSpan = .zero,
+        pollInterval: TimeSpan = .milliseconds(5), readPacing: ReadPacing.Policy = .adaptive,
+        realtimeStep: TimeSpan = .zero,
         tee: @escaping @Sendable (SourceEvent) -> Void = { _ in }
     ) {
         var options = HCISource.Options()
         options.pollInterval = pollInterval
-        options.readInterval = readInterval
+        options.readPacing = readPacing
         options.reopenBackoffMin = .milliseconds(5)
         options.reopenBackoffMax = .milliseconds(20)
         options.failIfAbsentAtStart = failIfAbsentAtStart
@@ -166,7 +167,7 @@ final class SourceHarness: Sendable {
     /// so reports arriving 20 ms apart go over together, each stamped when the kernel received it
     /// (the test's wall clock stands still: a stamp taken at the read would be the same for all).
     @Test func aReadIntervalHoldsReportsInTheSocketAndKeepsTheirArrivalTimes() {
-        let h = SourceHarness(Self.quickTimeouts, pollInterval: .seconds(1), readInterval: .milliseconds(250))
+        let h = SourceHarness(Self.quickTimeouts, pollInterval: .seconds(1), readPacing: .fixed(.milliseconds(250)))
         h.fake.answerLegacySetUp()
         #expect(h.awaitHealth(count: 1))
         let reports = { h.recorder.allPackets.filter { $0.incoming && $0.bytes == HCIFakeController.iBeaconReport } }
@@ -191,7 +192,8 @@ final class SourceHarness: Sendable {
     /// so the report is stamped when read (the test's wall clock), not an hour back.
     @Test func aReceiveTimeFromBeforeARealtimeStepIsNotTrusted() {
         let h = SourceHarness(
-            Self.quickTimeouts, pollInterval: .seconds(1), readInterval: .milliseconds(50), realtimeStep: .seconds(3600)
+            Self.quickTimeouts, pollInterval: .seconds(1), readPacing: .fixed(.milliseconds(50)),
+            realtimeStep: .seconds(3600)
         )
         h.fake.answerLegacySetUp()
         #expect(h.awaitHealth(count: 1))

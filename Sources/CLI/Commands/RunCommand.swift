@@ -137,7 +137,8 @@ struct RunCommand: Command {
         if let replayPath {
             do {
                 source = try ReplaySource(
-                    path: replayPath, speed: speed, readInterval: configuration.scanner.readInterval)
+                    path: replayPath, speed: speed,
+                    readPacing: ReadPacing.Policy(readInterval: configuration.scanner.readInterval))
             } catch {
                 logger.error("\(error)")
                 return .noInput
@@ -164,7 +165,8 @@ struct RunCommand: Command {
             }
             source = live
             options.announcesAdvertising = true
-            options.sourceDelay = configuration.scanner.readInterval
+            options.sourceDelay =
+                ReadPacing(ReadPacing.Policy(readInterval: configuration.scanner.readInterval)).longestHold
         }
         let identity = configuration.gateway
         let fromFloorPlan = floorPlanSource != nil

@@ -97,11 +97,13 @@ extension ManPage {
             "scanner.watchdog", "duration, 0 or ≥ 1s", "30s",
             "No report for this long re-enables scanning, then resets the controller; 0 is off."),
         .init(
-            "scanner.read_interval", "duration, 0…250ms", "0",
-            "Least time between two reads of the adapter: reports wait in the kernel meanwhile, each "
-                + "stamped when the kernel received it. 0 reads each report as it arrives (lowest latency); "
-                + "50–200ms cuts a busy gateway's CPU several times over, delaying messages by up to that much. "
-                + "A run --replay from a pipe is read the same way (see scanning.md)."),
+            "scanner.read_interval", "adaptive, or duration 0…250ms", "adaptive",
+            "How long the adapter is left to queue reports after a read emptied it; each report keeps the "
+                + "time the kernel received it. adaptive reads each report as it arrives while fewer than 100 "
+                + "a second come, and from 100 a second holds until about 512 are due, at most 200ms (at once "
+                + "again below 50 a second); messages then go out up to 200ms later. A duration always holds "
+                + "that long; 0 always reads at once. A run --replay from a pipe is read the same way (see "
+                + "scanning.md)."),
         .init("mqtt.host", "text", "localhost", "Broker host name or address."),
         .init("mqtt.port", "1…65535", "1883", "Broker port (8883 is usual with TLS)."),
         .init(

@@ -1,3 +1,4 @@
+import AgentCore
 import BeaconCore
 import BeaconWire
 import HCITransport
@@ -26,7 +27,7 @@ extension HCISource {
     ) {
         guard let selection = HCIAdapterSelection(scanner.adapter) else { return nil }
         var options = options
-        options.readInterval = scanner.readInterval
+        options.readPacing = ReadPacing.Policy(readInterval: scanner.readInterval)
         self.init(
             adapter: selection, configuration: ScanConfiguration(scanner: scanner),
             advertising: AdvertisingConfiguration(advertise), options: options, log: log)
