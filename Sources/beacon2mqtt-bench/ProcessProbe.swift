@@ -17,6 +17,8 @@ struct ProcessProbe {
         var fileRSSKiB: Int
         /// utime + stime, in clock ticks.
         var cpuTicks: Int
+        /// Time on a CPU of the live threads (`/proc/PID/task/*/schedstat`), ns: finer than the ticks.
+        var cpuNanoseconds: UInt64 = 0
     }
 
     static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -39,7 +41,29 @@ struct ProcessProbe {
         guard kib("VmRSS") > 0 else { return nil }
         return Sample(
             at: at, rssKiB: kib("VmRSS"), peakRSSKiB: kib("VmHWM"), anonRSSKiB: kib("RssAnon"),
-            fileRSSKiB: kib("RssFile"), cpuTicks: utime + stime)
+            fileRSSKiB: kib("RssFile"), cpuTicks: utime + stime, cpuNanoseconds: threadsOnCPU())
+    }
+
+    /// The sum of the first field of each thread's schedstat (sched-stats.rst): ns spent running.
+    private func threadsOnCPU() -> UInt64 {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.reduce(0) { sum, task in
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)) ?? ""
+            return sum + (UInt64(text.split(separator: " ").first ?? "") ?? 0)
+        }
+    }
+
+    /// How far the process has read `path` (its open descriptor's `pos:` in fdinfo), or nil when it
+    /// does not have it open.
+    func readPosition(of path: String) -> Int? {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        for fd in fds
+        where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) == path {
+            let info = (try? String(contentsOfFile: "/proc/\(pid)/fdinfo/\(fd)", encoding: .utf8)) ?? ""
+            guard let line = info.split(separator: "\n").first(where: { $0.hasPrefix("pos:") }) else { return nil }
+            return Int(line.dropFirst(4).trimmingCharacters(in: .whitespaces))
+        }
+        return nil
     }
 
     /// CPU use between two samples, as a percentage of one core.
@@ -47,5 +71,13 @@ struct ProcessProbe {
         let wall = Double(b.at &- a.at) / 1e9
         guard wall > 0 else { return 0 }
         return Double(b.cpuTicks - a.cpuTicks) / ticksPerSecond / wall * 100
+    }
+
+    /// The same from the threads' schedstat (to the nanosecond, where the ticks are 10 ms): for a
+    /// process whose threads all live from one sample to the other.
+    static func threadCPUPercent(from a: Sample, to b: Sample) -> Double {
+        let wall = Double(b.at &- a.at) / 1e9
+        guard wall > 0, b.cpuNanoseconds >= a.cpuNanoseconds else { return cpuPercent(from: a, to: b) }
+        return Double(b.cpuNanoseconds - a.cpuNanoseconds) / 1e9 / wall * 100
     }
 }
