@@ -121,6 +121,28 @@ import Testing
             })
     }
 
+    /// A stop ends the open streams within a poll, so the library can join their threads, and a
+    /// HEAD of the stream answers its head without waiting for news.
+    @Test func aStopEndsTheStreamsAndAHeadDoesNotWait() throws {
+        let (server, board, port) = try Self.server(map: MapAccess())
+        board.publish(map: #"{"n":1}"#)
+        let head = HTTPProbe.exchange(
+            port: port, Array("HEAD /map/events HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8),
+            timeout: 5)
+        #expect(head.status == 200 && head.head.contains("text/event-stream"), "\(head)")
+        let stream = try Self.openStream(port)
+        defer { close(stream) }
+        #expect(Self.events(stream, count: 1) == [#"{"n":1}"#])
+        let started = Date()
+        server.stop()
+        #expect(Date().timeIntervalSince(started) < 2)
+        // The stream was ended: the socket reads to its end.
+        var buffer = [UInt8](repeating: 0, count: 256)
+        var n = 1
+        while n > 0 { n = buffer.withUnsafeMutableBytes { recv(stream, $0.baseAddress, $0.count, 0) } }
+        #expect(n == 0)
+    }
+
     @Test func withACertificateItSpeaksHTTPSOnly() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("map-tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
