@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make bench`: release-builds beacon2mqtt and beacon2mqtt-bench, prepares the Python peer
 # (bluetooth-data-tools in bench/.venv) and runs the benchmark sections.
-# Usage: scripts/bench.sh [decode|pipeline|json|locator|messages|e2e|footprint|campus|location|peer|all ...] [bench options]
+# Usage: scripts/bench.sh [decode|pipeline|json|locator|messages|e2e|footprint|campus|location|map|peer|all ...] [bench options]
 # Results: a table on stdout, JSON in bench/results/ (<section>-<UTC>.json and latest.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -34,8 +34,19 @@ package struct LiveMapTrails: Sendable, Equatable {
         if points[beacon]!.count > Self.capacity { points[beacon]!.removeFirst(points[beacon]!.count - Self.capacity) }
     }
 
+    /// Records between two sweeps for forgotten beacons at most.
+    static let sweepTicks = 60
+    private var sinceSweep = 0
+
+    /// Whether `retain` should run now: more beacons held than `tracked`, or `sweepTicks` since the last.
+    mutating func sweepDue(tracked: Int) -> Bool {
+        sinceSweep += 1
+        return points.count > tracked || sinceSweep >= Self.sweepTicks
+    }
+
     /// Forgets every beacon `keep` does not hold.
     mutating func retain(_ keep: (BeaconIdentity) -> Bool) {
+        sinceSweep = 0
         points = points.filter { keep($0.key) }
     }
 }

@@ -3,12 +3,14 @@ import BeaconWire
 import Vocabulary
 
 extension Locator {
-    /// Adds every placed beacon's newest position to `trails` and drops the beacons no longer tracked.
+    /// Adds every placed beacon's newest position to `trails`, and drops the beacons no longer
+    /// tracked when it holds more than are tracked (a forgotten beacon's points go at once, unless
+    /// a new beacon took its place in the count; then within `LiveMapTrails.sweepTicks`).
     package func record(_ trails: inout LiveMapTrails) {
-        for beacon in order {
-            if let p = tracks[beacon]?.location?.position { trails.record(beacon, p) }
+        for (beacon, track) in tracks {
+            if let p = track.location?.position { trails.record(beacon, p) }
         }
-        trails.retain { tracks[$0] != nil }
+        if trails.sweepDue(tracked: tracks.count) { trails.retain { tracks[$0] != nil } }
     }
 
     /// The live map at `at`: the site plan, the gateways (the plan's, then any other heard, by id)

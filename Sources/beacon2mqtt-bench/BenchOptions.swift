@@ -48,11 +48,11 @@ struct BenchOptions {
 
     static let allSections = [
         "decode", "peer", "pipeline", "json", "locator", "locator-broker", "messages", "irk", "e2e", "footprint",
-        "instructions", "metrics", "campus", "location",
+        "instructions", "metrics", "campus", "location", "map",
     ]
 
     static let usage = """
-        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|locator-broker|irk|messages|e2e|footprint|instructions|metrics|campus|location|peer|all ...] [options]
+        USAGE: beacon2mqtt-bench [decode|pipeline|json|locator|locator-broker|irk|messages|e2e|footprint|instructions|metrics|campus|location|map|peer|all ...] [options]
 
         OPTIONS:
           --reps N                 repetitions per measurement, median reported (default 7)

@@ -68,6 +68,8 @@ for section in options.sections {
             try CampusBench(options: options, scratch: scratch).run(into: &report)
         case "location":
             try LocationBench(options: options, scratch: scratch).run(into: &report)
+        case "map":
+            try MapBench(options: options).run(into: &report)
         case "footprint":
             try FootprintBench(options: options, scratch: scratch).run(into: &report)
         default:
