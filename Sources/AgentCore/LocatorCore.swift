@@ -37,14 +37,20 @@ package struct LocatorCore: AgentMachine {
     private var trails: LiveMapTrails?
     /// Decisions taken, counted while the map is on: the map changed when this did.
     package private(set) var mapVersion = 0
+    /// The readings' subscriptions' QoS: 1 for a persistent session, whose broker queues them while
+    /// the locator is away; 0 for a clean one, which keeps nothing across a reconnect anyway, and which
+    /// a clustered broker then serves on any node (RabbitMQ keeps a QoS 1 subscription's queue durable
+    /// on the node that made it, and refuses the client elsewhere while that node is down).
+    private let subscriptionQoS: Int
 
     package init(
         locator: Locator, clock: LocatorClock, tick: TimeSpan, outboxLimit: Int, flush: TimeSpan = .seconds(2),
         now: MonotonicInstant,
         wall: Timestamp, discovery: HomeAssistantLocatorDiscovery? = nil, foreign: ForeignSourceReader? = nil,
-        map: Bool = false
+        map: Bool = false, cleanSession: Bool = false
     ) {
         trails = map ? LiveMapTrails() : nil
+        subscriptionQoS = cleanSession ? 0 : 1
         self.foreign =
             foreign ?? ForeignSourceReader(sources: locator.settings.foreignSources, distance: locator.distance)
         self.locator = locator
@@ -134,7 +140,9 @@ package struct LocatorCore: AgentMachine {
                 locator.retainedLocations(into: &out)
                 delivery.enqueue(out)
             }
-            for pattern in locator.subscriptions + foreign.subscriptions { _ = session.subscribe(pattern, qos: 1) }
+            for pattern in locator.subscriptions + foreign.subscriptions {
+                _ = session.subscribe(pattern, qos: subscriptionQoS)
+            }
             actions.append(.log(LogRecord(.info, "locator subscribed", ["base_topic": locator.baseTopic])))
             if let discovery {
                 _ = session.subscribe(discovery.birthTopic, qos: 0)
@@ -237,7 +245,7 @@ package struct LocatorCore: AgentMachine {
                 session.unsubscribe(pattern)
             }
             for pattern in next.subscriptions where !foreign.subscriptions.contains(pattern) {
-                _ = session.subscribe(pattern, qos: 1)
+                _ = session.subscribe(pattern, qos: subscriptionQoS)
             }
         }
         foreign = next

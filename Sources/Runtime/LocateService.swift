@@ -51,7 +51,8 @@ package final class LocateService: Sendable {
             LocatorCore(
                 locator: locator, clock: clock, tick: TimeSpan(tick),
                 outboxLimit: Self.pendingLimit, now: MonotonicClock.now(), wall: WallClock.now(),
-                discovery: discovery, foreign: foreign, map: map && board != nil))
+                discovery: discovery, foreign: foreign, map: map && board != nil,
+                cleanSession: connection.cleanSession))
         let queue = self.queue
         var connection = connection
         connection.inFlightWindow = LocatorCore.inFlightWindow

@@ -14,6 +14,8 @@ struct FakeBroker: BrokerSession {
 
     var published: [Publish] = []
     var subscribed: [String] = []
+    /// Each subscription's QoS, in `subscribed`'s order.
+    var subscribedQoS: [Int] = []
     var subscriptionMids: [Int32] = []
     var unsubscribed: [String] = []
     var nextMid: Int32 = 1
@@ -35,6 +37,7 @@ struct FakeBroker: BrokerSession {
         guard connected else { return nil }
         defer { nextMid += 1 }
         subscribed.append(pattern)
+        subscribedQoS.append(qos)
         subscriptionMids.append(nextMid)
         return nextMid
     }

@@ -41,6 +41,18 @@ import Vocabulary
                 "beacons/devices/+/location",
             ])
         #expect(core.takeActions() == [.log(LogRecord(.info, "locator subscribed", ["base_topic": "beacons"]))])
+        #expect(broker.subscribedQoS == [Int](repeating: 1, count: 8))
+    }
+
+    /// A clean session subscribes at QoS 0: it keeps nothing across a reconnect, and a RabbitMQ cluster
+    /// refuses a QoS 1 subscription on another node while the node that made its queue is down.
+    @Test mutating func aCleanSessionSubscribesAtQoS0() {
+        core = LocatorCore(
+            locator: Locator(), clock: .messages, tick: .milliseconds(200), outboxLimit: 100, now: now, wall: wall,
+            cleanSession: true)
+        handle(.mqtt(.connected(generation: 1)))
+        #expect(broker.subscribed.count == 8)
+        #expect(broker.subscribedQoS == [Int](repeating: 0, count: 8))
     }
 
     /// The configured beacons' retained locations are also read through their exact topics (RabbitMQ sends

@@ -139,7 +139,7 @@ extension ManPage {
         .init(
             "mqtt.clean_session", "boolean", "false",
             "Start a clean session instead of resuming the stored one (off: the broker keeps our session "
-                + "across reconnects)."),
+                + "across reconnects). With it, locate subscribes at QoS 0, which any node of a cluster serves."),
         .init(
             "mqtt.stats_interval", "duration, 0 or ≥ 1s", "60s",
             "How often statistics are published; 0 is off: no stats messages, so beacon2mqtt status and Home "
