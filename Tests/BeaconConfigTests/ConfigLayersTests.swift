@@ -149,6 +149,21 @@ import Vocabulary
         #expect(d.contains(#""gateway":{"id":"gw1","room":"hall","floor":2,"rssi_offset":-3.5}"#))
     }
 
+    /// The map's password file and the endpoint's key are secrets too.
+    @Test func theMapsSecretsAreRedacted() throws {
+        let file =
+            Self.file + "\nmetrics:\n  listen: 127.0.0.1:9851\n  map: true\n"
+            + "  map_password_file: /etc/beacon2mqtt/map-passwords\n  tls_certificate: /etc/beacon2mqtt/map.crt\n"
+            + "  tls_key: /etc/beacon2mqtt/map.key\n"
+        let d = try ConfigLayers(file: "beacon2mqtt.yaml", bytes: Array(file.utf8), defaults: testDefaults).document
+        #expect(
+            d.contains(
+                #""map_password_file":"<redacted>","tls_certificate":"/etc/beacon2mqtt/map.crt","tls_key":"<redacted>""#
+            ),
+            "\(d)")
+        #expect(!d.contains("map-passwords") && !d.contains("map.key"))
+    }
+
     @Test func aReloadedFileKeepsTheLayersOnTop() throws {
         var l = try layers()
         _ = try set(&l, .gateway, "gateway:\n  room: kitchen\n")
