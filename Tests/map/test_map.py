@@ -3,8 +3,8 @@ simulated gateways walking Tests/map/site-plan.yaml and `beacon2mqtt locate` ser
 Chromium (Debian's `chromium`) loads the page and is driven over the DevTools protocol on a pipe
 (--remote-debugging-pipe, so the standard library suffices). It checks that the page draws the
 plan, follows the locator through server-sent events without reloading (a beacon moves and changes
-room), that the floor picker and a click on a beacon work (its track shows), and saves a
-screenshot. The last line is "test-map: N passed, M failed"."""
+room), that the floor picker and a click on a beacon work (its track shows), that a gateway that
+stops shows offline, and saves a screenshot. The last line is "test-map: N passed, M failed"."""
 
 import argparse
 import base64
@@ -117,6 +117,7 @@ STATE = """JSON.stringify({
   gateways: [...document.querySelectorAll("svg g.gateway")].map(g => g.dataset.gateway + ":" + g.getAttribute("class")),
   rows: [...document.querySelectorAll("#beacons tr")].map(r => ({id: r.dataset.id, room: r.dataset.room, floor: r.dataset.floor, text: r.textContent})),
   drawn: [...document.querySelectorAll("svg g.beacon")].map(g => ({id: g.dataset.id, room: g.dataset.room, x: Number(g.dataset.x)})),
+  gatewayRows: [...document.querySelectorAll("#gateways tr")].map(r => [...r.cells].map(c => c.textContent)),
   track: document.querySelectorAll("#track tbody tr").length,
   trackLine: document.querySelectorAll("svg polyline.track").length,
   loads: performance.getEntriesByType("navigation").length,
@@ -228,6 +229,15 @@ locator:
         time.sleep(1.5)
         s = state()
         check("a click shows the beacon's track", s["track"] >= 2 and s["trackLine"] == 1, s)
+        # Gateway A stops (its status goes offline): the page shows it so, live.
+        processes[1].terminate()
+        processes[1].wait(timeout=10)
+        deadline = time.time() + 15
+        while time.time() < deadline and ["A", "1 / hall", "offline"] not in state()["gatewayRows"]:
+            time.sleep(0.5)
+        s = state()
+        check("a stopped gateway shows offline", ["A", "1 / hall", "offline"] in s["gatewayRows"]
+              and ["B", "2 / office", "online"] in s["gatewayRows"], s["gatewayRows"])
         shot = browser.call("Page.captureScreenshot", format="png")
         os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
         with open(args.screenshot, "wb") as f:
