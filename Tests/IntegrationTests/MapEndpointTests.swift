@@ -171,6 +171,12 @@ import Testing
         #expect(ok.status == 0 && ok.output == #"{"beacons":[]}"#, "\(ok.output)")
         let refused = curl(["--cacert", pki.caFile, "-u", "alice:guess", "-o", "/dev/null", "-w", "%{http_code}", url])
         #expect(refused.output == "401", "\(refused.output)")
+        // The event stream goes through TLS too (curl stops reading it after 2 s).
+        let stream = curl([
+            "--cacert", pki.caFile, "-u", "alice:s3cret", "-N", "--max-time", "2",
+            "https://localhost:\(port)/map/events",
+        ])
+        #expect(stream.output.hasPrefix("event: map\ndata: {\"beacons\":[]}\n\n"), "\(stream.output)")
         // The certificate is checked: another CA does not vouch for it.
         #expect(curl(["--cacert", pki.otherCAFile, url]).status != 0)
         // Plain HTTP gets no answer.
