@@ -417,7 +417,10 @@ package struct LocatorTrack: Sendable {
         // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
         // ticks of evidence, another floor's lead), though no message comes.
         beliefMoving = change > 1e-6 || !ready || floorLead > 0
+        // A place is newly named only while evidence speaks for it: one whose gateways went offline
+        // is kept, never taken up again.
         if best.place != named, best.probability >= s.minConfidence, ready,
+            evidence.contains(where: { $0.place == best.place }),
             location?.isHome != true || best.place.floor == floor || floorLead >= max(2, s.floorConfirmations)
         {
             return placed(best.place, probability: best.probability, cands, at: t, unknown: false)

@@ -5,7 +5,10 @@
 /// - The places are rooms, not gateways: gateways of one room support each other, and a beacon
 ///   handed between two gateways of one room stays where it is.
 /// - Every gateway counts: one that hears the beacon, by how strongly; one of a place that does not
-///   hear it, as the `silent` level; one that is offline, not at all (its place keeps its belief).
+///   hear it, as the `silent` level. A place whose gateways are all offline is as likely as they
+///   would hear the beacon: as they last did, less how much more strongly the others hear it since
+///   (a beacon that walked towards them walked away from it), and never more likely than the place
+///   heard best, since no evidence is not evidence.
 /// - A beacon in a place is near one of the place's gateways that hear it, any one as likely: the
 ///   place is as likely as the mean of their likelihoods, each a softmax of its signal with `spread`
 ///   dB (the spread of a filtered RSSI; 2 × spread stronger is e² ≈ 7 times as likely). A gateway
@@ -73,6 +76,15 @@ package struct RoomBelief: Sendable, Equatable {
     package private(set) var probabilities: [Double] = []
     /// The gateways seen in each place, to tell one that is offline from one that does not hear.
     private var gateways: [[String]] = []
+    /// Per place, the last tick its gateways heard the beacon: how strongly they did, and how
+    /// strongly the other places' gateways did (`silent` if none), for when they go offline.
+    private var lastHeard: [Heard?] = []
+
+    /// Signals at a tick a place was heard, dBm.
+    private struct Heard: Sendable, Equatable {
+        var own: Double
+        var others: Double
+    }
     /// Ticks of evidence since the belief was empty.
     package private(set) var updates = 0
 
@@ -123,6 +135,7 @@ package struct RoomBelief: Sendable, Equatable {
         places = [place]
         probabilities = [1]
         gateways = [[gateway]]
+        lastHeard = [nil]
     }
 
     /// One tick of the same evidence as the last update's, which left the belief at its fixed
@@ -146,6 +159,7 @@ package struct RoomBelief: Sendable, Equatable {
             places.insert(e.place, at: i)
             probabilities.insert(share, at: i)
             gateways.insert([e.gateway], at: i)
+            lastHeard.insert(nil, at: i)
         }
         if wasEmpty, !places.isEmpty {
             probabilities = [Double](repeating: 1 / Double(places.count), count: places.count)
@@ -169,26 +183,35 @@ package struct RoomBelief: Sendable, Equatable {
     }
 
     /// Bayes' rule with the tick's evidence. A place none of whose gateways can speak (all offline)
-    /// keeps its belief: no evidence is not evidence of absence.
+    /// is weighed by what they would hear (`mute`).
     private mutating func observe(_ evidence: [Evidence], offline: Set<String>, _ m: Model) {
         guard !evidence.isEmpty else { return }
         var top = m.silent
         for e in evidence { top = max(top, e.signal) }
-        // Per place, the sum of its hearing gateways' likelihoods (relative to the strongest) and
-        // how many they are.
+        // Per place, the sum of its hearing gateways' likelihoods (relative to the strongest), how
+        // many they are, and the strongest of them.
         var sums = [Double](repeating: 0, count: places.count)
         var counts = [Int](repeating: 0, count: places.count)
+        var strongest = [Double](repeating: m.silent, count: places.count)
         for e in evidence {
             let i = places.firstIndex(of: e.place)!
             sums[i] += Numerics.exp((e.signal - top) / m.spread)
             counts[i] += 1
+            strongest[i] = max(strongest[i], e.signal)
         }
         var total = 0.0
         for i in places.indices {
-            let heard = counts[i] > 0
-            let mute = !heard && !gateways[i].contains { !offline.contains($0) }
-            let likelihood =
-                mute ? 1 : heard ? sums[i] / Double(counts[i]) : Numerics.exp((m.silent - top) / m.spread)
+            let likelihood: Double
+            if counts[i] > 0 {
+                likelihood = sums[i] / Double(counts[i])
+                var others = m.silent
+                for j in places.indices where j != i { others = max(others, strongest[j]) }
+                lastHeard[i] = Heard(own: strongest[i], others: others)
+            } else if gateways[i].contains(where: { !offline.contains($0) }) {
+                likelihood = Numerics.exp((m.silent - top) / m.spread)
+            } else {
+                likelihood = Self.mute(lastHeard[i], top: top, m)
+            }
             probabilities[i] *= likelihood
             total += probabilities[i]
         }
@@ -197,6 +220,16 @@ package struct RoomBelief: Sendable, Equatable {
             return
         }
         for i in probabilities.indices { probabilities[i] /= total }
+    }
+
+    /// The likelihood of a place whose gateways are all offline, relative to the strongest signal
+    /// `top` of the others: its gateways would hear the beacon as they last did, less how much more
+    /// strongly the others hear it than then; at most 1, as the place heard best. Without a
+    /// reading of its own (a place restored at start), 1.
+    private static func mute(_ heard: Heard?, top: Double, _ m: Model) -> Double {
+        guard let heard else { return 1 }
+        let would = heard.own - max(0, top - heard.others)
+        return Numerics.exp((min(would, top) - top) / m.spread)
     }
 
     /// Forgets the unlikely places and keeps at most `capacity`, so memory stays bounded.
@@ -208,6 +241,7 @@ package struct RoomBelief: Sendable, Equatable {
         guard keep.count < places.count else { return }
         places = keep.map { places[$0] }
         gateways = keep.map { gateways[$0] }
+        lastHeard = keep.map { lastHeard[$0] }
         probabilities = keep.map { probabilities[$0] }
         let total = probabilities.reduce(0, +)
         if total > 0 { for i in probabilities.indices { probabilities[i] /= total } }

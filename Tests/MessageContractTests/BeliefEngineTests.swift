@@ -176,6 +176,27 @@ struct BeliefEngineTests {
         #expect(Self.rooms(off) == ["office"])
     }
 
+    /// A gateway that goes offline while its room holds the beacon: the beacon then walks to the
+    /// lab, whose gateway hears it as strongly as the office's did. The office, unheard, does not keep
+    /// pace with the lab (its gateway would hear the beacon as weakly as the lab's did before).
+    @Test func aRoomWhoseGatewayWentOfflineGivesWayWhenTheBeaconWalksOn() {
+        var h = LocatorHarness(Self.belief)
+        for t in 0..<30 {
+            Self.see(&h, "B", rssi: -58, at: Double(t))
+            Self.see(&h, "C", rssi: -75, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        h.locator.setGateway("B", online: false)
+        for t in 30..<60 {
+            Self.see(&h, "C", rssi: t < 35 ? -75 : -58, at: Double(t))
+            h.advance(Double(t) + 1.5)
+        }
+        // Unknown while nothing changes (`theNamedRoomTurnsUnknownWhenItsGatewayGoesOffline`), the lab
+        // once the beacon walks there, and the office never again.
+        let rooms = Self.rooms(h)
+        #expect(rooms.last == "lab" && rooms.filter { $0 == "office" }.count == 1, "\(rooms)")
+    }
+
     @Test func anotherFloorIsNeverNamedOnOneReading() {
         var h = LocatorHarness(Self.belief)
         for t in 0..<40 {
