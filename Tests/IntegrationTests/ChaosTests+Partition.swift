@@ -125,19 +125,12 @@ extension ChaosTests {
         // The backlog is no clock behind, moves no beacon and re-decides nothing already published.
         #expect(clock?["state"] as? String == "ok", "\(String(describing: clock))")
         #expect(redecided.isEmpty, "\(describe(afterHeal))")
-        // A known defect of the belief engine (docs/reliability.md, "Chaos: `make test-chaos`"): a room whose
-        // gateways are all offline keeps its belief against the others' (likelihood 1), and when its
-        // gateway stalls while it owns the beacon, its last readings count until the broker declares
-        // it offline, so that belief is high when it freezes. Some runs then name the lab again while
-        // the beacon walks on, or the office only after the heal.
-        withKnownIssue(
-            "a room whose gateways are offline keeps a belief the others cannot outweigh", isIntermittent: true
-        ) {
-            #expect(!decided.filter { $0.at > cut }.map(\.room).contains("lab"), "\(describe(decided))")
-            #expect(
-                afterHeal.map(\.room) == referenceAfterHeal.map(\.room),
-                "\(describe(afterHeal)) against \(describe(referenceAfterHeal))")
-        }
+        // Never the lab again once the beacon left it, and after the heal what the connected site does: a
+        // room whose gateway is offline gives way when the beacon walks on (docs/locator.md, "The belief engine").
+        #expect(!decided.filter { $0.at > cut }.map(\.room).contains("lab"), "\(describe(decided))")
+        #expect(
+            afterHeal.map(\.room) == referenceAfterHeal.map(\.room),
+            "\(describe(afterHeal)) against \(describe(referenceAfterHeal))")
         #expect(decided.last?.room == reference.last?.room, "\(describe(decided)) against \(describe(reference))")
     }
 }
