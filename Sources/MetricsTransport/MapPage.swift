@@ -217,7 +217,11 @@ enum MapPage {
         const events = new EventSource("map/events");
         events.addEventListener("map", (e) => show(JSON.parse(e.data)));
         events.onopen = () => { $("status").className = "live"; $("status").textContent = "live"; };
-        events.onerror = () => { $("status").className = "down"; $("status").textContent = "reconnecting"; };
+        // The browser reconnects by itself, unless the server refused the stream (every place taken).
+        events.onerror = () => {
+          $("status").className = "down";
+          $("status").textContent = events.readyState === EventSource.CLOSED ? "stopped; reload the page" : "reconnecting";
+        };
         </script>
         </body>
         </html>
