@@ -26,4 +26,15 @@ import Testing
         #expect(q.count == 1)
         #expect(q.storedCount <= 2 * 64 + 2)
     }
+
+    /// A burst's storage is released once the queue runs empty; a small one's is kept for the next.
+    @Test func runEmptyItKeepsOnlyASmallStorage() {
+        var q = FIFOQueue<Int>()
+        q.push(contentsOf: 0..<3_000)
+        while q.pop() != nil {}
+        #expect(q.storedCapacity * MemoryLayout<Int>.stride <= FIFOQueue<Int>.keptBytes)
+        q.push(contentsOf: 0..<100)
+        while q.pop() != nil {}
+        #expect(q.storedCapacity >= 100)
+    }
 }
