@@ -12,13 +12,16 @@ extension LocatorTrack {
             setPosition(nil, at: t)
             return
         }
-        let signals = cands.map { PositionEstimator.Signal(gateway: $0.gateway, rssi: $0.latest.signal) }
-        if positionSettled, let p = position, p.floor == floor, let input = positionInput, input.signals == signals,
-            input.offline == offline
+        // A settled position and the same evidence: nothing to estimate (checked without building
+        // the signals, as most beacons at most ticks are so).
+        if positionSettled, let p = position, p.floor == floor, let input = positionInput, input.offline == offline,
+            input.signals.count == cands.count,
+            zip(input.signals, cands).allSatisfy({ $0.gateway == $1.gateway && $0.rssi == $1.latest.signal })
         {
             positionTick = t
             return
         }
+        let signals = cands.map { PositionEstimator.Signal(gateway: $0.gateway, rssi: $0.latest.signal) }
         let elapsed = positionTick.map { (t - $0).seconds } ?? 0
         let estimate = site.estimator.estimate(
             floor: floor, signals: signals, measuredPower: measuredPower ?? Self.defaultMeasuredPower,
@@ -38,18 +41,37 @@ extension LocatorTrack {
     /// The belief engine's evidence with the rooms of the position's floor weighed by the position:
     /// each room of the plan as likely as the position's share in it, scaled to the floor's
     /// strongest signal (so floors still weigh against each other by signal).
-    func positionEvidence(
+    mutating func positionEvidence(
         _ evidence: [RoomBelief.Evidence], at t: Timestamp, _ model: RoomBelief.Model
     ) -> [RoomBelief.Evidence] {
         guard let p = position, positionTick == t else { return evidence }
-        let onFloor = evidence.filter { $0.place.floor == p.floor }
-        guard let top = onFloor.map(\.signal).max() else { return evidence }
-        return evidence.filter { $0.place.floor != p.floor }
-            + p.rooms.map { share in
-                RoomBelief.Evidence(
-                    gateway: Self.planGateway, place: .init(floor: p.floor, room: share.room),
-                    signal: top + model.spread * Numerics.log(max(share.probability, Self.leastShare)))
-            }
+        var top = -Double.infinity
+        var elsewhere = false
+        for e in evidence {
+            if e.place.floor == p.floor { top = max(top, e.signal) } else { elsewhere = true }
+        }
+        guard top > -.infinity else { return evidence }
+        // The rooms' evidence is built once per position and strongest signal: the same array
+        // again (no copy) while both stand, as the belief's settled check compares it.
+        if planEvidence.top != top || planEvidence.spread != model.spread || planEvidence.position != p {
+            // A room gets about (1 − stay) / (places − 1) of the belief a tick by moves, weighed by
+            // its share against the likeliest room's: below `forget` · (capacity − 1) / (1 − stay)
+            // of that share a full belief could not keep it, and it would be admitted and
+            // forgotten over and over (its belief never settled), so it is no evidence.
+            let least =
+                (p.rooms.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
+                / max(1 - model.stay, model.forget)
+            planEvidence = (
+                p, top, model.spread,
+                p.rooms.filter { $0.probability >= least }.map { share in
+                    RoomBelief.Evidence(
+                        gateway: Self.planGateway, place: .init(floor: p.floor, room: share.room),
+                        signal: top + model.spread * Numerics.log(max(share.probability, Self.leastShare)))
+                }
+            )
+        }
+        guard elsewhere else { return planEvidence.rooms }
+        return evidence.filter { $0.place.floor != p.floor } + planEvidence.rooms
     }
 
     /// The engine's `change` with the position on its location; with no change, the location again

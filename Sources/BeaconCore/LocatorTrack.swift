@@ -82,6 +82,11 @@ package struct LocatorTrack: Sendable {
     /// did: further ticks of the same evidence would not move it, so they are not computed.
     var positionInput: (signals: [PositionEstimator.Signal], offline: Set<String>)?
     var positionSettled = false
+    /// The belief's evidence from `position` with the floor's strongest signal `top` and the
+    /// model's `spread`, kept while they stand (`positionEvidence`).
+    var planEvidence:
+        (position: PositionEstimator.Estimate?, top: Double, spread: Double, rooms: [RoomBelief.Evidence]) =
+            (nil, 0, 0, [])
     /// The beacon's advertised RSSI at 1 m (its readings' `measured_power`), for the position's model.
     package var measuredPower: Double?
     /// The earliest tick whose decision can differ from the last one's if no message for this

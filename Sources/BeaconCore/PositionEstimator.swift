@@ -19,7 +19,7 @@ package struct PositionEstimator: Sendable, Equatable {
     /// The constants: they describe BLE indoors and people, not one site.
     package struct Model: Sendable, Equatable {
         /// Grid spacing, metres.
-        package var cell = 0.25
+        package var cell = 0.5
         /// dB: the width of a filtered RSSI's scatter around the path-loss model (indoor shadowing, 4–8 dB).
         package var shadowing = 6.0
         /// m/s: how far a beacon's position may wander in a second (a walk is 1–1.5 m/s; most are still).
@@ -79,8 +79,16 @@ package struct PositionEstimator: Sendable, Equatable {
         var cellRooms: [Int] = []
         var rooms: [String] = []
         var gateways: [SitePlan.Gateway] = []
-        /// Per gateway of the floor, per cell: ln of its squared 3-D distance to a beacon there.
-        var logDistance2: [[Double]] = []
+        /// Per cell, per gateway of the floor: ln of its squared 3-D distance to a beacon there
+        /// (a cell's gateways side by side, as the estimate reads them).
+        var logDistance2: [Double] = []
+        /// The grid the cells lie on: the centre of its first square, its columns and rows, and
+        /// per square (row by row) the cell there, or −1 outside every room. A window around the
+        /// previous position reads only its own squares.
+        var origin = SitePlan.Point(x: 0, y: 0)
+        var columns = 0
+        var rows = 0
+        var squares: [Int32] = []
     }
 
     package let model: Model
@@ -98,26 +106,36 @@ package struct PositionEstimator: Sendable, Equatable {
             if let minX = points.map(\.x).min(), let maxX = points.map(\.x).max(), let minY = points.map(\.y).min(),
                 let maxY = points.map(\.y).max()
             {
-                var y = minY + model.cell / 2
+                f.origin = SitePlan.Point(x: minX + model.cell / 2, y: minY + model.cell / 2)
+                var y = f.origin.y
                 while y < maxY {
-                    var x = minX + model.cell / 2
+                    var x = f.origin.x
+                    var column = 0
                     while x < maxX {
                         let p = SitePlan.Point(x: x, y: y)
                         if let room = outlines.firstIndex(where: { $0.contains(p) }) {
+                            f.squares.append(Int32(f.xs.count))
                             f.xs.append(x)
                             f.ys.append(y)
                             f.cellRooms.append(room)
+                        } else {
+                            f.squares.append(-1)
                         }
                         x += model.cell
+                        column += 1
                     }
+                    f.columns = column
+                    f.rows += 1
                     y += model.cell
                 }
             }
-            f.logDistance2 = f.gateways.map { g in
-                let dz = g.position.z - model.beaconHeight
-                return f.xs.indices.map { i in
-                    let (dx, dy) = (f.xs[i] - g.position.x, f.ys[i] - g.position.y)
-                    return Numerics.log(max(dx * dx + dy * dy + dz * dz, 0.01))
+            f.logDistance2.reserveCapacity(f.xs.count * f.gateways.count)
+            for i in f.xs.indices {
+                for g in f.gateways {
+                    let (dx, dy, dz) = (
+                        f.xs[i] - g.position.x, f.ys[i] - g.position.y, g.position.z - model.beaconHeight
+                    )
+                    f.logDistance2.append(Numerics.log(max(dx * dx + dy * dy + dz * dz, 0.01)))
                 }
             }
             floors[name] = f
@@ -138,15 +156,18 @@ package struct PositionEstimator: Sendable, Equatable {
         previous: Estimate?, elapsed: Double
     ) -> Estimate? {
         guard let f = floors[floor], !f.xs.isEmpty else { return nil }
-        // Per gateway of the floor: its index, and what it heard (nil: a miss).
-        var terms: [(index: Int, rssi: Double?)] = []
-        var heard = 0
+        // Per gateway of the floor that hears the beacon: its index and rssi − measured power (the
+        // residual at a cell adds the path loss there); per one that misses it, its index.
+        var heard: [(index: Int, level: Double)] = []
+        var missed: [Int] = []
         for (k, g) in f.gateways.enumerated() where !offline.contains(g.id) {
-            let rssi = signals.first { $0.gateway == g.id }?.rssi
-            if rssi != nil { heard += 1 }
-            terms.append((k, rssi))
+            if let rssi = signals.first(where: { $0.gateway == g.id })?.rssi {
+                heard.append((k, rssi - measuredPower))
+            } else {
+                missed.append(k)
+            }
         }
-        guard heard > 0 else { return nil }
+        guard !heard.isEmpty else { return nil }
         let prior = previous.flatMap { $0.floor == floor ? $0 : nil }
         // Per axis variance of the prior: the previous posterior's, spread by the walk since.
         let spread = model.speed * max(elapsed, 0)
@@ -154,34 +175,56 @@ package struct PositionEstimator: Sendable, Equatable {
         let reach = prior.map { _ in model.window * variance.squareRoot() + model.cell } ?? .infinity
         let slope = 10 * exponent / Numerics.ln10 / 2  // dB per unit of ln(d²)
         let tail = 1 / (2 * model.shadowing * model.shadowing)
+        // Heard nothing where the model expects a reading: as unlikely as that reading is.
+        let audible = measuredPower - model.silent
+        // The squares of the window (the whole grid without a prior).
+        var (columns, rows) = (0..<f.columns, 0..<f.rows)
+        if let p = prior {
+            columns = Self.squares(p.x - reach, p.x + reach, from: f.origin.x, cell: model.cell, within: columns)
+            rows = Self.squares(p.y - reach, p.y + reach, from: f.origin.y, cell: model.cell, within: rows)
+        }
         var logs: [Double] = []
         var cells: [Int] = []
-        logs.reserveCapacity(f.xs.count)
-        cells.reserveCapacity(f.xs.count)
+        logs.reserveCapacity(columns.count * rows.count)
+        cells.reserveCapacity(columns.count * rows.count)
         var best = -Double.infinity
-        for i in f.xs.indices {
-            var l = 0.0
-            if let p = prior {
-                let (dx, dy) = (f.xs[i] - p.x, f.ys[i] - p.y)
-                if abs(dx) > reach || abs(dy) > reach { continue }
-                l -= (dx * dx + dy * dy) / (2 * max(variance, 1e-4))
-            }
-            // The Cauchy terms multiplied, one logarithm a cell (rescaled long before overflow).
-            var product = 1.0
-            for t in terms {
-                let predicted = measuredPower - slope * f.logDistance2[t.index][i]
-                // Heard nothing where the model expects a reading: as unlikely as that reading is.
-                let r = t.rssi.map { $0 - predicted } ?? max(predicted - model.silent, 0)
-                product *= 1 + r * r * tail
-                if product > 1e200 {
-                    l -= Numerics.log(product)
-                    product = 1
+        let stride = f.gateways.count
+        f.logDistance2.withUnsafeBufferPointer { distance in
+            for row in rows {
+                for column in columns {
+                    let i = Int(f.squares[row * f.columns + column])
+                    if i < 0 { continue }
+                    var l = 0.0
+                    if let p = prior {
+                        let (dx, dy) = (f.xs[i] - p.x, f.ys[i] - p.y)
+                        if dx * dx + dy * dy > reach * reach { continue }
+                        l -= (dx * dx + dy * dy) / (2 * max(variance, 1e-4))
+                    }
+                    // The Cauchy terms multiplied, one logarithm a cell (rescaled long before overflow).
+                    let at = i * stride
+                    var product = 1.0
+                    for t in heard {
+                        let r = t.level + slope * distance[at + t.index]
+                        product *= 1 + r * r * tail
+                        if product > 1e200 {
+                            l -= Numerics.likelihoodLog(product)
+                            product = 1
+                        }
+                    }
+                    for k in missed {
+                        let r = max(audible - slope * distance[at + k], 0)
+                        product *= 1 + r * r * tail
+                        if product > 1e200 {
+                            l -= Numerics.likelihoodLog(product)
+                            product = 1
+                        }
+                    }
+                    l -= Numerics.likelihoodLog(product)
+                    logs.append(l)
+                    cells.append(i)
+                    best = max(best, l)
                 }
             }
-            l -= Numerics.log(product)
-            logs.append(l)
-            cells.append(i)
-            best = max(best, l)
         }
         // The prior's window missed every room cell (a beacon carried off the plan): start afresh.
         guard !cells.isEmpty else {
@@ -194,7 +237,8 @@ package struct PositionEstimator: Sendable, Equatable {
         var (sum, sx, sy) = (0.0, 0.0, 0.0)
         var weights = logs
         for k in weights.indices {
-            let w = Numerics.exp(logs[k] - best)
+            // e^−60 is below a double's precision beside the best cell's 1.
+            let w = logs[k] - best < -60 ? 0 : Numerics.exp(logs[k] - best)
             weights[k] = w
             sum += w
             sx += w * f.xs[cells[k]]
@@ -213,5 +257,14 @@ package struct PositionEstimator: Sendable, Equatable {
         return Estimate(
             floor: floor, x: mx, y: my, radius: radius,
             rooms: f.rooms.indices.filter { shares[$0] > 0 }.map { Share(room: f.rooms[$0], probability: shares[$0]) })
+    }
+
+    /// The squares of `within` whose centres may lie in [low, high].
+    static func squares(
+        _ low: Double, _ high: Double, from origin: Double, cell: Double, within: Range<Int>
+    ) -> Range<Int> {
+        let first = max(within.lowerBound, Int(((low - origin) / cell).rounded(.down)))
+        let last = min(within.upperBound, Int(((high - origin) / cell).rounded(.up)) + 1)
+        return first < last ? first..<last : first..<first
     }
 }

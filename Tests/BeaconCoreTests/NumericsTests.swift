@@ -33,4 +33,12 @@ import Testing
             x += 0.37
         }
     }
+
+    @Test func aLikelihoodsLogarithmIsWithinABillionth() {
+        var x = 1.0
+        while x < 1e200 {
+            #expect(abs(Numerics.likelihoodLog(x) - Numerics.log(x)) < 1e-9)
+            x *= 1.37
+        }
+    }
 }
