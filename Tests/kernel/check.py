@@ -9,6 +9,7 @@ Exit status 1 when anything failed.
 """
 import datetime
 import json
+import math
 import os
 import struct
 import subprocess
@@ -538,11 +539,32 @@ def advertise_daemon_phase(checks, phase, extended):
         and final.get("scan") == "off" and (not extended or "10" not in final["sets"])
     checks.check("%s: SIGTERM disabled advertising%s and the scan" % (phase, ", removed set 0x0A" if extended else ""), off,
                  "state after the stop %s (commands %s)" % (final, [row["opcode"] for row in after]), phase)
+    if not extended:
+        calibration_checks(checks, phase, messages, scanner)
     for who, suffix in (("advertising daemon", "agent"), ("scanner on hci0", "scanner")):
         alive = checks.text(phase, suffix + ".alive").strip()
         code = checks.text(phase, suffix + ".code").strip()
         checks.check("%s: the %s kept running and exited 0 on SIGTERM" % (phase, who), alive == "yes" and code == "0",
                      "running at the end: %s, exit code %s" % (alive or "?", code or "missing"), phase)
+
+
+def calibration_checks(checks, phase, messages, scanner):
+    """'beacon2mqtt locate' beside the two gateways fits the scanner's offset from what it hears of the
+    advertising gateway 2 m away: the link reports it at -55 dBm, the model at measured power -59 and
+    exponent 2 expects -59 - 20 log10(2) = -65.02, so the scanner reads 10.02 dB hot and gets -10.02."""
+    fits = [payload_of(r) for r in messages if r.get("topic") == "kt/locators/kt-locator/calibration"]
+    fits = [f for f in fits if isinstance(f, dict)]
+    offsets = [(f.get("offsets") or {}).get(scanner) for f in fits]
+    fitted = [f for f, o in zip(fits, offsets) if o is not None]
+    expected = -59 - 20 * math.log10(2) + 55
+    checks.check("%s/mqtt: locate fitted the scanner's offset from hearing the advertising gateway (%.2f dB expected)"
+                 % (phase, expected),
+                 bool(fitted) and all(abs(o - expected) <= 0.5 for o in offsets if o is not None)
+                 and all(f.get("exponent_fitted") is False and f.get("path_loss_exponent") == 2 for f in fitted),
+                 "calibrations %s" % fits[-3:], phase)
+    code = checks.text(phase, "locate.code").strip()
+    checks.check("%s: locate exited 0 on SIGTERM" % phase, code == "0",
+                 "exit code %s\n%s" % (code or "missing", checks.text(phase, "locate.log")[-1500:]), phase)
 
 
 IRK_TOPIC = "kt/devices/phone/kt-irk/event"

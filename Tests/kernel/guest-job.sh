@@ -253,6 +253,8 @@ stop_agent() {
 # hci1 scans (its controller plays beacon Z to it) and advertises its iBeacon 7/13. BlueZ's discovery on
 # hci0 (btmgmt find, btmon) and a second 'run' on hci0 see it; a configuration layer over MQTT moves it to
 # minor 15 (the radio must follow); SIGTERM to the hci1 agent ends it, which hci0's agent sees as an exit.
+# With a $name-locator.yaml, 'beacon2mqtt locate' runs beside them and fits hci0's gateway's offset from
+# what it hears of hci1's (both configured with positions).
 advertise_daemon_phase() {
     name=$1
     log "phase $name: start"
@@ -266,6 +268,11 @@ advertise_daemon_phase() {
     timeout 20 btmgmt --index 0 find -l > "$O/$name.btmgmt.log" 2>&1
     kill -INT "$mon" 2>/dev/null; wait "$mon"
     btmon -r "$O/$name.btmon.snoop" > "$O/$name.btmon.txt" 2>&1
+    locator=
+    if [ -f "$S/$name-locator.yaml" ]; then
+        $D $B locate --config "$S/$name-locator.yaml" > "$O/$name.locate.log" 2>&1 &
+        locator=$!
+    fi
     mark "$name" scanner-start
     $D $B run --config "$S/$name-scanner.yaml" > "$O/$name.scanner.log" 2>&1 &
     scanner=$!
@@ -279,6 +286,7 @@ advertise_daemon_phase() {
     sleep 8  # 7/15's exit: exit_timeout 4 s, plus the ranging tick and delivery
     if kill -0 "$scanner" 2>/dev/null; then echo yes; else echo no; fi > "$O/$name.scanner.alive"
     stop_agent "$scanner" "$O/$name.scanner.code"
+    [ -n "$locator" ] && stop_agent "$locator" "$O/$name.locate.code"
     mark "$name" agent-stop
     kill "$ctl" 2>/dev/null; wait "$ctl"
     sleep 0.5
