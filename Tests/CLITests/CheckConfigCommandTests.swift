@@ -22,6 +22,16 @@ import Testing
         #expect(run.stdout.hasPrefix("\(path): OK"))
     }
 
+    /// The summary names every broker the daemons try, the failover ones after `mqtt.host`.
+    @Test func theSummaryNamesTheFailoverBrokers() throws {
+        let path = try Self.temporaryFile(
+            "mqtt:\n  host: one.lan\n  port: 1884\n  failover: [\"two.lan\", \"three.lan:1885\"]\n")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let run = CapturedRun(["check-config", path])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(run.stdout.contains("broker one.lan:1884 (failover two.lan:1884, three.lan:1885), "), "\(run.stdout)")
+    }
+
     @Test func aBadValueExits78NamingFileLineColumnAndKey() throws {
         let path = try Self.temporaryFile("mqtt:\n  host: broker\n  port: 99999\n")
         defer { try? FileManager.default.removeItem(atPath: path) }

@@ -59,6 +59,32 @@ import Vocabulary
         #expect(output.err.withLock { $0 }.contains("cannot reach the broker"))
     }
 
+    /// With `mqtt.failover`, status tries every broker: it names them all when none answers, and the
+    /// one it reached when that one knows no gateway.
+    @Test func statusTriesAndNamesTheFailoverBrokers() throws {
+        let first = try MosquittoBroker.freePort()
+        let second = try MosquittoBroker.freePort()
+        let workspace = try Workspace(port: first, extra: "  failover: [\"127.0.0.1:\(second)\"]\n")
+        let output = Output()
+        #expect(
+            CommandLineTool.main(["status", "--config", workspace.config, "--wait", "2"], context: output.context)
+                == .unavailable)
+        #expect(
+            output.err.withLock { $0 }.contains(
+                "cannot reach the broker at mqtt://127.0.0.1:\(first), mqtt://127.0.0.1:\(second): "),
+            "\(output.err.withLock { $0 })")
+
+        let broker = try MosquittoBroker()
+        try workspace.write(port: first, extra: "  failover: [\"127.0.0.1:\(broker.port)\"]\n")
+        let reached = Output()
+        #expect(
+            CommandLineTool.main(["status", "--config", workspace.config, "--wait", "5"], context: reached.context)
+                == .failure)
+        #expect(
+            reached.err.withLock { $0 }.contains("on mqtt://127.0.0.1:\(broker.port)"), "\(reached.err.withLock { $0 })"
+        )
+    }
+
     @Test func uptimeReadsAsDaysHoursMinutes() {
         #expect(
             ["42s", "5m07s", "1h02m", "3d04h"]

@@ -69,6 +69,14 @@ final class BrokerClientSession: Sendable {
 
     var lastFailure: String? { client.lastFailure }
 
+    /// The broker connected to (or tried last).
+    var endpoint: String { client.endpoint }
+
+    /// Every broker `connect` tries, in order: `mqtt.host`, then `mqtt.failover`.
+    static func brokers(_ options: MQTTConnectionOptions) -> String {
+        options.brokers.map { options.endpoint(of: $0) }.joined(separator: ", ")
+    }
+
     func connect(by deadline: ContinuousClock.Instant) -> Bool {
         client.start()
         return client.waitForFirstAttempt(timeout: TimeSpan(deadline - .now)) && client.isConnected

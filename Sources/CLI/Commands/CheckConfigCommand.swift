@@ -79,8 +79,14 @@ struct CheckConfigCommand: Command {
         let regions =
             config.regions.isEmpty ? "no regions (every beacon is tracked)" : "\(config.regions.count) region(s)"
         let state = checked.builtInDefaults ? "no such file; run uses the built-in defaults" : "OK"
+        let failover =
+            config.mqtt.failover.isEmpty
+            ? ""
+            : " (failover "
+                + config.mqtt.failover.map { "\($0.host):\($0.port ?? config.mqtt.port)" }
+                .joined(separator: ", ") + ")"
         verdict.out =
-            "\(path): \(state) — gateway \(config.gateway.id), broker \(config.mqtt.host):\(config.mqtt.port), \(regions)\n"
+            "\(path): \(state) — gateway \(config.gateway.id), broker \(config.mqtt.host):\(config.mqtt.port)\(failover), \(regions)\n"
         return verdict
     }
 

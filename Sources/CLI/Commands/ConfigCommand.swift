@@ -97,7 +97,9 @@ struct ConfigCommand: Command {
         defer { session.stop() }
         let deadline = ContinuousClock.now + .seconds(wait)
         guard session.connect(by: deadline) else {
-            context.err("cannot reach the broker at \(options.endpoint): \(session.lastFailure ?? "timeout")\n")
+            context.err(
+                "cannot reach the broker at \(BrokerClientSession.brokers(options)): \(session.lastFailure ?? "timeout")\n"
+            )
             return .unavailable
         }
         let retained = session.retained(by: deadline)

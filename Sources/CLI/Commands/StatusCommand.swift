@@ -52,13 +52,15 @@ struct StatusCommand: Command {
         defer { session.stop() }
         let deadline = ContinuousClock.now + .seconds(wait)
         guard session.connect(by: deadline) else {
-            context.err("cannot reach the broker at \(options.endpoint): \(session.lastFailure ?? "timeout")\n")
+            context.err(
+                "cannot reach the broker at \(BrokerClientSession.brokers(options)): \(session.lastFailure ?? "timeout")\n"
+            )
             return .unavailable
         }
         let retained = session.retained(by: deadline)
         let rows = Self.rows(retained, base: base, now: WallClock.now())
         guard !rows.isEmpty else {
-            context.err("no gateway has announced itself under \(topics.gateways) on \(options.endpoint)\n")
+            context.err("no gateway has announced itself under \(topics.gateways) on \(session.endpoint)\n")
             return .failure
         }
         context.out(Self.table(rows))
