@@ -51,9 +51,9 @@ extension LocatorTrack {
             if e.place.floor == p.floor { top = max(top, e.signal) } else { elsewhere = true }
         }
         guard top > -.infinity else { return evidence }
-        // The rooms' evidence is built once per position and strongest signal: the same array
-        // again (no copy) while both stand, as the belief's settled check compares it.
-        if planEvidence.top != top || planEvidence.spread != model.spread || planEvidence.position != p {
+        // The rooms' evidence is built once per position, strongest signal and model: the same
+        // array again (no copy) while they stand, as the belief's settled check compares it.
+        if planEvidence.map({ $0.top != top || $0.model != model }) ?? true {
             // A room gets about (1 − stay) / (places − 1) of the belief a tick by moves, weighed by
             // its share against the likeliest room's: below `forget` · (capacity − 1) / (1 − stay)
             // of that share a full belief could not keep it, and it would be admitted and
@@ -62,7 +62,7 @@ extension LocatorTrack {
                 (p.rooms.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
                 / max(1 - model.stay, model.forget)
             planEvidence = (
-                p, top, model.spread,
+                top, model,
                 p.rooms.filter { $0.probability >= least }.map { share in
                     RoomBelief.Evidence(
                         gateway: Self.planGateway, place: .init(floor: p.floor, room: share.room),
@@ -70,8 +70,9 @@ extension LocatorTrack {
                 }
             )
         }
-        guard elsewhere else { return planEvidence.rooms }
-        return evidence.filter { $0.place.floor != p.floor } + planEvidence.rooms
+        let rooms = planEvidence?.rooms ?? []
+        guard elsewhere else { return rooms }
+        return evidence.filter { $0.place.floor != p.floor } + rooms
     }
 
     /// The engine's `change` with the position on its location; with no change, the location again

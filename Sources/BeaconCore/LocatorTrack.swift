@@ -83,10 +83,8 @@ package struct LocatorTrack: Sendable {
     var positionInput: (signals: [PositionEstimator.Signal], offline: Set<String>)?
     var positionSettled = false
     /// The belief's evidence from `position` with the floor's strongest signal `top` and the
-    /// model's `spread`, kept while they stand (`positionEvidence`).
-    var planEvidence:
-        (position: PositionEstimator.Estimate?, top: Double, spread: Double, rooms: [RoomBelief.Evidence]) =
-            (nil, 0, 0, [])
+    /// engine's `model`, kept while they stand (`positionEvidence`); a new position drops it.
+    var planEvidence: (top: Double, model: RoomBelief.Model, rooms: [RoomBelief.Evidence])?
     /// The beacon's advertised RSSI at 1 m (its readings' `measured_power`), for the position's model.
     package var measuredPower: Double?
     /// The earliest tick whose decision can differ from the last one's if no message for this
@@ -495,6 +493,7 @@ package struct LocatorTrack: Sendable {
 
     mutating func setPosition(_ estimate: PositionEstimator.Estimate?, at t: Timestamp?) {
         position = estimate
+        planEvidence = nil
         positionTick = estimate == nil ? nil : t
         if estimate == nil {
             positionInput = nil

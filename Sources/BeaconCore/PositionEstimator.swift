@@ -93,6 +93,8 @@ package struct PositionEstimator: Sendable, Equatable {
 
     package let model: Model
     let floors: [String: Floor]
+    /// The floors with rooms and gateways (asked of every beacon at every tick: no floor copied).
+    let covered: Set<String>
 
     package init(plan: SitePlan, model: Model = Model()) {
         self.model = model
@@ -141,13 +143,11 @@ package struct PositionEstimator: Sendable, Equatable {
             floors[name] = f
         }
         self.floors = floors
+        covered = Set(floors.filter { !$0.value.xs.isEmpty && !$0.value.gateways.isEmpty }.keys)
     }
 
     /// Whether the plan can place a beacon on `floor`: it has rooms and gateways there.
-    package func covers(floor: String) -> Bool {
-        guard let f = floors[floor] else { return false }
-        return !f.xs.isEmpty && !f.gateways.isEmpty
-    }
+    package func covers(floor: String) -> Bool { covered.contains(floor) }
 
     /// The beacon's position on `floor` at this tick; nil when no gateway of the floor on the plan
     /// hears it. `previous` (on the same floor, `elapsed` seconds ago) is the motion model's prior.
