@@ -101,9 +101,9 @@ final class RabbitBroker: @unchecked Sendable {
         process = try ChildProcess(Self.server, [], output: log.path, environment: environment)
     }
 
-    /// Waits until the node's MQTT listener accepts.
-    func waitUntilListening() throws {
-        guard waitUntil(timeout: 90, { MosquittoBroker.accepts(port: self.port) }) else {
+    /// Waits until the node's MQTT listener accepts, at most `timeout` seconds.
+    func waitUntilListening(timeout: Double = 90) throws {
+        guard waitUntil(timeout: timeout, { MosquittoBroker.accepts(port: self.port) }) else {
             throw MosquittoBroker.BrokerError("RabbitMQ did not listen on \(port): \(logText.suffix(3000))")
         }
     }

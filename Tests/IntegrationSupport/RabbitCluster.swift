@@ -13,11 +13,14 @@ final class RabbitCluster: @unchecked Sendable {
             try RabbitBroker(
                 cluster: .init(port: port, peers: ports, epmdPort: epmd, startsEPMD: i == 0))
         }
-        // The first node boots alone: classic config discovery joins a peer that is up, and nodes that
-        // boot together each find none and form clusters of their own when boots are slow.
-        try nodes[0].start()
-        for node in nodes.dropFirst() { try node.launch() }
-        for node in nodes.dropFirst() { try node.waitUntilListening() }
+        // One node at a time: classic config discovery joins a peer that is up (nodes that boot together
+        // each find none and form clusters of their own when boots are slow), and a joining node's MQTT
+        // plugin waits for its client id tracking to reach the running peers (minutes, two at once on a
+        // busy machine).
+        for node in nodes {
+            try node.launch()
+            try node.waitUntilListening(timeout: 240)
+        }
         guard waitUntil(timeout: 60, { self.routes(from: ports[0], to: ports[count - 1]) }) else {
             throw MosquittoBroker.BrokerError("the RabbitMQ nodes formed no cluster: \(nodes[0].logText.suffix(2000))")
         }
