@@ -138,59 +138,46 @@ struct BeliefEngineTests {
         #expect(Self.rooms(h) == ["office"])
     }
 
-    @Test func theNamedRoomTurnsUnknownWhenItsGatewayGoesOffline() throws {
-        var h = LocatorHarness(Self.belief)
+    /// 30 s in the office (its gateway B at −58 dBm, the lab's C at −75), then B offline and 30 s
+    /// more of C at `lab(t)` dBm.
+    static func officeGatewayOffline(
+        _ s: LocatorSettings = belief, lab: (Int) -> Double = { _ in -75 }
+    )
+        -> LocatorHarness
+    {
+        var h = LocatorHarness(s)
         for t in 0..<30 {
-            Self.see(&h, "B", rssi: -58, at: Double(t))
-            Self.see(&h, "C", rssi: -75, at: Double(t))
+            see(&h, "B", rssi: -58, at: Double(t))
+            see(&h, "C", rssi: -75, at: Double(t))
             h.advance(Double(t) + 1.5)
         }
-        #expect(Self.rooms(h) == ["office"])
+        #expect(rooms(h) == ["office"])
         h.locator.setGateway("B", online: false)
         for t in 30..<60 {
-            Self.see(&h, "C", rssi: -75, at: Double(t))
+            see(&h, "C", rssi: lab(t), at: Double(t))
             h.advance(Double(t) + 1.5)
         }
+        return h
+    }
+
+    @Test func theNamedRoomTurnsUnknownWhenItsGatewayGoesOffline() throws {
+        let h = Self.officeGatewayOffline()
         // Not the lab, whose gateway hears the beacon weakly: unknown, on the office's floor.
         #expect(Self.rooms(h) == ["office", "?"])
         let unknown = try #require(h.out.last { $0.topic.hasSuffix("/location") })
         #expect(unknown.payload.text.contains(#""floor":"2""#))
         #expect(unknown.payload.text.contains(#""room":null"#))
 
-        var off = LocatorHarness(
-            {
-                var s = Self.belief
-                s.allowsUnknown = false
-                return s
-            }())
-        for t in 0..<30 {
-            Self.see(&off, "B", rssi: -58, at: Double(t))
-            Self.see(&off, "C", rssi: -75, at: Double(t))
-            off.advance(Double(t) + 1.5)
-        }
-        off.locator.setGateway("B", online: false)
-        for t in 30..<60 {
-            Self.see(&off, "C", rssi: -75, at: Double(t))
-            off.advance(Double(t) + 1.5)
-        }
-        #expect(Self.rooms(off) == ["office"])
+        var keeps = Self.belief
+        keeps.allowsUnknown = false
+        #expect(Self.rooms(Self.officeGatewayOffline(keeps)) == ["office"])
     }
 
     /// A gateway that goes offline while its room holds the beacon: the beacon then walks to the
     /// lab, whose gateway hears it as strongly as the office's did. The office, unheard, does not keep
     /// pace with the lab (its gateway would hear the beacon as weakly as the lab's did before).
     @Test func aRoomWhoseGatewayWentOfflineGivesWayWhenTheBeaconWalksOn() {
-        var h = LocatorHarness(Self.belief)
-        for t in 0..<30 {
-            Self.see(&h, "B", rssi: -58, at: Double(t))
-            Self.see(&h, "C", rssi: -75, at: Double(t))
-            h.advance(Double(t) + 1.5)
-        }
-        h.locator.setGateway("B", online: false)
-        for t in 30..<60 {
-            Self.see(&h, "C", rssi: t < 35 ? -75 : -58, at: Double(t))
-            h.advance(Double(t) + 1.5)
-        }
+        let h = Self.officeGatewayOffline { $0 < 35 ? -75 : -58 }
         // Unknown while nothing changes (`theNamedRoomTurnsUnknownWhenItsGatewayGoesOffline`), the lab
         // once the beacon walks there, and the office never again.
         let rooms = Self.rooms(h)
