@@ -1,6 +1,6 @@
 // swift-tools-version:6.2
 // beacon2mqtt — BLE beacons to MQTT, for Linux gateways.
-// Pure modules (Vocabulary, BeaconWire, BeaconCore, MessageContract, MetricsContract, AgentCore) never touch a
+// Pure modules (Vocabulary, BeaconWire, BeaconCore, Settings, MessageContract, MetricsContract, AgentCore) never touch a
 // socket, file, clock or logger; I/O lives in Platform, the transports, Runtime and CLI. C libraries come from
 // Debian through systemLibrary targets.
 import PackageDescription
@@ -14,9 +14,9 @@ let strict: [SwiftSetting] = [
 
 /// What the tests of the I/O modules see: every module they drive, and the agent's scripted pipelines.
 let integrationTestDependencies: [Target.Dependency] = [
-    "Vocabulary", "CLI", "Runtime", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire",
-    "BeaconConfig", "Platform", "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation",
-    "IdentityCrypto", "MetricsContract", "MetricsTransport",
+    "Vocabulary", "CLI", "Runtime", "AgentCore", "AgentTestFixtures", "BeaconCore", "Settings", "MessageContract",
+    "BeaconWire", "BeaconConfig", "Platform", "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport",
+    "Simulation", "IdentityCrypto", "MetricsContract", "MetricsTransport",
 ]
 
 let package = Package(
@@ -51,21 +51,26 @@ let package = Package(
         .target(
             name: "BeaconWire", dependencies: ["Vocabulary"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m")]),
-        // PURE: configuration model, regions, filters, distance, monitoring and ranging (domain
-        // events), the locator's rule.
+        // PURE: the domain's settings (regions, beacons, devices, monitoring, ranging), filters,
+        // distance, monitoring and ranging (domain events), the locator's rule.
         .target(
             name: "BeaconCore", dependencies: ["Vocabulary", "BeaconWire"], swiftSettings: strict,
             linkerSettings: [.linkedLibrary("m")]
         ),
+        // PURE: the application's configuration (`Configuration`): the gateway, its Bluetooth adapter,
+        // the broker (MQTT, TLS), Home Assistant, metrics, remote configuration, over BeaconCore's
+        // domain settings. BeaconConfig fills it from YAML.
+        .target(name: "Settings", dependencies: ["Vocabulary", "BeaconWire", "BeaconCore"], swiftSettings: strict),
         // PURE: the message contract: the topic tree, events → MQTT messages, restore parsing, Home
         // Assistant, the locator's messages, and the pipeline (decode → monitor → contract).
         .target(
-            name: "MessageContract", dependencies: ["Vocabulary", "BeaconWire", "BeaconCore"], swiftSettings: strict),
+            name: "MessageContract", dependencies: ["Vocabulary", "BeaconWire", "BeaconCore", "Settings"],
+            swiftSettings: strict),
         // PURE: the agent's core — delivery policy (outbox lanes, held queue, windows), restore,
         // back-pressure, phases and timers on injected monotonic instants. Tested without a broker.
         .target(
             name: "AgentCore",
-            dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "MessageContract", "MetricsContract"],
+            dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "Settings", "MessageContract", "MetricsContract"],
             swiftSettings: strict),
         // The IRK resolver (`ah`, Core Spec Vol 3, Part H, §2.2.2) over libcrypto's AES: computation
         // only, handed to the pure pipeline as an `IdentityResolver` so the pure modules carry no cipher.
@@ -77,7 +82,9 @@ let package = Package(
         .target(name: "MetricsContract", swiftSettings: strict),
         .target(name: "RoomScoring", swiftSettings: strict),
         // YAML (libyaml) → Configuration, with file:line:column errors.
-        .target(name: "BeaconConfig", dependencies: ["Vocabulary", "BeaconCore", "CYAML"], swiftSettings: strict),
+        .target(
+            name: "BeaconConfig", dependencies: ["Vocabulary", "BeaconCore", "Settings", "CYAML"], swiftSettings: strict
+        ),
         // POSIX glue: threads, locks, clocks, the one syscall helper and sleep, files, environment,
         // logging, exit codes. Sees Glibc and the vocabulary only: no app module, so the transports
         // above it need not sit above the agent's core.
@@ -86,7 +93,7 @@ let package = Package(
         // modules, never each other, the runtime or the command line.
         .target(
             name: "HCITransport",
-            dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "CBlueZ"],
+            dependencies: ["Vocabulary", "Platform", "AgentCore", "BeaconCore", "BeaconWire", "Settings", "CBlueZ"],
             swiftSettings: strict
         ),
         // libmosquitto's session: topic strings and payload bytes, no message contract or configuration
@@ -112,8 +119,8 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract", "MetricsContract", "Platform",
-                "MQTTTransport", "SystemdTransport", "MetricsTransport",
+                "Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "Settings", "MessageContract", "MetricsContract",
+                "Platform", "MQTTTransport", "SystemdTransport", "MetricsTransport",
             ],
             swiftSettings: strict
         ),
@@ -121,8 +128,8 @@ let package = Package(
         .target(
             name: "CLI",
             dependencies: [
-                "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "AgentCore", "BeaconConfig", "Platform",
-                "Runtime",
+                "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "AgentCore", "BeaconConfig",
+                "Platform", "Runtime",
                 "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation", "IdentityCrypto", "MetricsTransport",
             ],
             swiftSettings: strict
@@ -154,7 +161,7 @@ let package = Package(
             name: "beacon2mqtt-bench",
             // The campus section hosts real gateways (Runtime's Agent) and reads floor plans as `run` does (CLI).
             dependencies: [
-                "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "Simulation", "CMosquitto",
+                "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "Simulation", "CMosquitto",
                 "IdentityCrypto",
                 "AgentCore", "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring", "BeaconConfig",
             ],
@@ -164,8 +171,8 @@ let package = Package(
         // The test vocabulary (manual clock, beacons, sightings) and the harness that BeaconCoreTests and
         // MessageContractTests share; not a test target, so both can depend on it.
         .target(
-            name: "TestFixtures", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire"], path: "Tests/TestFixtures",
-            swiftSettings: strict),
+            name: "TestFixtures", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "Settings"],
+            path: "Tests/TestFixtures", swiftSettings: strict),
         // The agent's scripted test pipelines (`WholePacketPipeline`), shared by AgentCoreTests and the I/O modules' tests.
         .target(
             name: "AgentTestFixtures",
@@ -174,19 +181,21 @@ let package = Package(
         .testTarget(name: "BeaconWireTests", dependencies: ["Vocabulary", "BeaconWire"], swiftSettings: strict),
         .testTarget(
             name: "BeaconCoreTests",
-            dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto"],
+            dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "Settings", "TestFixtures", "IdentityCrypto"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "MessageContractTests",
             dependencies: [
-                "Vocabulary", "MessageContract", "BeaconCore", "BeaconWire", "TestFixtures", "IdentityCrypto",
+                "Vocabulary", "MessageContract", "BeaconCore", "BeaconWire", "Settings", "TestFixtures",
+                "IdentityCrypto",
             ],
             swiftSettings: strict),
         .testTarget(
             name: "AgentCoreTests",
             dependencies: [
-                "Vocabulary", "AgentCore", "AgentTestFixtures", "BeaconCore", "MessageContract", "BeaconWire",
+                "Vocabulary", "AgentCore", "AgentTestFixtures", "BeaconCore", "Settings", "MessageContract",
+                "BeaconWire",
             ],
             swiftSettings: strict),
         .testTarget(
@@ -195,8 +204,8 @@ let package = Package(
         .testTarget(name: "MetricsContractTests", dependencies: ["MetricsContract"], swiftSettings: strict),
         .testTarget(name: "RoomScoringTests", dependencies: ["RoomScoring"], swiftSettings: strict),
         .testTarget(
-            name: "BeaconConfigTests", dependencies: ["Vocabulary", "BeaconConfig", "BeaconCore"], swiftSettings: strict
-        ),
+            name: "BeaconConfigTests", dependencies: ["Vocabulary", "BeaconConfig", "BeaconCore", "Settings"],
+            swiftSettings: strict),
         // What the tests of the I/O modules share: real brokers (mosquitto, amqtt, RabbitMQ), child
         // processes, subscribers, the agent harness and the in-memory broker port. Not a test target,
         // so every test target below can use it (`@testable import`, in the debug builds tests run in).

@@ -4,6 +4,7 @@
 // the text (line ≥ 1, or 0 only for a file that cannot be read, which this never is); never a trap.
 import BeaconConfig
 import BeaconCore
+import Settings
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func configFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
@@ -12,7 +13,8 @@ public func configFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
     do throws(ConfigError) {
         let configuration = try ConfigLoader.parse(yaml: text, file: "fuzz.yaml", warnings: &warnings)
         precondition(
-            configuration.mqtt.reconnectMax >= configuration.mqtt.reconnectMin, "reconnect_max < reconnect_min accepted"
+            configuration.mqtt.reconnect.maximum >= configuration.mqtt.reconnect.minimum,
+            "reconnect_max < reconnect_min accepted"
         )
     } catch {
         precondition(error.file == "fuzz.yaml", "error names another file: \(error)")

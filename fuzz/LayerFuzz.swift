@@ -12,6 +12,7 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 let fileName = "beacon2mqtt.yaml"
@@ -74,7 +75,8 @@ public func layerFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
         let configuration = try layers.set(layer, payload: payload, source: source, at: t0 + .seconds(1))
         precondition(configuration == layers.configuration)
         precondition(configuration.mqtt == before.configuration.mqtt, "a layer changed mqtt")
-        precondition(configuration.scanner == before.configuration.scanner, "a layer changed scanner")
+        precondition(
+            configuration.bluetooth.scanner == before.configuration.bluetooth.scanner, "a layer changed scanner")
         precondition(configuration.gateway.id == before.configuration.gateway.id, "a layer changed gateway.id")
         precondition(configuration.remoteConfig == before.configuration.remoteConfig, "a layer changed remote_config")
         precondition(configuration.metrics == before.configuration.metrics, "a layer changed metrics")

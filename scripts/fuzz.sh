@@ -49,10 +49,10 @@ build() {
     case "$name" in
     hci) source=fuzz/HCIDecoderFuzz.swift ;;
     btsnoop | pcap | pcapng | hcidump) source=fuzz/CaptureFuzz.swift; defines=(-D "$(tr a-z A-Z <<<"$name")") ;;
-    config) source=(fuzz/ConfigFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
-    layer) source=(fuzz/LayerFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore BeaconConfig); libs=(-lyaml) ;;
-    mqtt) source=fuzz/InboundMQTTFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore MessageContract) ;;
-    foreign) source=fuzz/ForeignFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore MessageContract) ;;
+    config) source=(fuzz/ConfigFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore Settings BeaconConfig); libs=(-lyaml) ;;
+    layer) source=(fuzz/LayerFuzz.swift fuzz/YAMLLineCount.swift); modules=(Vocabulary BeaconWire BeaconCore Settings BeaconConfig); libs=(-lyaml) ;;
+    mqtt) source=fuzz/InboundMQTTFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore Settings MessageContract) ;;
+    foreign) source=fuzz/ForeignFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore Settings MessageContract) ;;
     *) echo "fuzz: unknown target '$name'" >&2; exit 64 ;;
     esac
     for m in "${modules[@]}"; do module "$m"; done

@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 import Vocabulary
 
 /// What the agent core asks its shell to do, besides talking to the broker (`BrokerSession`).

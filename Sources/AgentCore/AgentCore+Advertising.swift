@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 
 /// The gateway's own advertisement (`advertise:`) in the agent core: a changed section goes to the
 /// source as an `advertise` action (whether SIGHUP's file or a configuration layer changed it), and
@@ -10,7 +11,7 @@ import MessageContract
 extension AgentCore {
     /// The source reported a new state of the radio.
     mutating func advertisingChanged(_ state: AdvertisingState) {
-        guard configuration.advertise != nil else { return }
+        guard configuration.bluetooth.advertise != nil else { return }
         advertising.state = state
         announceAdvertising(onlyIfChanged: true)
     }
@@ -18,7 +19,7 @@ extension AgentCore {
     /// `advertise:` (or the scan mode) changed: the source readvertises, the state starts over.
     mutating func readvertise() {
         guard options.announcesAdvertising else { return }
-        actions.append(.advertise(configuration.advertise))
+        actions.append(.advertise(configuration.bluetooth.advertise))
         advertising.state = nil
         announceAdvertising(onlyIfChanged: true)
     }

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Reloading in the agent core: SIGHUP's file (and, through `adopt`, a configuration layer set
@@ -34,10 +35,10 @@ extension AgentCore {
         pipeline.reconfigure(next, at: pipelineNow ?? payloadTime, into: &out)
         enqueueOutput()
         let previousDiscovery = homeAssistant
-        let advertiseChanged = next.advertise != configuration.advertise
+        let advertiseChanged = next.bluetooth.advertise != configuration.bluetooth.advertise
         // The scan mode and the position are in the announcement only (the scan mode needs a restart).
         let announcementChanged =
-            next.scanner.mode != configuration.scanner.mode
+            next.bluetooth.scanner.mode != configuration.bluetooth.scanner.mode
             || next.gateway.position != configuration.gateway.position
         if next.logLevel != configuration.logLevel { actions.append(.setLogLevel(next.logLevel)) }
         if LocatorSetup(next) != LocatorSetup(configuration) { actions.append(.configureLocator(next)) }

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Configuration over MQTT in the agent core: set messages go to `RemoteConfiguration` (rate limit,

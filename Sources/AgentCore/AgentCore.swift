@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// The `run` daemon's state machine, without threads, sockets or clocks: the shell (Runtime's
@@ -355,7 +356,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
         let payload = statistics.payload(
             at: now, wall: payloadTime, pipeline: pipeline.statistics, published: delivery.counters.published,
             queued: delivery.queuedCount, dropped: dropped, reconnects: link.reconnects,
-            degraded: intake.health.degradedReason, scanner: configuration.scanner)
+            degraded: intake.health.degradedReason, scanner: configuration.bluetooth.scanner)
         delivery.enqueue(
             OutboundMessage(
                 topic: TopicTree(configuration).gatewayStats, payload: .json(payload), qos: 0, retain: true,

@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 import Vocabulary
 
 /// Everything that reaches the agent core, through the shell's one event queue.

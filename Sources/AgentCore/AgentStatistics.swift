@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// The retained stats document (docs/topics.md, "Stats") and when it is due: uptime, rates and

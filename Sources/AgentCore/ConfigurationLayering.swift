@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// What the agent core gets from its shell when the configuration has layers set over MQTT

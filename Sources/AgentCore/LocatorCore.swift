@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import MetricsContract
+import Settings
 import Vocabulary
 
 /// `locate`'s state machine on the agent's shape: feeds what the broker sends to a `Locator`,

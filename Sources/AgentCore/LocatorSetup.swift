@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 
 /// What the locator `run` embeds (`locator.enabled`) is built from: its own section and what it
 /// reads of the rest — the QoS of its messages, the distance model it recomputes calibrated

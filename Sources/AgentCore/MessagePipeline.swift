@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// What the agent's loop needs from the core: MessageContract's `Pipeline` conforms (see

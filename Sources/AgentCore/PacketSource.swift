@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 
 /// A thin transport adapter that produces HCI packets: the live HCI socket, a capture file,
 /// or the simulator. `run` blocks on the caller's thread until `stop()` or the end of input.

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// BeaconCore's pipeline drives the agent: retained `attributes` read back from the broker are

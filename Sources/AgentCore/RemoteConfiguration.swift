@@ -1,5 +1,6 @@
 import BeaconCore
 import MessageContract
+import Settings
 import Vocabulary
 
 /// The agent's side of configuration over MQTT (`remote_config.enabled`): which set topics it

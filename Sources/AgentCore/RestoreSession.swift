@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// The read-back of our own retained `attributes` at start (docs/topics.md, "Restarts without

@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 
 extension ConfigDecoder {
     /// `homeassistant:`: MQTT discovery and the `mqtt_room` feed (docs/home-assistant.md).

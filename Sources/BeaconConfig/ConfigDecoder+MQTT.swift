@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 extension ConfigDecoder {
@@ -18,8 +19,10 @@ extension ConfigDecoder {
             return text
         }
         try m.readOptional("client_id", into: &s.clientID) { v throws(ConfigError) in try v.nonEmptyText() }
-        try m.readOptional("username", into: &s.username) { v throws(ConfigError) in try v.nonEmptyText() }
-        try m.readOptional("password_file", into: &s.passwordFile) { v throws(ConfigError) in try v.nonEmptyText() }
+        try m.readOptional("username", into: &s.credentials.username) { v throws(ConfigError) in try v.nonEmptyText() }
+        try m.readOptional("password_file", into: &s.credentials.passwordFile) { v throws(ConfigError) in
+            try v.nonEmptyText()
+        }
         if let v = m["tls"] { try tls(v, into: &s.tls) }
         try m.read("qos", into: &s.qos) { v throws(ConfigError) in try v.integer(in: 0...2) }
         try m.read("keepalive", into: &s.keepalive) { v throws(ConfigError) in
@@ -32,16 +35,16 @@ extension ConfigDecoder {
         }
         try m.read("outbox_limit", into: &s.outboxLimit) { v throws(ConfigError) in try v.integer(atLeast: 100) }
         try m.read("require_broker_at_start", into: &s.requireBrokerAtStart) { v throws(ConfigError) in try v.bool() }
-        try m.read("reconnect_min", into: &s.reconnectMin) { v throws(ConfigError) in
+        try m.read("reconnect_min", into: &s.reconnect.minimum) { v throws(ConfigError) in
             try v.duration(atLeast: .milliseconds(100))
         }
-        try m.read("reconnect_max", into: &s.reconnectMax) { v throws(ConfigError) in
+        try m.read("reconnect_max", into: &s.reconnect.maximum) { v throws(ConfigError) in
             try v.duration(atLeast: .milliseconds(100))
         }
-        if s.reconnectMin > s.reconnectMax {
+        if s.reconnect.minimum > s.reconnect.maximum {
             throw m.error(
                 "reconnect_max", locatedAt: ["reconnect_max", "reconnect_min"],
-                "\(DurationText.format(s.reconnectMax)) is shorter than mqtt.reconnect_min (\(DurationText.format(s.reconnectMin)))"
+                "\(DurationText.format(s.reconnect.maximum)) is shorter than mqtt.reconnect_min (\(DurationText.format(s.reconnect.minimum)))"
             )
         }
         if let id = s.clientID, let v = m["client_id"],
@@ -51,9 +54,9 @@ extension ConfigDecoder {
                 v.warning(
                     "brokers need only accept 1 to 23 letters and digits (MQTT 3.1.1 §3.1.3.1); some may refuse it"))
         }
-        if let file = s.passwordFile, let v = m["password_file"] {
+        if let file = s.credentials.passwordFile, let v = m["password_file"] {
             // The broker takes a password only with a user name, so run cannot start without one.
-            guard s.username != nil else { throw v.error("needs mqtt.username") }
+            guard s.credentials.username != nil else { throw v.error("needs mqtt.username") }
             named(file, .secret, at: v)
         }
     }

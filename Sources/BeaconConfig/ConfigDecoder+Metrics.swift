@@ -1,5 +1,6 @@
 import BeaconCore
 import Glibc
+import Settings
 
 extension ConfigDecoder {
     /// `metrics:`: the Prometheus endpoint (docs/metrics.md).

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// Fills a `Configuration` from a YAML tree, section by section, validating as it goes. Every key
@@ -25,7 +26,7 @@ struct ConfigDecoder {
             let m = try top.mapping()
             try m.read("log_level", into: &config.logLevel) { v throws(ConfigError) in try v.choice(LogLevel.self) }
             if let v = m["gateway"] { try gateway(v, into: &config.gateway) }
-            if let v = m["scanner"] { try scanner(v, into: &config.scanner) }
+            if let v = m["scanner"] { try scanner(v, into: &config.bluetooth.scanner) }
             if let v = m["mqtt"] { try mqtt(v, into: &config.mqtt) }
             if let v = m["monitoring"] { try monitoring(v, into: &config.monitoring) }
             if let v = m["ranging"] { try ranging(v, into: &config.ranging) }
@@ -42,7 +43,9 @@ struct ConfigDecoder {
                 }
             }
             if let v = m["metrics"] { try metrics(v, into: &config.metrics) }
-            if let v = m["advertise"] { config.advertise = try advertise(v, scanner: config.scanner) }
+            if let v = m["advertise"] {
+                config.bluetooth.advertise = try advertise(v, scanner: config.bluetooth.scanner)
+            }
             if let v = m["compat"] { config.compat = try compat(v) }
         }
         return try validated(config)

@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 
 /// Every key the loader accepts, by section (`regions[]` is one list item). The loader rejects
 /// any other key, and a test checks that `etc/beacon2mqtt.yaml` shows each of them, so the

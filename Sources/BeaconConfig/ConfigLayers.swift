@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// The configuration as file < fleet < gateway (issue "manage a fleet of gateways"): each layer a

@@ -1,5 +1,6 @@
 import BeaconCore
 import Glibc
+import Settings
 
 /// Reads `beacon2mqtt.yaml` into a `Configuration`.
 ///

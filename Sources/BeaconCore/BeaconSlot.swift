@@ -22,7 +22,7 @@ struct BeaconSlot: Sendable {
     // Derived from the configuration (recomputed on reconfigure).
     /// RegionIndex match list of this identity (`RegionIndex.none` when it matches no region).
     var matchList: Int32
-    /// Index into Configuration.beacons, −1 when none.
+    /// Index into MonitorSettings.beacons, −1 when none.
     var override: Int32
     var exitTimeout: TimeSpan
 

@@ -62,9 +62,3 @@ extension BeaconIdentity {
         return .device(key: BeaconID128(high: a, low: b))
     }
 }
-
-extension Configuration {
-    /// The beacon overrides, then one per device: every configured subject with a name, as Home
-    /// Assistant discovery lists them (monitoring gets the same list through `MonitorSettings`).
-    package var beaconsAndDevices: [BeaconOverride] { beacons + devices.map(\.override) }
-}

@@ -28,12 +28,6 @@ package struct MonitorSettings: Sendable, Equatable {
         self.rssiOffset = rssiOffset
     }
 
-    package init(_ c: Configuration) {
-        self.init(
-            regions: c.regions, beacons: c.beacons, devices: c.devices, monitoring: c.monitoring, ranging: c.ranging,
-            rssiOffset: c.gateway.rssiOffset)
-    }
-
     /// Devices are always monitored one by one (they match no region); beacons with
     /// monitoring.per_beacon.
     package func monitorsIndividually(_ id: BeaconIdentity) -> Bool {

@@ -1,6 +1,7 @@
 import BeaconConfig
 import BeaconCore
 import Platform
+import Settings
 
 extension CommandContext {
     /// The configuration of an offline command's `--config` (`replay`, `scan`, `survey`), or the

@@ -3,6 +3,7 @@ import BeaconCore
 import MetricsTransport
 import Platform
 import Runtime
+import Settings
 
 /// `metrics.listen` for `run` and `locate`: the board the loops publish to and the HTTP server
 /// that reads it, started before the loops and stopped after them.

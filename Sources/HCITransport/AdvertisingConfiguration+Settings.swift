@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 
 /// The advertisement settings (command line or `advertise:`), mapped onto the HCI layer's type here,
 /// so the HCI layer never sees the configuration model.

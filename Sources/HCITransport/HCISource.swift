@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Platform
+import Settings
 
 /// The live adapter as a `PacketSource`: an `HCIControllerLoop` driving the scan, with advertising
 /// beside it when asked for (`ScanWithAdvertising`; see the loop for the faults it survives). Only

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// The retained `<base>/gateways/<gw>/advertising` message: what the gateway advertises (the
@@ -16,7 +17,7 @@ package enum AdvertisingAnnouncement {
         let topic = TopicTree(configuration).gatewayAdvertising
         let qos = configuration.mqtt.qos
         let position = configuration.gateway.position
-        guard let settings = configuration.advertise else {
+        guard let settings = configuration.bluetooth.advertise else {
             // A gateway at a known position that does not advertise still tells where it stands:
             // it hears the others (docs/locator.md, "Calibrating a site").
             guard let position else {
@@ -25,7 +26,7 @@ package enum AdvertisingAnnouncement {
             var w = JSONWriter()
             w.beginObject()
             write(position, to: &w)
-            w.field("scan_mode", configuration.scanner.mode.rawValue)
+            w.field("scan_mode", configuration.bluetooth.scanner.mode.rawValue)
             w.field("state", "off")
             w.endObject()
             return OutboundMessage(topic: topic, payload: .json(w.text), qos: qos, retain: true, kind: .status)
@@ -55,7 +56,7 @@ package enum AdvertisingAnnouncement {
         w.key("connectable")
         w.bool(settings.connectable)
         w.key("scan_mode")
-        w.string(configuration.scanner.mode.rawValue)
+        w.string(configuration.bluetooth.scanner.mode.rawValue)
         w.key("state")
         w.string(waitingFor == nil ? state.name : "waiting")
         if case .advertising(let set, _) = state, waitingFor == nil {

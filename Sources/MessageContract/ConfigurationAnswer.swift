@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 
 /// A gateway's answer to a configuration layer, as `beacon2mqtt config set` reads it back: its
 /// retained effective configuration (`ConfigLayers.document`) applies the layer once the layer's

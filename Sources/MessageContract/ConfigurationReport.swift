@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// The gateway's answers to configuration over MQTT: the effective configuration, retained on

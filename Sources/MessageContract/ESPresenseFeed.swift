@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 
 /// `compat: espresense`: every proximity message is also published as an ESPresense node's device
 /// report, so a site running ESPresense-companion takes the gateway as one more node (configured

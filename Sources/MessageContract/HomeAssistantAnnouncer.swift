@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 import Vocabulary
 
 /// What a gateway's and a locator's discovery share: a list of entities, announced retained on

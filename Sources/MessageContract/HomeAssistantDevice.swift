@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 
 /// A Home Assistant device, the `device` block of an MQTT discovery config (HA docs, "MQTT
 /// Discovery" → device). Each beacon is one device, whichever gateway or locator reports it, so

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// Home Assistant MQTT discovery published by a locator (`locate`, or the one `run` starts with

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 
 /// The feed Home Assistant's built-in `mqtt_room` sensor reads (HA docs, "MQTT Room Presence"):
 /// `<room_topic>/<room>` with `{"id","name","distance"}`. The sensor subscribes to

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// Turns monitoring events into the topics and payloads of the message contract (docs/topics.md,

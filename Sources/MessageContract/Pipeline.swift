@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// The whole pure path: HCI packet bytes → advertising reports → beacon frames → monitoring and

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// The one place topic strings are built and parsed (docs/topics.md, docs/locator.md,

@@ -6,6 +6,7 @@ import MQTTTransport
 import MessageContract
 import MetricsTransport
 import Platform
+import Settings
 import SystemdTransport
 import Vocabulary
 

@@ -2,6 +2,7 @@ import BeaconCore
 import MQTTTransport
 import MetricsTransport
 import Platform
+import Settings
 
 /// The locator `run` runs beside the gateway when `locator.enabled` is true, on its own MQTT
 /// session (`LocateService`), following the configuration while the gateway runs: the agent core

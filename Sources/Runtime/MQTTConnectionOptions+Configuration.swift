@@ -2,6 +2,7 @@ import BeaconCore
 import MQTTTransport
 import MessageContract
 import Platform
+import Settings
 import Vocabulary
 
 extension MQTTConnectionOptions {
@@ -16,12 +17,12 @@ extension MQTTConnectionOptions {
     /// `<base>/gateways/<gw>/status`.
     package init(configuration c: Configuration) throws(Problem) {
         var password: String?
-        if let file = c.mqtt.passwordFile {
+        if let file = c.mqtt.credentials.passwordFile {
             guard let data = try? FileSystem.contents(file), let text = String(validating: data, as: UTF8.self)
             else { throw Problem("mqtt.password_file: cannot read '\(file)'") }
             password = String(text.split(separator: "\n", omittingEmptySubsequences: false).first ?? "")
         }
-        if c.mqtt.passwordFile != nil, c.mqtt.username == nil {
+        if c.mqtt.credentials.passwordFile != nil, c.mqtt.credentials.username == nil {
             throw Problem("mqtt.password_file needs mqtt.username")
         }
         let tls = c.mqtt.tls
@@ -32,11 +33,12 @@ extension MQTTConnectionOptions {
             host: c.mqtt.host, port: c.mqtt.port, clientID: c.mqtt.clientID ?? c.gateway.id,
             statusTopic: TopicTree(c).gatewayStatus, keepalive: c.mqtt.keepalive,
             protocolVersion: c.mqtt.protocolVersion == .v5 ? .v5 : .v311, cleanSession: c.mqtt.cleanSession,
-            username: c.mqtt.username, password: password,
+            username: c.mqtt.credentials.username, password: password,
             tls: TLS(
                 enabled: tls.enabled, caFile: tls.caFile, caPath: tls.caPath, certFile: tls.certFile,
                 keyFile: tls.keyFile, version: tls.version, insecure: tls.insecure),
-            statusQoS: max(c.mqtt.qos, 1), reconnectMin: c.mqtt.reconnectMin, reconnectMax: c.mqtt.reconnectMax)
+            statusQoS: max(c.mqtt.qos, 1), reconnectMin: c.mqtt.reconnect.minimum,
+            reconnectMax: c.mqtt.reconnect.maximum)
         failover = c.mqtt.failover.map { Broker(host: $0.host, port: $0.port ?? c.mqtt.port) }
     }
 }

@@ -8,6 +8,7 @@ import MQTTTransport
 import MessageContract
 import Platform
 import Runtime
+import Settings
 import Simulation
 import Vocabulary
 
@@ -80,7 +81,7 @@ enum CampusHost {
             c.mqtt.host = "127.0.0.1"
             c.mqtt.port = port
             c.mqtt.clientID = "campus-\(g.id)"
-            c.mqtt.reconnectMin = .milliseconds(200)
+            c.mqtt.reconnect.minimum = .milliseconds(200)
             let connection: MQTTConnectionOptions
             do { connection = try MQTTConnectionOptions(configuration: c) } catch {
                 logger.error("\(error)")

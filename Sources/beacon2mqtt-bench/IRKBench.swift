@@ -3,6 +3,7 @@ import BeaconWire
 import Foundation
 import IdentityCrypto
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Section `irk`: devices by IRK (issue #19). 50 configured IRK devices; the per-report cost of

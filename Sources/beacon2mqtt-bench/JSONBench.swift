@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Section `json`: reading the locator's input, the gateways' `proximity` payloads as the real

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Section `locator`: the locator's own cost, in process, for a site of N gateways × M beacons

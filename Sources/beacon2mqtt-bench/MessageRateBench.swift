@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Section `messages`: what one gateway sends the broker for beacons that stay put, with the

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Section `pipeline`: the whole pure core on one core, with simulated time, at several report

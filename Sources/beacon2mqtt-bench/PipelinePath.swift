@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// The one place the benchmark drives the core: `Pipeline` (decode → region match → filter →

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Testing
 import Vocabulary
 
@@ -14,13 +15,13 @@ import Vocabulary
         beacon: .iBeacon(IBeacon(uuid: BeaconID128(high: 1, low: 2), major: 3, minor: 14, measuredPower: -59)))
 
     @Test func announcedOnConnectAndClearedWhenAReloadTurnsItOff() throws {
-        var h = CoreHarness(announcesAdvertising: true) { $0.advertise = Self.settings }
+        var h = CoreHarness(announcesAdvertising: true) { $0.bluetooth.advertise = Self.settings }
         h.connectAndRestore()
         let first = try #require(h.broker.published.first { $0.topic == Self.topic })
         #expect(first.payload.contains(#""major":3"#) && first.payload.contains(#""minor":14"#))
         #expect(first.payload.contains(#""interval_ms":100"#))
         var off = h.core.configuration
-        off.advertise = nil
+        off.bluetooth.advertise = nil
         h.core.reloaded(.success(off))
         h.tick()
         #expect(h.broker.published.filter { $0.topic == Self.topic }.map(\.payload).last == "")
@@ -32,7 +33,7 @@ import Vocabulary
     }
 
     @Test func aSourceThatDoesNotAdvertiseAnnouncesNothing() {
-        var h = CoreHarness { $0.advertise = Self.settings }
+        var h = CoreHarness { $0.bluetooth.advertise = Self.settings }
         h.connectAndRestore()
         #expect(!h.broker.topics.contains(Self.topic))
     }
@@ -48,7 +49,7 @@ import Vocabulary
     /// The radio's state follows the source: starting, advertising (with the interval on air and
     /// the command set), refused with the reason; a repeated state is not published again.
     @Test func theRadiosStateIsPublishedWhenItChanges() throws {
-        var h = CoreHarness(announcesAdvertising: true) { $0.advertise = Self.settings }
+        var h = CoreHarness(announcesAdvertising: true) { $0.bluetooth.advertise = Self.settings }
         h.connectAndRestore()
         #expect(Self.payloads(h).last?.contains(#""state":"starting""#) == true)
         h.handle(.source(.advertising(.starting)))
@@ -75,7 +76,7 @@ import Vocabulary
 
     /// A lost adapter is `waiting` with the source's reason; back, it is the radio's state again.
     @Test func aLostAdapterIsWaitingWithTheReason() {
-        var h = CoreHarness(announcesAdvertising: true) { $0.advertise = Self.settings }
+        var h = CoreHarness(announcesAdvertising: true) { $0.bluetooth.advertise = Self.settings }
         h.connectAndRestore()
         h.handle(.source(.advertising(.advertising(.extended, interval: .milliseconds(100)))))
         h.handle(.source(.health(.degraded(reason: "adapter hci1 is down"))))
@@ -88,7 +89,7 @@ import Vocabulary
     @Test func theIntervalOnAirIsPublished() {
         var settings = Self.settings
         settings.interval = .milliseconds(50)
-        var h = CoreHarness(announcesAdvertising: true) { $0.advertise = settings }
+        var h = CoreHarness(announcesAdvertising: true) { $0.bluetooth.advertise = settings }
         h.connectAndRestore()
         #expect(Self.payloads(h).last?.contains(#""interval_ms":50,"#) == true)
         h.handle(.source(.advertising(.advertising(.legacy, interval: .milliseconds(100)))))
@@ -100,14 +101,14 @@ import Vocabulary
         var h = CoreHarness(
             remote: RemoteConfiguration(topics: TopicTree(base: "b", gateway: "gw"), applied: [], document: "{}"),
             announcesAdvertising: true
-        ) { $0.advertise = Self.settings }
+        ) { $0.bluetooth.advertise = Self.settings }
         h.connectAndRestore()
         h.handle(.source(.advertising(.advertising(.legacy, interval: .milliseconds(100)))))
         #expect(Self.advertiseActions(h).isEmpty)
         var moved = Self.settings
         moved.beacon = .iBeacon(IBeacon(uuid: BeaconID128(high: 1, low: 2), major: 3, minor: 15, measuredPower: -59))
         var next = h.core.configuration
-        next.advertise = moved
+        next.bluetooth.advertise = moved
         h.core.layerApplied(
             .gateway, source: "b/gateways/gw/config/set", .success(ConfigurationUpdate(configuration: next)))
         h.actions += h.core.takeActions()
@@ -120,7 +121,7 @@ import Vocabulary
         h.core.reloaded(.success(next))
         h.actions += h.core.takeActions()
         #expect(Self.advertiseActions(h) == [moved])
-        next.advertise = nil
+        next.bluetooth.advertise = nil
         h.core.reloaded(.success(next))
         h.actions += h.core.takeActions()
         #expect(h.actions.filter { if case .advertise(nil) = $0 { true } else { false } }.count == 1)
@@ -133,10 +134,10 @@ import Vocabulary
     }
 
     @Test func aSourceThatDoesNotAdvertiseGetsNoAdvertiseAction() {
-        var h = CoreHarness { $0.advertise = Self.settings }
+        var h = CoreHarness { $0.bluetooth.advertise = Self.settings }
         h.connectAndRestore()
         var next = h.core.configuration
-        next.advertise = nil
+        next.bluetooth.advertise = nil
         h.core.reloaded(.success(next))
         h.actions += h.core.takeActions()
         #expect(Self.advertiseActions(h).isEmpty)

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Testing
 import Vocabulary
 
@@ -33,7 +34,7 @@ import Vocabulary
     @Test func anAdvertisingGatewayAnnouncesItsPositionWithItsBeacon() throws {
         var h = CoreHarness(announcesAdvertising: true) {
             $0.gateway.position = SitePosition(x: 4, y: 0)
-            $0.advertise = AdvertiseSettings(
+            $0.bluetooth.advertise = AdvertiseSettings(
                 beacon: .iBeacon(IBeacon(uuid: BeaconID128(high: 1, low: 2), major: 3, minor: 14, measuredPower: -62)))
         }
         h.connectAndRestore()

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import Settings
 import Testing
 import Vocabulary
 

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Testing
 import Vocabulary
 

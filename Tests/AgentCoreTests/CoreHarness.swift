@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// An `AgentCore` on a manual clock with a fake broker: the monotonic and the wall clock move

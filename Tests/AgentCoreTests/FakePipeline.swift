@@ -3,6 +3,7 @@ import AgentTestFixtures
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// A scripted core: packet n yields `b/n/event` (QoS 1), `b/n/proximity` (QoS 0) and sets the

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import Vocabulary
 
 /// `AgentCore` over the real `Pipeline` on a manual clock, as `run` with a live source drives it.

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import MetricsContract
+import Settings
 import Testing
 import Vocabulary
 

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Testing
 import Vocabulary
 
@@ -21,8 +22,8 @@ import Vocabulary
     }
 
     @Test func offByDefaultAndWhenDisabled() throws {
-        #expect(try Self.parse("gateway:\n  id: a\n").advertise == nil)
-        #expect(try Self.parse("advertise:\n  enabled: false\n  type: ibeacon\n").advertise == nil)
+        #expect(try Self.parse("gateway:\n  id: a\n").bluetooth.advertise == nil)
+        #expect(try Self.parse("advertise:\n  enabled: false\n  type: ibeacon\n").bluetooth.advertise == nil)
     }
 
     @Test func anIBeaconWhoseMajorAndMinorSayFloorAndRoom() throws {
@@ -38,7 +39,7 @@ import Vocabulary
               interval: 250ms
               address: random-static
             """)
-        let settings = try #require(config.advertise)
+        let settings = try #require(config.bluetooth.advertise)
         #expect(
             settings.beacon
                 == .iBeacon(

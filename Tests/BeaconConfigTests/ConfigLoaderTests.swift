@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Glibc
+import Settings
 import Testing
 import Vocabulary
 
@@ -67,22 +68,22 @@ import Vocabulary
         expected.window = .milliseconds(30)
         expected.watchdog = .zero
         expected.readInterval = .milliseconds(50)
-        #expect(config.scanner == expected)
-        #expect(try parse("scanner:\n  mode: passive\n").scanner.readInterval == nil)
-        #expect(try parse("scanner:\n  read_interval: adaptive\n").scanner.readInterval == nil)
-        #expect(try parse("scanner:\n  read_interval: 0\n").scanner.readInterval == .zero)
+        #expect(config.bluetooth.scanner == expected)
+        #expect(try parse("scanner:\n  mode: passive\n").bluetooth.scanner.readInterval == nil)
+        #expect(try parse("scanner:\n  read_interval: adaptive\n").bluetooth.scanner.readInterval == nil)
+        #expect(try parse("scanner:\n  read_interval: 0\n").bluetooth.scanner.readInterval == .zero)
     }
 
     @Test func scannerAdapterByAddressIsStoredLowercase() throws {
-        #expect(try parse("scanner:\n  adapter: 00:1A:7D:DA:71:13\n").scanner.adapter == "00:1a:7d:da:71:13")
-        #expect(try parse("scanner:\n  adapter: auto\n").scanner.adapter == "auto")
+        #expect(try parse("scanner:\n  adapter: 00:1A:7D:DA:71:13\n").bluetooth.scanner.adapter == "00:1a:7d:da:71:13")
+        #expect(try parse("scanner:\n  adapter: auto\n").bluetooth.scanner.adapter == "auto")
     }
 
     @Test func scanTimesAcceptTheSpecLimits() throws {
         // 0x0004 × 0.625 ms and 0x4000 × 0.625 ms (Core Spec Vol 4, Part E, §7.8.10).
         let config = try parse("scanner:\n  interval: 10.24s\n  window: 2.5ms\n")
-        #expect(config.scanner.interval == TimeSpan(microseconds: 10_240_000))
-        #expect(config.scanner.window == TimeSpan(microseconds: 2_500))
+        #expect(config.bluetooth.scanner.interval == TimeSpan(microseconds: 10_240_000))
+        #expect(config.bluetooth.scanner.window == TimeSpan(microseconds: 2_500))
     }
 
     @Test func mqttSection() throws {
@@ -117,8 +118,8 @@ import Vocabulary
         expected.port = 8883
         expected.baseTopic = "home/ble"
         expected.clientID = "gw-hall"
-        expected.username = "beacon"
-        expected.passwordFile = "/etc/beacon2mqtt/password"
+        expected.credentials.username = "beacon"
+        expected.credentials.passwordFile = "/etc/beacon2mqtt/password"
         expected.tls.enabled = true
         expected.tls.caFile = "/etc/ssl/ca.pem"
         expected.tls.caPath = "/etc/ssl/certs"
@@ -132,8 +133,8 @@ import Vocabulary
         expected.statsInterval = .zero
         expected.outboxLimit = 50_000
         expected.requireBrokerAtStart = true
-        expected.reconnectMin = .milliseconds(500)
-        expected.reconnectMax = .seconds(120)
+        expected.reconnect.minimum = .milliseconds(500)
+        expected.reconnect.maximum = .seconds(120)
         #expect(config.mqtt == expected)
     }
 

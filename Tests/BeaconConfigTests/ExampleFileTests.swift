@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
+import Settings
 import Testing
 
 @testable import BeaconConfig

@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 import Testing
 
 @testable import BeaconConfig

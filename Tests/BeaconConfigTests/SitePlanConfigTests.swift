@@ -1,5 +1,6 @@
 import BeaconCore
 import Glibc
+import Settings
 import Testing
 
 @testable import BeaconConfig

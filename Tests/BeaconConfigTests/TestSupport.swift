@@ -1,4 +1,5 @@
 import BeaconCore
+import Settings
 
 @testable import BeaconConfig
 

@@ -1,4 +1,5 @@
 import BeaconWire
+import Settings
 import TestFixtures
 import Testing
 import Vocabulary

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import IdentityCrypto
+import Settings
 import TestFixtures
 import Testing
 import Vocabulary

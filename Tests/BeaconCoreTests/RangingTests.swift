@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import TestFixtures
 import Testing
 import Vocabulary

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import MessageContract
+import Settings
 import Testing
 import Vocabulary
 

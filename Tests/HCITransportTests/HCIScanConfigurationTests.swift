@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Testing
 import Vocabulary
 

@@ -4,6 +4,7 @@ import BeaconWire
 import CLI
 import Foundation
 import MessageContract
+import Settings
 import Synchronization
 import Vocabulary
 
@@ -77,8 +78,8 @@ final class AgentHarness: Sendable {
         c.gateway.id = gateway
         c.mqtt.host = "127.0.0.1"
         c.mqtt.port = port
-        c.mqtt.reconnectMin = .milliseconds(200)
-        c.mqtt.reconnectMax = .seconds(1)
+        c.mqtt.reconnect.minimum = .milliseconds(200)
+        c.mqtt.reconnect.maximum = .seconds(1)
         return c
     }
 }

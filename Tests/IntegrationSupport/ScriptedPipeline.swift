@@ -5,6 +5,7 @@ import BeaconWire
 import CLI
 import Foundation
 import MessageContract
+import Settings
 import Synchronization
 import Vocabulary
 

@@ -1,5 +1,6 @@
 import BeaconCore
 import Foundation
+import Settings
 import Testing
 
 @testable import IntegrationSupport

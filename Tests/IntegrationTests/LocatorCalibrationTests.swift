@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import CLI
 import MessageContract
+import Settings
 import Testing
 import Vocabulary
 
@@ -36,7 +37,7 @@ import Vocabulary
         c.gateway.id = g.id
         c.gateway.rssiOffset = bias[g.id]!
         c.gateway.position = SitePosition(x: g.x, y: g.y)
-        c.advertise = AdvertiseSettings(
+        c.bluetooth.advertise = AdvertiseSettings(
             beacon: .iBeacon(
                 IBeacon(
                     uuid: plan.uuid, major: plan.major, minor: UInt16(100 + index),

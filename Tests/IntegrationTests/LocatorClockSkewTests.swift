@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import CLI
 import MessageContract
+import Settings
 import Simulation
 import Testing
 import Vocabulary

@@ -8,7 +8,8 @@ import Testing
 /// convenience fails here.
 @Suite struct ModuleLayeringTests {
     static let pure: Set = [
-        "Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "MetricsContract", "AgentCore", "RoomScoring",
+        "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "MetricsContract", "AgentCore",
+        "RoomScoring",
     ]
     static let transports: Set = [
         "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "MetricsTransport",
@@ -21,18 +22,22 @@ import Testing
     /// What each module may import of the package's modules and C libraries: the graph points one
     /// way, the vocabulary at the bottom, Runtime and CLI at the top.
     static let allowed: [String: Set<String>] = {
-        let belowAgent: Set = ["Vocabulary", "BeaconWire", "BeaconCore", "MessageContract", "MetricsContract"]
+        let belowAgent: Set = [
+            "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "MetricsContract",
+        ]
         let allPure = pure
         var graph: [String: Set<String>] = [
             "Vocabulary": [],
             "MetricsContract": [],
             "BeaconWire": ["Vocabulary"],
             "BeaconCore": ["Vocabulary", "BeaconWire"],
-            "MessageContract": ["Vocabulary", "BeaconWire", "BeaconCore"],
+            // The application's configuration sits on the domain's settings, not the other way round.
+            "Settings": ["Vocabulary", "BeaconWire", "BeaconCore"],
+            "MessageContract": ["Vocabulary", "BeaconWire", "BeaconCore", "Settings"],
             "RoomScoring": ["Vocabulary", "BeaconWire", "BeaconCore"],
             "AgentCore": belowAgent,
             "IdentityCrypto": ["Vocabulary", "BeaconWire", "BeaconCore", "CCrypto"],
-            "BeaconConfig": ["Vocabulary", "BeaconWire", "BeaconCore", "CYAML"],
+            "BeaconConfig": ["Vocabulary", "BeaconWire", "BeaconCore", "Settings", "CYAML"],
             "Platform": ["Vocabulary"],
             "Runtime": allPure.union(["Platform", "MQTTTransport", "SystemdTransport", "MetricsTransport"]),
             "beacon2mqtt": ["CLI", "Platform", "CMalloc"],

@@ -1,6 +1,7 @@
 import BeaconCore
 import Foundation
 import MQTTTransport
+import Settings
 import Testing
 
 @testable import IntegrationSupport

@@ -3,6 +3,7 @@ import BeaconWire
 import CLI
 import Foundation
 import Runtime
+import Settings
 import Testing
 import Vocabulary
 
@@ -147,20 +148,20 @@ import Vocabulary
         try "hunter2\n".write(toFile: file, atomically: true, encoding: .utf8)
         var configuration = Configuration()
         configuration.gateway.id = "gw7"
-        configuration.mqtt.username = "gateway"
-        configuration.mqtt.passwordFile = file
+        configuration.mqtt.credentials.username = "gateway"
+        configuration.mqtt.credentials.passwordFile = file
         let options = try MQTTConnectionOptions(configuration: configuration)
         #expect(options.password == "hunter2")
         #expect(options.clientID == "gw7")
         #expect(options.statusTopic == "beacons/gateways/gw7/status")
-        configuration.mqtt.passwordFile = directory.appendingPathComponent("missing").path
+        configuration.mqtt.credentials.passwordFile = directory.appendingPathComponent("missing").path
         #expect(throws: MQTTConnectionOptions.Problem.self) { try MQTTConnectionOptions(configuration: configuration) }
-        configuration.mqtt.passwordFile = file
-        configuration.mqtt.username = nil
+        configuration.mqtt.credentials.passwordFile = file
+        configuration.mqtt.credentials.username = nil
         #expect(throws: MQTTConnectionOptions.Problem("mqtt.password_file needs mqtt.username")) {
             try MQTTConnectionOptions(configuration: configuration)
         }
-        configuration.mqtt.passwordFile = nil
+        configuration.mqtt.credentials.passwordFile = nil
         configuration.mqtt.tls.enabled = true
         configuration.mqtt.tls.certFile = "/etc/gateway.crt"
         #expect(throws: MQTTConnectionOptions.Problem("mqtt.tls: cert_file and key_file go together")) {

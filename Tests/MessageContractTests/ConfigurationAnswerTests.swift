@@ -1,5 +1,6 @@
 import BeaconCore
 import MessageContract
+import Settings
 import Testing
 
 /// How `beacon2mqtt config set` tells its own change confirmed from an older state: by the layer's

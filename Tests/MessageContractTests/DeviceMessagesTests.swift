@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import IdentityCrypto
 import MessageContract
+import Settings
 import TestFixtures
 import Testing
 import Vocabulary

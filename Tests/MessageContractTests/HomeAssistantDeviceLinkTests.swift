@@ -2,6 +2,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import MessageContract
+import Settings
 import TestFixtures
 import Testing
 

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import MessageContract
+import Settings
 import TestFixtures
 import Testing
 

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import Glibc
+import Settings
 import Synchronization
 import Testing
 import Vocabulary

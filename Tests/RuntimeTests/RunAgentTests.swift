@@ -4,6 +4,7 @@ import BeaconWire
 import CLI
 import Foundation
 import MessageContract
+import Settings
 import Synchronization
 import Testing
 import Vocabulary

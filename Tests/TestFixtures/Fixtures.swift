@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// Shared test vocabulary for BeaconCoreTests and MessageContractTests: a manual clock is just

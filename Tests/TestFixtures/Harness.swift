@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import Settings
 import Vocabulary
 
 /// What a `Harness` drives: sightings in, and the clock moved on, each collecting what it emits —

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import HCITransport
 import Platform
+import Settings
 import Vocabulary
 
 /// `beacon2mqtt advertise <format> …`: the gateway becomes a beacon (raw HCI, like `scan`) until

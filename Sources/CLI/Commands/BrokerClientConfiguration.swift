@@ -4,6 +4,7 @@ import Glibc
 import MQTTTransport
 import Platform
 import Runtime
+import Settings
 
 /// The configuration and broker options of a command that is a client of the agents' broker
 /// (`status`, `config`): the file's mqtt section when there is a file, defaults otherwise, and a

@@ -1,6 +1,7 @@
 import BeaconConfig
 import BeaconCore
 import Platform
+import Settings
 
 /// `beacon2mqtt check-config [FILE]`: the checks `run` makes before it connects (`StartChecks`),
 /// optionally as the user the service runs as.

@@ -5,6 +5,7 @@ import Glibc
 import MQTTTransport
 import MessageContract
 import Platform
+import Settings
 
 /// `beacon2mqtt config`: the operator's client for configuration over MQTT (`remote_config`). Reads
 /// and edits the retained layers `<base>/fleet/config/set` and `<base>/gateways/<gw>/config/set`,

@@ -1,5 +1,6 @@
 import BeaconCore
 import MessageContract
+import Settings
 import Vocabulary
 
 /// Who should confirm a layer `config set`/`unset` published, and what each gateway did: the

@@ -1,5 +1,6 @@
 import BeaconConfig
 import BeaconCore
+import Settings
 import Simulation
 
 extension FloorPlanSource {

@@ -8,6 +8,7 @@ import MQTTTransport
 import MetricsTransport
 import Platform
 import Runtime
+import Settings
 import Synchronization
 import Vocabulary
 

@@ -3,6 +3,7 @@ import BeaconConfig
 import BeaconCore
 import BeaconWire
 import Platform
+import Settings
 import Vocabulary
 
 /// `run`'s configuration layers (`remote_config.enabled`): the file and the layers set over MQTT

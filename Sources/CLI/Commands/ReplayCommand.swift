@@ -5,6 +5,7 @@ import Glibc
 import IdentityCrypto
 import MessageContract
 import Platform
+import Settings
 
 /// `beacon2mqtt replay FILE`: feeds a capture through the whole pipeline on the capture's own clock,
 /// and prints the messages that would be published.

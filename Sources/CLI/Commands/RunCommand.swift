@@ -11,6 +11,7 @@ import MessageContract
 import MetricsTransport
 import Platform
 import Runtime
+import Settings
 import Simulation
 import Vocabulary
 
@@ -132,13 +133,13 @@ struct RunCommand: Command {
 
         let source: any PacketSource
         // The `adapter` label of /metrics.
-        var adapter = configuration.scanner.adapter
+        var adapter = configuration.bluetooth.scanner.adapter
         var options = AgentOptions()
         if let replayPath {
             do {
                 source = try ReplaySource(
                     path: replayPath, speed: speed,
-                    readPacing: ReadPacing.Policy(readInterval: configuration.scanner.readInterval))
+                    readPacing: ReadPacing.Policy(readInterval: configuration.bluetooth.scanner.readInterval))
             } catch {
                 logger.error("\(error)")
                 return .noInput
@@ -155,18 +156,18 @@ struct RunCommand: Command {
             let hciLogger = logger
             guard
                 let live = HCISource(
-                    scanner: configuration.scanner, advertise: configuration.advertise,
+                    scanner: configuration.bluetooth.scanner, advertise: configuration.bluetooth.advertise,
                     log: { level, line in hciLogger.log(level, line) })
             else {
                 logger.error(
                     "scanner.adapter: not hciN, a controller address or auto",
-                    ["adapter": configuration.scanner.adapter])
+                    ["adapter": configuration.bluetooth.scanner.adapter])
                 return .config
             }
             source = live
             options.announcesAdvertising = true
             options.sourceDelay =
-                ReadPacing(ReadPacing.Policy(readInterval: configuration.scanner.readInterval)).longestHold
+                ReadPacing(ReadPacing.Policy(readInterval: configuration.bluetooth.scanner.readInterval)).longestHold
         }
         let identity = configuration.gateway
         let fromFloorPlan = floorPlanSource != nil

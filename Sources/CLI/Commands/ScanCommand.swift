@@ -5,6 +5,7 @@ import HCITransport
 import IdentityCrypto
 import MessageContract
 import Platform
+import Settings
 import Synchronization
 
 /// `beacon2mqtt scan`: a live, refreshing table of the beacons in range — what an operator runs

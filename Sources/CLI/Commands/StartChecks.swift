@@ -4,6 +4,7 @@ import MQTTTransport
 import MetricsTransport
 import Platform
 import Runtime
+import Settings
 
 /// Everything `run` and `locate` check before they connect, in one place, so `check-config` (and
 /// the unit's ExecStartPre, which runs it) cannot pass a file they refuse: the configuration, every

@@ -5,6 +5,7 @@ import Glibc
 import MQTTTransport
 import MessageContract
 import Platform
+import Settings
 import Vocabulary
 
 /// `beacon2mqtt status`: asks the broker what every gateway last announced: the retained `status`

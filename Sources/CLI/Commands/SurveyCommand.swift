@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import MessageContract
 import Platform
+import Settings
 import Vocabulary
 
 /// `beacon2mqtt survey`: the teach-in. Scores the locator on walks whose rooms were marked, fits

@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import HCITransport
 import Platform
+import Settings
 
 /// The options `scan` and `record` share: `--adapter`, `--mode`, `--config`, `--verbose`. The
 /// command line wins over the configuration file, which wins over the defaults.
@@ -44,13 +45,13 @@ struct LiveScanOptions {
     /// What to scan with, or nil after printing why the configuration is unusable (exit 78).
     func resolve(defaultMode: ScanConfiguration.Mode, context: CommandContext) -> Resolved? {
         guard let config = context.configuration(at: configPath) else { return nil }
-        guard let selection = adapter ?? HCIAdapterSelection(config.scanner.adapter) else {
+        guard let selection = adapter ?? HCIAdapterSelection(config.bluetooth.scanner.adapter) else {
             context.err(
-                "\(configPath ?? "configuration"): scanner.adapter: '\(config.scanner.adapter)' is not hciN, an address or auto\n"
+                "\(configPath ?? "configuration"): scanner.adapter: '\(config.bluetooth.scanner.adapter)' is not hciN, an address or auto\n"
             )
             return nil
         }
-        var scan = ScanConfiguration(scanner: config.scanner)
+        var scan = ScanConfiguration(scanner: config.bluetooth.scanner)
         scan.mode = mode ?? (configPath == nil ? defaultMode : scan.mode)
         return Resolved(selection: selection, scan: scan, configuration: config)
     }

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import HCITransport
+import Settings
 
 /// The configuration's `scanner:` section, mapped onto the HCI layer's types here, so the HCI layer
 /// never sees the configuration model.
