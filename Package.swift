@@ -1,7 +1,7 @@
 // swift-tools-version:6.2
 // beacon2mqtt — BLE beacons to MQTT, for Linux gateways.
-// Pure modules (Vocabulary, BeaconWire, BeaconCore, Settings, MessageContract, MetricsContract, AgentCore) never touch a
-// socket, file, clock or logger; I/O lives in Platform, the transports, Runtime and CLI. C libraries come from
+// Pure modules (Vocabulary, BeaconWire, BeaconCore, Settings, MessageContract, GatewayPipeline, MetricsContract,
+// AgentCore) never touch a socket, file, clock or logger; I/O lives in Platform, the transports, Runtime and CLI. C libraries come from
 // Debian through systemLibrary targets.
 import PackageDescription
 
@@ -15,7 +15,8 @@ let strict: [SwiftSetting] = [
 /// What the tests of the I/O modules see: every module they drive, and the agent's scripted pipelines.
 let integrationTestDependencies: [Target.Dependency] = [
     "Vocabulary", "CLI", "Runtime", "AgentCore", "AgentTestFixtures", "BeaconCore", "Settings", "MessageContract",
-    "BeaconWire", "BeaconConfig", "Platform", "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport",
+    "GatewayPipeline", "BeaconWire", "BeaconConfig", "Platform", "HCITransport", "MQTTTransport", "SystemdTransport",
+    "CaptureTransport",
     "Simulation", "IdentityCrypto", "MetricsContract", "MetricsTransport",
 ]
 
@@ -62,15 +63,24 @@ let package = Package(
         // domain settings. BeaconConfig fills it from YAML.
         .target(name: "Settings", dependencies: ["Vocabulary", "BeaconWire", "BeaconCore"], swiftSettings: strict),
         // PURE: the message contract: the topic tree, events → MQTT messages, restore parsing, Home
-        // Assistant, the locator's messages, and the pipeline (decode → monitor → contract).
+        // Assistant, the locator's messages.
         .target(
             name: "MessageContract", dependencies: ["Vocabulary", "BeaconWire", "BeaconCore", "Settings"],
+            swiftSettings: strict),
+        // PURE: the gateway's pipeline (`Pipeline`: decode → monitor → contract), what the agent's
+        // core drives for every packet, and its counters.
+        .target(
+            name: "GatewayPipeline",
+            dependencies: ["Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract"],
             swiftSettings: strict),
         // PURE: the agent's core — delivery policy (outbox lanes, held queue, windows), restore,
         // back-pressure, phases and timers on injected monotonic instants. Tested without a broker.
         .target(
             name: "AgentCore",
-            dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "Settings", "MessageContract", "MetricsContract"],
+            dependencies: [
+                "Vocabulary", "BeaconCore", "BeaconWire", "Settings", "MessageContract", "GatewayPipeline",
+                "MetricsContract",
+            ],
             swiftSettings: strict),
         // The IRK resolver (`ah`, Core Spec Vol 3, Part H, §2.2.2) over libcrypto's AES: computation
         // only, handed to the pure pipeline as an `IdentityResolver` so the pure modules carry no cipher.
@@ -119,8 +129,8 @@ let package = Package(
         .target(
             name: "Runtime",
             dependencies: [
-                "Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "Settings", "MessageContract", "MetricsContract",
-                "Platform", "MQTTTransport", "SystemdTransport", "MetricsTransport",
+                "Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "Settings", "MessageContract", "GatewayPipeline",
+                "MetricsContract", "Platform", "MQTTTransport", "SystemdTransport", "MetricsTransport",
             ],
             swiftSettings: strict
         ),
@@ -128,8 +138,8 @@ let package = Package(
         .target(
             name: "CLI",
             dependencies: [
-                "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "AgentCore", "BeaconConfig",
-                "Platform", "Runtime",
+                "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "GatewayPipeline", "AgentCore",
+                "BeaconConfig", "Platform", "Runtime",
                 "HCITransport", "MQTTTransport", "CaptureTransport", "Simulation", "IdentityCrypto", "MetricsTransport",
             ],
             swiftSettings: strict
@@ -161,22 +171,25 @@ let package = Package(
             name: "beacon2mqtt-bench",
             // The campus section hosts real gateways (Runtime's Agent) and reads floor plans as `run` does (CLI).
             dependencies: [
-                "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "Simulation", "CMosquitto",
-                "IdentityCrypto",
+                "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "GatewayPipeline",
+                "Simulation",
+                "CMosquitto", "IdentityCrypto",
                 "AgentCore", "Platform", "MQTTTransport", "Runtime", "CLI", "RoomScoring", "BeaconConfig",
             ],
             swiftSettings: strict
         ),
 
-        // The test vocabulary (manual clock, beacons, sightings) and the harness that BeaconCoreTests and
-        // MessageContractTests share; not a test target, so both can depend on it.
+        // The test vocabulary (manual clock, beacons, sightings) and the harness that BeaconCoreTests,
+        // MessageContractTests and GatewayPipelineTests share; not a test target, so each can depend on it.
         .target(
             name: "TestFixtures", dependencies: ["Vocabulary", "BeaconCore", "BeaconWire", "Settings"],
             path: "Tests/TestFixtures", swiftSettings: strict),
         // The agent's scripted test pipelines (`WholePacketPipeline`), shared by AgentCoreTests and the I/O modules' tests.
         .target(
             name: "AgentTestFixtures",
-            dependencies: ["Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract"],
+            dependencies: [
+                "Vocabulary", "AgentCore", "BeaconCore", "BeaconWire", "MessageContract", "GatewayPipeline",
+            ],
             path: "Tests/AgentTestFixtures", swiftSettings: strict),
         .testTarget(name: "BeaconWireTests", dependencies: ["Vocabulary", "BeaconWire"], swiftSettings: strict),
         .testTarget(
@@ -192,10 +205,17 @@ let package = Package(
             ],
             swiftSettings: strict),
         .testTarget(
+            name: "GatewayPipelineTests",
+            dependencies: [
+                "Vocabulary", "GatewayPipeline", "MessageContract", "BeaconCore", "BeaconWire", "Settings",
+                "TestFixtures", "IdentityCrypto",
+            ],
+            swiftSettings: strict),
+        .testTarget(
             name: "AgentCoreTests",
             dependencies: [
                 "Vocabulary", "AgentCore", "AgentTestFixtures", "BeaconCore", "Settings", "MessageContract",
-                "BeaconWire",
+                "GatewayPipeline", "BeaconWire",
             ],
             swiftSettings: strict),
         .testTarget(

@@ -1,4 +1,5 @@
 import BeaconCore
+import GatewayPipeline
 import MessageContract
 import MetricsContract
 

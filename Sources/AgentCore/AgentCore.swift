@@ -388,7 +388,7 @@ package struct AgentCore<Pipeline: MessagePipeline> {
     /// Composes as much of the pipeline's deferred ranging tick as the pacer lets out now, so a
     /// tick's burst is composed in slices between the loop's other inputs (an enter heard meanwhile
     /// goes out ahead of the rest). Not connected, it waits; the next tick pushes it into the
-    /// outbox (Pipeline+DeferredRanging).
+    /// outbox (GatewayPipeline's Pipeline+DeferredRanging).
     private mutating func composeDeferred() {
         guard
             let n = pacer.slice(

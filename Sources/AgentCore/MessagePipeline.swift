@@ -4,7 +4,7 @@ import MessageContract
 import Settings
 import Vocabulary
 
-/// What the agent's loop needs from the core: MessageContract's `Pipeline` conforms (see
+/// What the agent's loop needs from the core: GatewayPipeline's `Pipeline` conforms (see
 /// `Pipeline+MessagePipeline.swift`) and implements every requirement; tests drive the loop with
 /// small scripted pipelines (Tests/AgentTestFixtures' `WholePacketPipeline`). Its type reaches the
 /// source thread, which may run a turn of the loop (Runtime's `PipelineTurns`).
@@ -30,7 +30,7 @@ package protocol MessagePipeline: SendableMetatype {
     /// distance from a live pipeline's steady time (AgentCore+Time); 0 for a capture.
     mutating func setPayloadClockOffset(_ offset: TimeSpan)
     /// Keep a ranging tick's results uncomposed until `composeDeferred` asks (the agent turns it
-    /// on; see MessageContract's Pipeline+DeferredRanging).
+    /// on; see GatewayPipeline's Pipeline+DeferredRanging).
     var defersRanging: Bool { get set }
     /// Deferred ranging results not composed yet.
     var deferredOutput: Int { get }

@@ -1,3 +1,4 @@
+import GatewayPipeline
 import MessageContract
 
 /// The pipeline counters the stats message and `/metrics` report.

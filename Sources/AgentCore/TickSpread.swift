@@ -1,7 +1,7 @@
 import BeaconWire
 import Vocabulary
 
-/// Paces a deferred ranging tick (MessageContract's Pipeline+DeferredRanging) over a quarter of the
+/// Paces a deferred ranging tick (GatewayPipeline's Pipeline+DeferredRanging) over a quarter of the
 /// ranging interval, on the pipeline's clock, in slices of at most `slice` results.
 ///
 /// Why: the unwritten-QoS 0 window keeps libmosquitto's queue short, but a message written is not

@@ -93,7 +93,7 @@ package struct MessageComposer: Sendable {
     }
 
     /// An empty retained message: removes the retained value from the broker.
-    func clearRetained(_ topic: String) -> OutboundMessage {
+    package func clearRetained(_ topic: String) -> OutboundMessage {
         OutboundMessage(topic: topic, payload: .text(""), qos: qos, retain: true, kind: .state)
     }
 

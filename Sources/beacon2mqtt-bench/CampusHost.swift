@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import CLI
 import Foundation
+import GatewayPipeline
 import IdentityCrypto
 import MQTTTransport
 import MessageContract

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import GatewayPipeline
 import MessageContract
 import Settings
 import Vocabulary

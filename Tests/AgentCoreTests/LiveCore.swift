@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import GatewayPipeline
 import MessageContract
 import Settings
 import Vocabulary

@@ -2,6 +2,7 @@ import AgentCore
 import BeaconCore
 import BeaconWire
 import Foundation
+import GatewayPipeline
 import MessageContract
 import Settings
 import Testing

@@ -1,6 +1,7 @@
 import BeaconCore
 import BeaconWire
 import Foundation
+import GatewayPipeline
 import MessageContract
 import Settings
 import Testing

@@ -8,8 +8,8 @@ import Testing
 /// convenience fails here.
 @Suite struct ModuleLayeringTests {
     static let pure: Set = [
-        "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "MetricsContract", "AgentCore",
-        "RoomScoring",
+        "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "GatewayPipeline", "MetricsContract",
+        "AgentCore", "RoomScoring",
     ]
     static let transports: Set = [
         "HCITransport", "MQTTTransport", "SystemdTransport", "CaptureTransport", "Simulation", "MetricsTransport",
@@ -23,7 +23,8 @@ import Testing
     /// way, the vocabulary at the bottom, Runtime and CLI at the top.
     static let allowed: [String: Set<String>] = {
         let belowAgent: Set = [
-            "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "MetricsContract",
+            "Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract", "GatewayPipeline",
+            "MetricsContract",
         ]
         let allPure = pure
         var graph: [String: Set<String>] = [
@@ -34,6 +35,8 @@ import Testing
             // The application's configuration sits on the domain's settings, not the other way round.
             "Settings": ["Vocabulary", "BeaconWire", "BeaconCore"],
             "MessageContract": ["Vocabulary", "BeaconWire", "BeaconCore", "Settings"],
+            // The pipeline drives the contract; the contract never sees the pipeline.
+            "GatewayPipeline": ["Vocabulary", "BeaconWire", "BeaconCore", "Settings", "MessageContract"],
             "RoomScoring": ["Vocabulary", "BeaconWire", "BeaconCore"],
             "AgentCore": belowAgent,
             "IdentityCrypto": ["Vocabulary", "BeaconWire", "BeaconCore", "CCrypto"],
@@ -46,10 +49,10 @@ import Testing
             "HCITransport": "CBlueZ", "MQTTTransport": "CMosquitto",
             "MetricsTransport": "CMicroHTTPD",
         ]
-        // Transports know no message contract: sources hand packets to the agent's core as
+        // Transports know no message contract or pipeline: sources hand packets to the agent's core as
         // `SourceEvent`s, and what becomes a message is decided above them.
         for transport in transports {
-            graph[transport] = allPure.subtracting(["MessageContract"]).union(["Platform"])
+            graph[transport] = allPure.subtracting(["MessageContract", "GatewayPipeline"]).union(["Platform"])
                 .union(library[transport].map { [$0] } ?? [])
         }
         // The broker's transport speaks topic strings and bytes: it knows no message contract, no

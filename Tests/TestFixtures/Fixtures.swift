@@ -40,4 +40,16 @@ package enum Fixtures {
         c.ranging.publish.rangingList = false
         return c
     }
+
+    /// Gateway gw1 in the Kitchen, beacon 1 named "Keys", region "office" = uuidA, telemetry off
+    /// (its entities have their own tests): what Home Assistant discovery is checked on.
+    package static func discoveryConfig() -> Configuration {
+        var c = Configuration()
+        c.gateway.id = "gw1"
+        c.gateway.room = "Kitchen"
+        c.beacons = [BeaconOverride(identity: beacon(1), name: "Keys")]
+        c.regions = [BeaconRegion(name: "office", uuid: uuidA)]
+        c.telemetry.enabled = false
+        return c
+    }
 }

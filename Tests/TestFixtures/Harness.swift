@@ -4,7 +4,7 @@ import Settings
 import Vocabulary
 
 /// What a `Harness` drives: sightings in, and the clock moved on, each collecting what it emits —
-/// the monitor's events (BeaconCoreTests) or the pipeline's messages (MessageContractTests).
+/// the monitor's events (BeaconCoreTests) or the pipeline's messages (GatewayPipelineTests).
 package protocol Drivable {
     associatedtype Output
     init(configuration: Configuration, start: Timestamp)

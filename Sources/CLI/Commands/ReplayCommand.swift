@@ -1,6 +1,7 @@
 import BeaconConfig
 import BeaconCore
 import BeaconWire
+import GatewayPipeline
 import Glibc
 import IdentityCrypto
 import MessageContract

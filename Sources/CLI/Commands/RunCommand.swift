@@ -3,6 +3,7 @@ import BeaconConfig
 import BeaconCore
 import BeaconWire
 import CaptureTransport
+import GatewayPipeline
 import Glibc
 import HCITransport
 import IdentityCrypto

@@ -1,6 +1,7 @@
 import AgentCore
 import BeaconCore
 import BeaconWire
+import GatewayPipeline
 import HCITransport
 import IdentityCrypto
 import MessageContract

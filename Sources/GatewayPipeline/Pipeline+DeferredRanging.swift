@@ -1,4 +1,5 @@
 import BeaconCore
+import MessageContract
 
 /// A ranging tick's output in slices (`defersRanging`). A tick of 500 beacons composes a few
 /// hundred proximity messages and a ranging list of 500 entries, about 2 ms of the agent's

@@ -1,5 +1,6 @@
 import BeaconCore
 import BeaconWire
+import GatewayPipeline
 import IdentityCrypto
 import MessageContract
 import Settings
