@@ -6,16 +6,19 @@ import BeaconCore
 /// `file:line:column: key: message` and a command exits 78 for it (docs/locator.md, "Positions on a
 /// floor plan").
 package enum SitePlanFile {
-    package static let schema = ConfigSchema(sections: [
-        "": [
-            "seed", "uuid", "major", "measured_power", "path_loss_exponent", "noise_db", "floor_attenuation_db",
-            "floor_height", "sensitivity_dbm", "advert_interval", "loss", "gateways", "rooms", "walls", "waypoints",
-        ],
-        "gateways[]": ["id", "floor", "room", "x", "y", "z"],
-        "rooms[]": ["floor", "name", "points"],
-        "walls[]": ["floor", "points"],
-        "waypoints[]": ["minor", "at", "x", "y", "floor"],
-    ])
+    package static let schema = ConfigSchema(
+        sections: [
+            "": [
+                "seed", "uuid", "major", "measured_power", "path_loss_exponent", "noise_db", "floor_attenuation_db",
+                "floor_height", "sensitivity_dbm", "advert_interval", "loss", "gateways", "rooms", "walls", "waypoints",
+                "survey",
+            ],
+            "gateways[]": ["id", "floor", "room", "x", "y", "z"],
+            "rooms[]": ["floor", "name", "points"],
+            "walls[]": ["floor", "points"],
+            "waypoints[]": ["minor", "at", "x", "y", "floor"],
+            "survey[]": ["floor", "x", "y", "power", "rssi"],
+        ], freeForm: ["survey[].rssi"])
 
     /// Reads the plan at `path` for the locator: it needs rooms and gateways on them. `v` is the
     /// configuration key naming it, where a file that cannot be read is reported.
@@ -46,7 +49,7 @@ package enum SitePlanFile {
         return plan
     }
 
-    /// The plan's gateways, rooms, walls and path-loss exponent (the simulator's keys are checked
+    /// The plan's gateways, rooms, walls, survey and path-loss exponent (the simulator's keys are checked
     /// by the simulator's own reader).
     package static func parse(_ root: ConfigValue) throws(ConfigError) -> SitePlan {
         let m = try root.mapping()
@@ -89,7 +92,35 @@ package enum SitePlanFile {
                     floor: try w.required("floor").nonEmptyText(), points: try points(w.required("points"), atLeast: 2))
             )
         }
+        for item in try m["survey"]?.list() ?? [] { plan.survey.append(try surveyPoint(item, on: plan)) }
         return plan
+    }
+
+    /// One point of `survey:`: inside a room of its floor, heard by gateways of that floor.
+    private static func surveyPoint(_ item: ConfigValue, on plan: SitePlan) throws(ConfigError) -> SitePlan.SurveyPoint
+    {
+        let s = try item.mapping()
+        let floor = try s.required("floor").nonEmptyText()
+        let point = SitePlan.Point(x: try coordinate(s.required("x")), y: try coordinate(s.required("y")))
+        guard plan.room(at: point, floor: floor) != nil else {
+            throw s.error(
+                "x", locatedAt: ["x", "y"],
+                "(\(ConfigValue.format(point.x)), \(ConfigValue.format(point.y))) lies in no room of floor \(floor)")
+        }
+        var power: Double?
+        try s.readOptional("power", into: &power) { v throws(ConfigError) in try v.number(in: -127...0) }
+        let readings = try s.required("rssi").mapping()
+        var rssi: [String: Double] = [:]
+        for id in readings.keys.sorted() {
+            let v = readings[id]!
+            guard let g = plan.gateway(id) else { throw v.error("no gateway \(id) on the plan") }
+            guard g.floor == floor else {
+                throw v.error("gateway \(id) stands on floor \(g.floor), not on this point's floor \(floor)")
+            }
+            rssi[id] = try v.number(in: -127...20)
+        }
+        guard !rssi.isEmpty else { throw readings.at.error("no gateway: a point needs the rssi of at least one") }
+        return SitePlan.SurveyPoint(floor: floor, point: point, power: power, rssi: rssi)
     }
 
     /// Metres, within `SitePosition.limit` of the origin.

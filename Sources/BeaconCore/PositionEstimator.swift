@@ -7,7 +7,9 @@
 ///   cell as likely as the log-distance model `measured power − 10·n·log10(d)` explains it, with a
 ///   Cauchy tail (`shadowing` dB wide), so one reflected or blocked gateway cannot pull the position
 ///   far. A gateway of the floor that does not hear it (and is not offline) makes cells unlikely
-///   where the model says it should hear the beacon above `silent`.
+///   where the model says it should hear the beacon above `silent`. Where the plan has survey
+///   points, the expected level is the model's plus what the survey measured beside it
+///   (`map(offsets:exponent:)`).
 /// - **Motion.** The previous position spreads by `speed` metres per second between ticks, so a
 ///   still beacon is held and a walking one followed.
 /// - **Answer.** The posterior mean, and as error radius the root-mean-square distance of the
@@ -30,6 +32,13 @@ package struct PositionEstimator: Sendable, Equatable {
         package var beaconHeight = 1.0
         /// How many standard deviations of the spread previous position the search covers.
         package var window = 3.0
+        /// Metres: the width of the Gaussian kernel that spreads a survey point's residual to the
+        /// cells about it, about the size of the furniture and doorways that make it.
+        package var surveyKernel = 1.0
+        /// How many kernel-weighted survey readings make a cell's residual half the survey's: a
+        /// cell far from every point (weight near 0) keeps the model, and a lone reflected
+        /// reading moves none far.
+        package var surveyShrink = 3.0
         package init() {}
     }
 
@@ -89,10 +98,19 @@ package struct PositionEstimator: Sendable, Equatable {
         var columns = 0
         var rows = 0
         var squares: [Int32] = []
+        /// The plan's survey points on this floor.
+        var survey: [SitePlan.SurveyPoint] = []
+        /// `logDistance2` with the radio map in it: per cell and gateway, the ln d² at which the
+        /// model expects the level the map does (empty: no survey, or not built yet).
+        var mapped: [Double] = []
     }
 
     package let model: Model
-    let floors: [String: Floor]
+    var floors: [String: Floor]
+    /// The gateways heard at the plan's survey points (sorted): the radio map takes their offsets.
+    package let surveyed: [String]
+    /// What the radio maps in `floors` were built with; nil: none built.
+    var mappedWith: MapKey?
     /// The floors with rooms and gateways (asked of every beacon at every tick: no floor copied).
     let covered: Set<String>
 
@@ -102,6 +120,7 @@ package struct PositionEstimator: Sendable, Equatable {
         for name in plan.floors {
             var f = Floor()
             f.gateways = plan.gateways.filter { $0.floor == name }
+            f.survey = plan.survey.filter { $0.floor == name }
             let outlines = plan.rooms.filter { $0.floor == name }
             f.rooms = outlines.map(\.name)
             let points = outlines.flatMap(\.outline)
@@ -143,6 +162,7 @@ package struct PositionEstimator: Sendable, Equatable {
             floors[name] = f
         }
         self.floors = floors
+        surveyed = Set(plan.survey.flatMap(\.rssi.keys)).sorted()
         covered = Set(floors.filter { !$0.value.xs.isEmpty && !$0.value.gateways.isEmpty }.keys)
     }
 
@@ -189,7 +209,9 @@ package struct PositionEstimator: Sendable, Equatable {
         cells.reserveCapacity(columns.count * rows.count)
         var best = -Double.infinity
         let stride = f.gateways.count
-        f.logDistance2.withUnsafeBufferPointer { distance in
+        // The radio map holds for the exponent it was built with; another one gets the model alone.
+        let distances = mappedWith?.exponent == exponent && !f.mapped.isEmpty ? f.mapped : f.logDistance2
+        distances.withUnsafeBufferPointer { distance in
             for row in rows {
                 for column in columns {
                     let i = Int(f.squares[row * f.columns + column])

@@ -73,9 +73,29 @@ package struct SitePlan: Sendable, Equatable {
         }
     }
 
+    /// What the gateways published of one beacon held still at a point: a radio map's sample
+    /// (docs/locator.md, "A surveyed radio map").
+    package struct SurveyPoint: Sendable, Equatable {
+        package var floor: String
+        package var point: Point
+        /// The surveyed beacon's measured power at 1 m, dBm.
+        package var power: Double
+        /// Per gateway id, its filtered RSSI there as it published it (without `locator.rssi_offset`), dBm.
+        package var rssi: [String: Double]
+        /// `power` nil: an iBeacon's usual −59 dBm.
+        package init(floor: String, point: Point, power: Double? = nil, rssi: [String: Double]) {
+            self.floor = floor
+            self.point = point
+            self.power = power ?? LocatorTrack.defaultMeasuredPower
+            self.rssi = rssi
+        }
+    }
+
     package var gateways: [Gateway] = []
     package var rooms: [Room] = []
     package var walls: [Wall] = []
+    /// The survey's points, in the file's order (none: positions from the path-loss model alone).
+    package var survey: [SurveyPoint] = []
     /// The site's log-distance path-loss exponent, when the plan gives one; the locator's own fit
     /// (gateways hearing each other) takes precedence once it has fitted one.
     package var pathLossExponent: Double?

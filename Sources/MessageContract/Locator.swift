@@ -279,6 +279,7 @@ package struct Locator: Sendable {
     private mutating func decide(at t: Timestamp, into out: inout [OutboundMessage]) {
         let all = everyTrackDue || decidesEveryTrack
         everyTrackDue = false
+        mapSurvey()
         let site = placement
         var gone = false
         for beacon in order {
@@ -320,6 +321,13 @@ package struct Locator: Sendable {
             estimator: estimator,
             exponent: fitted ?? settings.sitePlan?.pathLossExponent ?? PathLossCalibration.priorExponent,
             deadband: settings.positionDeadband)
+    }
+
+    /// The plan's radio map with the offsets and exponent in force (rebuilt only when they moved).
+    private mutating func mapSurvey() {
+        guard let surveyed = estimator?.surveyed, !surveyed.isEmpty, let exponent = placement?.exponent else { return }
+        let offsets = surveyed.map { offset(of: $0) ?? 0 }
+        estimator?.map(offsets: offsets, exponent: exponent)
     }
 
     /// Beacons currently tracked (located, or with readings).

@@ -55,17 +55,19 @@ import Testing
     }
 
     /// Each mistake in the plan is reported at its own line in the plan's file.
-    @Test func eachMistakeIsNamedInThePlanFile() {
-        func mistake(_ text: String) -> String? {
-            let path = file(text)
-            defer { unlink(path) }
-            do {
-                _ = try SitePlanFile.load(path: path)
-                return nil
-            } catch {
-                return error.description.replacing(path, with: "plan.yaml")
-            }
+    /// What loading `text` as a plan reports (its file named plan.yaml); nil when it loads.
+    func mistake(_ text: String) -> String? {
+        let path = file(text)
+        defer { unlink(path) }
+        do {
+            _ = try SitePlanFile.load(path: path)
+            return nil
+        } catch {
+            return error.description.replacing(path, with: "plan.yaml")
         }
+    }
+
+    @Test func eachMistakeIsNamedInThePlanFile() {
         #expect(
             mistake("rooms:\n  - {floor: \"1\", name: a, points: [[0, 0], [1, 0]]}\n")
                 == "plan.yaml:2:35: rooms[0].points: expected at least 3 points [x, y], found 2")
@@ -89,6 +91,51 @@ import Testing
         #expect(
             mistake("path_loss_exponent: 9\nrooms:\n  - {floor: \"1\", name: a, points: [[0, 0], [1, 0], [1, 1]]}\n")
                 == "plan.yaml:1:21: path_loss_exponent: must be between 1.2 and 6, found 9")
+    }
+
+    @Test func surveyPointsAreReadWithTheirReadings() throws {
+        let path = file(
+            Self.plan + """
+
+                survey:
+                  - {floor: "1", x: 2, y: 2, rssi: {hall: -61, lab: -80.5}}
+                  - {floor: "1", x: 7, y: 3, power: -65, rssi: {lab: -70}}
+                """)
+        defer { unlink(path) }
+        let plan = try SitePlanFile.load(path: path)
+        #expect(
+            plan.survey == [
+                .init(floor: "1", point: .init(x: 2, y: 2), power: -59, rssi: ["hall": -61, "lab": -80.5]),
+                .init(floor: "1", point: .init(x: 7, y: 3), power: -65, rssi: ["lab": -70]),
+            ])
+        #expect(try SitePlanFile.load(path: file(Self.plan)).survey.isEmpty)
+    }
+
+    /// A survey point names gateways of the plan on its own floor, and lies in one of its rooms.
+    @Test func eachSurveyMistakeIsNamedAtItsLine() {
+        func mistake(_ point: String) -> String? { self.mistake(Self.plan + "\nsurvey:\n  - \(point)\n") }
+        #expect(mistake("{floor: \"1\", x: 2, y: 2, rssi: {hall: -61}}") == nil)
+        #expect(
+            mistake("{floor: \"1\", x: 2, y: 2, rssi: {hal: -61}}")
+                == "plan.yaml:15:42: survey[0].rssi.hal: no gateway hal on the plan")
+        #expect(
+            mistake("{floor: \"1\", x: 2, y: 5, rssi: {hall: -61}}")
+                == "plan.yaml:15:21: survey[0].x: (2, 5) lies in no room of floor 1")
+        #expect(
+            mistake("{floor: \"2\", x: 2, y: 2, rssi: {hall: -61}}")
+                == "plan.yaml:15:21: survey[0].x: (2, 2) lies in no room of floor 2")
+        #expect(
+            mistake("{floor: \"1\", x: 2, y: 2, rssi: {hall: -161}}")
+                == "plan.yaml:15:43: survey[0].rssi.hall: must be between -127 and 20, found -161")
+        #expect(
+            mistake("{floor: \"1\", x: 2, y: 2, power: 5, rssi: {hall: -61}}")
+                == "plan.yaml:15:37: survey[0].power: must be between -127 and 0, found 5")
+        #expect(
+            mistake("{floor: \"1\", x: 2, y: 2, rssi: {}}")
+                == "plan.yaml:15:36: survey[0].rssi: no gateway: a point needs the rssi of at least one")
+        #expect(
+            mistake("{floor: \"1\", x: 2, y: 2}")
+                == "plan.yaml:15:5: survey[0].rssi: missing; this entry needs it")
     }
 
     @Test func aPlanThatCannotBeReadIsNamedAtTheKey() {

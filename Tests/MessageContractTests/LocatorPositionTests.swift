@@ -94,6 +94,48 @@ import Vocabulary
         #expect(Self.locations(h).last?["room"] as? String == "office")
     }
 
+    /// C stands behind a partition that takes 10 dB off what it hears from the lab; it also reads
+    /// 3 dB cold, which `locator.rssi_offset` corrects. A survey of the lab (what C published,
+    /// without the offset) puts the beacon back where it is.
+    @Test func aSurveyedPlanCorrectsAGatewayBehindAWall() throws {
+        func still(_ plan: SitePlan) throws -> Double {
+            var settings = Self.settings(plan: plan, deadband: 0)
+            settings.rssiOffsets = ["C": 3]
+            var h = LocatorHarness(settings)
+            for t in 0..<40 {
+                for g in Self.plan.gateways {
+                    h.locator.observe(
+                        LocatorHarness.reading(g.id, 1, at: Double(t), rssi: Self.published(g, x: 7.5, y: 2)))
+                }
+                h.advance(Double(t) + 1.5)
+            }
+            let last = try #require(Self.locations(h).last)
+            let (x, y) = (try #require(last["x"] as? Double), try #require(last["y"] as? Double))
+            return ((x - 7.5) * (x - 7.5) + (y - 2) * (y - 2)).squareRoot()
+        }
+        var surveyed = Self.plan
+        for x in stride(from: 5.25, to: 10, by: 0.5) {
+            for y in stride(from: 0.25, to: 4, by: 0.5) {
+                surveyed.survey.append(
+                    .init(
+                        floor: "2", point: .init(x: x, y: y),
+                        rssi: Dictionary(
+                            uniqueKeysWithValues: Self.plan.gateways.map { ($0.id, Self.published($0, x: x, y: y)) })
+                    ))
+            }
+        }
+        let model = try still(Self.plan)
+        let mapped = try still(surveyed)
+        #expect(model > 1.5)
+        #expect(mapped < 0.7)
+    }
+
+    /// What gateway `g` publishes of a beacon at (x, y) in the lab: C 10 dB weaker and 3 dB cold.
+    static func published(_ g: SitePlan.Gateway, x: Double, y: Double) -> Double {
+        let d = g.position.distance(to: SitePosition(x: x, y: y, z: 1))
+        return -59 - 20 * Foundation.log10(d) - (g.id == "C" ? 13 : 0)
+    }
+
     @Test func withoutAPlanTheLocationHasNoPosition() {
         var h = LocatorHarness(Self.settings(plan: nil))
         Self.walk(&h, x: { _ in 2.5 }, y: 2, from: 0, to: 10)

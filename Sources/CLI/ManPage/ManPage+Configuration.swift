@@ -288,7 +288,7 @@ extension ManPage {
             "Decide only shard k of n: the beacons whose identity hashes to it, so n locators split a site."),
         .init(
             "locator.site_plan", "file path", "none",
-            "The site's floor plan (rooms as polygons, gateways at x, y, z): each beacon gets a position and the room holding it (locator.md). Read again on reload."
+            "The site's floor plan (rooms as polygons, gateways at x, y, z, optionally survey points): each beacon gets a position and the room holding it (locator.md). Read again on reload."
         ),
         .init(
             "locator.position_deadband", "metres, 0…100", "1",
