@@ -179,8 +179,9 @@ package final class Agent<Pipeline: MessagePipeline> {
             var failure: (any SourceFailure)?
             do {
                 try source.run { event in
-                    if queue.borrowForSource() {
-                        queue.returnFromSource(turns.sourceTurn(event, posted: MonotonicClock.now()))
+                    if let lend = queue.borrowForSource() {
+                        let turn = turns.sourceTurn(event, posted: MonotonicClock.now(), holding: lend)
+                        queue.returnFromSource(lend, after: turn)
                     } else {
                         queue.postFromSource(.source(event))
                     }

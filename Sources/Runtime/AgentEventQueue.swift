@@ -21,10 +21,11 @@ import Vocabulary
 /// `--speed max` that was thousands of futile wake-ups a second).
 ///
 /// A source thread that finds the taker waiting on an empty queue borrows the loop's turns instead
-/// of posting (`borrowForSource`): it runs its event's turn itself and gives them back
-/// (`returnFromSource`), and the taker, which does not return while they are lent, is woken only
-/// if that turn moved its deadline earlier or ended the loop. So a hand-over to an idle pipeline
-/// costs no wake-up of its thread, and events keep their order: nothing is queued while it runs.
+/// of posting (`borrowForSource`, which hands it a `Lend`): it runs its event's turn itself and
+/// gives them back (`returnFromSource`, which consumes the `Lend`), and the taker, which does not
+/// return while they are lent, is woken only if that turn moved its deadline earlier or ended the
+/// loop. So a hand-over to an idle pipeline costs no wake-up of its thread, and events keep their
+/// order: nothing is queued while it runs.
 package final class AgentEventQueue: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is read and written only while
     // `condition` is locked.
@@ -46,20 +47,33 @@ package final class AgentEventQueue: @unchecked Sendable {
     private var blockedSources = 0
     /// Producer posts to the control lane (`controlHandOvers`).
     private var handOvers = 0
-    /// The taker's turns are lent to a source thread (`borrowForSource`).
-    private var lent = false
     /// What the waiting taker waits for: its deadline and whether it takes source events.
     private var takerDeadline = MonotonicInstant(nanoseconds: 0)
     private var takerIncludesSource = false
-    /// A returned turn moved the deadline earlier or ended the loop: the taker returns to tick.
-    private var recheck = false
-    /// The taker was woken while the turns were lent (an event, or its deadline passed) and waits
-    /// for them back.
-    private var awaitingReturn = false
-    /// Source events whose turn their own thread ran (`sourceTurnsRun`).
-    private var borrowed = 0
+    private var lending = Lending()
     /// Packets the source lane holds before `postFromSource` waits (a batch may overshoot it once).
     package let packetCapacity: Int
+
+    /// The lend of the taker's turns to a source thread, as the lock sees it.
+    private struct Lending {
+        /// A `Lend` is out: the turns are the source thread's until `returnFromSource`.
+        var isOut = false
+        /// The taker was woken while the turns were lent (an event, or its deadline passed) and
+        /// waits for them back.
+        var awaitingReturn = false
+        /// A returned turn moved the deadline earlier or ended the loop: the taker returns to tick.
+        var recheck = false
+        /// Source events whose turn their own thread ran (`sourceTurnsRun`).
+        var turnsRun = 0
+    }
+
+    /// The taker's turns, lent to the source thread that holds it. Only `borrowForSource` makes
+    /// one; a source turn needs it (`PipelineTurns.sourceTurn`), and `returnFromSource` consumes
+    /// it, so the turns go back exactly once. It holds nothing: the compiler keeps the hand-over's
+    /// order, and no instruction of the hand-over is spent on it.
+    package struct Lend: ~Copyable {
+        fileprivate init() {}
+    }
 
     package init(packetCapacity: Int = 1024) { self.packetCapacity = max(packetCapacity, 1) }
 
@@ -75,7 +89,7 @@ package final class AgentEventQueue: @unchecked Sendable {
     package var sourceTurnsRun: Int {
         condition.lock()
         defer { condition.unlock() }
-        return borrowed
+        return lending.turnsRun
     }
 
     /// What a source thread's turn leaves for the taker: when the loop must tick next, whether it
@@ -92,28 +106,28 @@ package final class AgentEventQueue: @unchecked Sendable {
     }
 
     /// Lends the taker's turns to the calling source thread when the taker waits for source events
-    /// and nothing is queued: true means the caller runs its event's turn now and then calls
-    /// `returnFromSource` with what it left. False: post the event as usual.
-    package func borrowForSource() -> Bool {
+    /// and nothing is queued: with the `Lend`, the caller runs its event's turn now and then gives
+    /// it to `returnFromSource` with what the turn left. Nil: post the event as usual.
+    package func borrowForSource() -> Lend? {
         condition.lock()
         defer { condition.unlock() }
-        guard takers > 0, takerIncludesSource, !lent, !recheck, !closed, control.isEmpty, source.isEmpty else {
-            return false
-        }
-        lent = true
-        borrowed += 1
-        return true
+        guard takers > 0, takerIncludesSource, !lending.isOut, !lending.recheck, !closed, control.isEmpty,
+            source.isEmpty
+        else { return nil }
+        lending.isOut = true
+        lending.turnsRun += 1
+        return Lend()
     }
 
-    /// Gives the turns back after `borrowForSource`; wakes the taker if it must tick sooner than
+    /// Gives the turns back, consuming their `Lend`; wakes the taker if it must tick sooner than
     /// it planned, the loop ended, the core stopped taking source events (the taker then waits
     /// without them, and nothing is lent), or events arrived meanwhile.
-    package func returnFromSource(_ turn: Return) {
+    package func returnFromSource(_ lend: consuming Lend, after turn: Return) {
         condition.lock()
-        lent = false
+        lending.isOut = false
         if !turn.takesSourceEvents { takerIncludesSource = false }
-        if turn.ended || turn.nextWake < takerDeadline || !turn.takesSourceEvents { recheck = true }
-        if takers > 0, recheck || awaitingReturn || !control.isEmpty || !source.isEmpty {
+        if turn.ended || turn.nextWake < takerDeadline || !turn.takesSourceEvents { lending.recheck = true }
+        if takers > 0, lending.recheck || lending.awaitingReturn || !control.isEmpty || !source.isEmpty {
             condition.broadcast(Self.arrived)
         }
         condition.unlock()
@@ -195,9 +209,9 @@ package final class AgentEventQueue: @unchecked Sendable {
         defer { condition.unlock() }
         while true {
             // Lent turns are the source thread's until returned, whatever arrives or falls due.
-            if !lent {
-                if recheck {
-                    recheck = false
+            if !lending.isOut {
+                if lending.recheck {
+                    lending.recheck = false
                     return nil
                 }
                 if includeSource, sourceTurn, let event = takeSource() { return event }
@@ -211,15 +225,15 @@ package final class AgentEventQueue: @unchecked Sendable {
             takerDeadline = deadline
             takerIncludesSource = includeSource
             var signalled = true
-            if lent {
-                awaitingReturn = true
+            if lending.isOut {
+                lending.awaitingReturn = true
                 condition.wait(Self.arrived)
-                awaitingReturn = false
+                lending.awaitingReturn = false
             } else {
                 signalled = condition.wait(until: deadline, Self.arrived)
             }
             takers -= 1
-            if !signalled, !lent { return nil }
+            if !signalled, !lending.isOut { return nil }
         }
     }
 

@@ -7,12 +7,14 @@ import Vocabulary
 /// its actions and what runs after each turn. The loop's thread holds it; while that thread waits
 /// on an empty queue, a source thread may borrow it and run its own event's turn
 /// (`AgentEventQueue.borrowForSource`), so a hand-over costs no wake-up of the loop's thread
-/// (issue #18: it woke for each one, 20 times a second for a replay at capture speed and hundreds
-/// for a live HCI source at 3,000 reports/s).
+/// (woken for each one, it woke 20 times a second for a replay at capture speed and hundreds of
+/// times for a live HCI source at 3,000 reports/s).
 final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
     // Invariant for @unchecked Sendable: every stored var is used by one thread at a time: the
-    // loop's thread, except between a source thread's successful `borrowForSource` and its
-    // `returnFromSource` on the same queue, while the loop's thread waits inside `takeStamped`.
+    // loop's thread, except while a source thread holds the queue's `AgentEventQueue.Lend` (from
+    // `borrowForSource` until `returnFromSource` consumes it), during which the loop's thread waits
+    // inside `takeStamped`. The source thread's turn takes the `Lend` (`sourceTurn`), so it cannot
+    // run without one, and the `Lend` cannot be copied or returned twice.
     var core: Core
     var session: BrokerPortSession
     private let perform: (inout Core, [AgentAction]) -> Void
@@ -63,9 +65,11 @@ final class PipelineTurns<Core: AgentMachine>: @unchecked Sendable {
         (core.termination, core.takesSourceEvents, core.nextWake)
     }
 
-    /// A source event's whole turn on the thread that borrowed these turns; what the loop's thread
-    /// needs to know to go on waiting or not.
-    func sourceTurn(_ event: SourceEvent, posted: MonotonicInstant) -> AgentEventQueue.Return {
+    /// A source event's whole turn on the thread that borrowed these turns and holds their `lend`;
+    /// what the loop's thread needs to know to go on waiting or not.
+    func sourceTurn(
+        _ event: SourceEvent, posted: MonotonicInstant, holding lend: borrowing AgentEventQueue.Lend
+    ) -> AgentEventQueue.Return {
         handle(.source(event))
         endTurn(posted: posted)
         let state = waitState

@@ -31,35 +31,55 @@ import Vocabulary
     }
 
     /// Starts a taker waiting until `deadline`; returns once it waits (a borrow succeeds), with the
-    /// turns lent to the caller.
-    static func lendingTaker(_ queue: AgentEventQueue, until deadline: MonotonicInstant) -> Taken {
+    /// turns lent to the caller in `lend`.
+    static func lendingTaker(
+        _ queue: AgentEventQueue, until deadline: MonotonicInstant, lending lend: inout AgentEventQueue.Lend?
+    ) -> Taken {
         let taken = taker(queue, until: deadline)
-        #expect(waitUntil(timeout: 5) { queue.borrowForSource() })
+        #expect(
+            waitUntil(timeout: 5) {
+                lend = queue.borrowForSource()
+                return lend != nil
+            })
         return taken
     }
+
+    /// Whether the queue lends its turns now; for the cases that expect it not to (a lend taken
+    /// here is dropped, never returned).
+    static func lends(_ queue: AgentEventQueue) -> Bool { queue.borrowForSource() != nil }
 
     /// A taker that takes no source events (the outbox is full) lends nothing while it waits.
     static func expectNoLendingToAControlOnlyTaker(_ queue: AgentEventQueue) {
         let waiting = taker(queue, until: MonotonicClock.now() + .milliseconds(500), includeSource: false)
-        #expect(!waitUntil(timeout: 0.3) { queue.borrowForSource() })
+        #expect(!waitUntil(timeout: 0.3) { lends(queue) })
         #expect(waitUntil(timeout: 5) { waiting.returned })
     }
 
+    /// Gives back the turns `lend` holds, as a source turn that left `nextWake` would.
     static func returnTurn(
-        _ queue: AgentEventQueue, nextWake: MonotonicInstant, ended: Bool = false, takesSource: Bool = true
+        _ queue: AgentEventQueue, _ lend: inout AgentEventQueue.Lend?, nextWake: MonotonicInstant, ended: Bool = false,
+        takesSource: Bool = true
     ) {
-        queue.returnFromSource(AgentEventQueue.Return(nextWake: nextWake, ended: ended, takesSourceEvents: takesSource))
+        guard let held = lend.take() else {
+            Issue.record("no turns were lent to give back")
+            return
+        }
+        queue.returnFromSource(
+            held, after: AgentEventQueue.Return(nextWake: nextWake, ended: ended, takesSourceEvents: takesSource))
     }
 
     @Test func onlyAWaitingTakerWithNothingQueuedLendsItsTurns() {
         let queue = AgentEventQueue()
-        #expect(!queue.borrowForSource())  // nobody waits
+        #expect(!Self.lends(queue))  // nobody waits
         let far = MonotonicClock.now() + .seconds(60)
-        let taken = Self.lendingTaker(queue, until: far)
-        #expect(!queue.borrowForSource())  // lent already
-        Self.returnTurn(queue, nextWake: far)
-        #expect(queue.borrowForSource())  // the taker still waits: lent again
-        Self.returnTurn(queue, nextWake: far)
+        var lend: AgentEventQueue.Lend?
+        let taken = Self.lendingTaker(queue, until: far, lending: &lend)
+        #expect(!Self.lends(queue))  // lent already
+        Self.returnTurn(queue, &lend, nextWake: far)
+        lend = queue.borrowForSource()
+        let lentAgain = lend != nil
+        #expect(lentAgain)  // the taker still waits
+        Self.returnTurn(queue, &lend, nextWake: far)
         queue.post(.signal(.reload))
         #expect(waitUntil(timeout: 5) { taken.returned })
         #expect(queue.sourceTurnsRun == 2)
@@ -70,12 +90,13 @@ import Vocabulary
     @Test func whileLentTheTakerDoesNotReturnAndTakesWhatArrivedOnceGivenBack() {
         let queue = AgentEventQueue()
         let far = MonotonicClock.now() + .seconds(60)
-        let taken = Self.lendingTaker(queue, until: far)
+        var lend: AgentEventQueue.Lend?
+        let taken = Self.lendingTaker(queue, until: far, lending: &lend)
         queue.post(.signal(.reload))
         #expect(!waitUntil(timeout: 0.2) { taken.returned })
         // Nothing else borrows while an event waits for the taker.
-        Self.returnTurn(queue, nextWake: far)
-        #expect(!queue.borrowForSource())
+        Self.returnTurn(queue, &lend, nextWake: far)
+        #expect(!Self.lends(queue))
         #expect(waitUntil(timeout: 5) { taken.returned })
         guard case .signal(.reload)? = taken.input else {
             Issue.record("the control event posted while lent was not taken: \(String(describing: taken.input))")
@@ -86,19 +107,22 @@ import Vocabulary
     @Test func aReturnedTurnWakesTheTakerOnlyWhenItMustTickSooner() {
         let queue = AgentEventQueue()
         let far = MonotonicClock.now() + .seconds(60)
-        let taken = Self.lendingTaker(queue, until: far)
+        var lend: AgentEventQueue.Lend?
+        let taken = Self.lendingTaker(queue, until: far, lending: &lend)
         // The turn left the deadline later than the taker's: it goes on waiting, lendable again.
-        Self.returnTurn(queue, nextWake: MonotonicClock.now() + .seconds(120))
+        Self.returnTurn(queue, &lend, nextWake: MonotonicClock.now() + .seconds(120))
         #expect(!waitUntil(timeout: 0.2) { taken.returned })
-        #expect(queue.borrowForSource())
+        lend = queue.borrowForSource()
+        let lentAgain = lend != nil
+        #expect(lentAgain)
         // This one moved it earlier: the taker returns at once with nothing, to tick.
-        Self.returnTurn(queue, nextWake: MonotonicClock.now())
+        Self.returnTurn(queue, &lend, nextWake: MonotonicClock.now())
         #expect(waitUntil(timeout: 5) { taken.returned })
         #expect(taken.input == nil)
 
         // A turn that ended the loop wakes it too.
-        let ending = Self.lendingTaker(queue, until: far)
-        Self.returnTurn(queue, nextWake: far, ended: true)
+        let ending = Self.lendingTaker(queue, until: far, lending: &lend)
+        Self.returnTurn(queue, &lend, nextWake: far, ended: true)
         #expect(waitUntil(timeout: 5) { ending.returned })
         #expect(ending.input == nil)
     }
@@ -108,9 +132,10 @@ import Vocabulary
     @Test func aTurnThatStopsSourceEventsEndsTheLending() {
         let queue = AgentEventQueue()
         let far = MonotonicClock.now() + .seconds(60)
-        let taken = Self.lendingTaker(queue, until: far)
-        Self.returnTurn(queue, nextWake: far, takesSource: false)
-        #expect(!queue.borrowForSource())
+        var lend: AgentEventQueue.Lend?
+        let taken = Self.lendingTaker(queue, until: far, lending: &lend)
+        Self.returnTurn(queue, &lend, nextWake: far, takesSource: false)
+        #expect(!Self.lends(queue))
         #expect(waitUntil(timeout: 5) { taken.returned })
         #expect(taken.input == nil)
         Self.expectNoLendingToAControlOnlyTaker(queue)
@@ -119,9 +144,10 @@ import Vocabulary
     @Test func aTakerWhoseDeadlinePassedWhileLentReturnsWhenGivenBack() {
         let queue = AgentEventQueue()
         let deadline = MonotonicClock.now() + .milliseconds(100)
-        let taken = Self.lendingTaker(queue, until: deadline)
+        var lend: AgentEventQueue.Lend?
+        let taken = Self.lendingTaker(queue, until: deadline, lending: &lend)
         #expect(!waitUntil(timeout: 0.4) { taken.returned })  // past its deadline, still lent
-        Self.returnTurn(queue, nextWake: MonotonicClock.now() + .seconds(60))
+        Self.returnTurn(queue, &lend, nextWake: MonotonicClock.now() + .seconds(60))
         #expect(waitUntil(timeout: 5) { taken.returned })
         #expect(taken.input == nil)
     }
@@ -130,7 +156,7 @@ import Vocabulary
         let queue = AgentEventQueue()
         let taken = Self.taker(queue, until: MonotonicClock.now() + .milliseconds(500))
         queue.close()
-        #expect(!waitUntil(timeout: 0.2) { queue.borrowForSource() })
+        #expect(!waitUntil(timeout: 0.2) { Self.lends(queue) })
         #expect(waitUntil(timeout: 5) { taken.returned })
     }
 }
