@@ -9,28 +9,29 @@ extension LocatorTrack {
     mutating func locate(at t: Timestamp, _ cands: [Candidate], _ site: SitePlacement, offline: Set<String>) {
         let strongest = cands.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) }
         guard let floor = strongest?.latest.floor, site.estimator.covers(floor: floor) else {
-            setPosition(nil, at: t)
+            position.set(nil, at: t)
             return
         }
         // A settled position and the same evidence: nothing to estimate (checked without building
         // the signals, as most beacons at most ticks are so).
-        if positionSettled, let p = position, p.floor == floor, let input = positionInput, input.offline == offline,
+        if position.settled, let p = position.estimate, p.floor == floor, let input = position.input,
+            input.offline == offline,
             input.signals.count == cands.count,
             zip(input.signals, cands).allSatisfy({ $0.gateway == $1.gateway && $0.rssi == $1.latest.signal })
         {
-            positionTick = t
+            position.tick = t
             return
         }
         let signals = cands.map { PositionEstimator.Signal(gateway: $0.gateway, rssi: $0.latest.signal) }
-        let elapsed = positionTick.map { (t - $0).seconds } ?? 0
+        let elapsed = position.tick.map { (t - $0).seconds } ?? 0
         let estimate = site.estimator.estimate(
             floor: floor, signals: signals, measuredPower: measuredPower ?? Self.defaultMeasuredPower,
-            exponent: site.exponent, offline: offline, previous: position, elapsed: elapsed)
-        let same = positionInput.map { $0.signals == signals && $0.offline == offline } ?? false
-        let previous = position
-        setPosition(estimate, at: t)
-        positionInput = estimate.map { _ in (signals, offline) }
-        positionSettled = same && previous.flatMap { p in estimate.map { Self.isSettled(p, $0) } } ?? false
+            exponent: site.exponent, offline: offline, previous: position.estimate, elapsed: elapsed)
+        let same = position.input.map { $0.signals == signals && $0.offline == offline } ?? false
+        let previous = position.estimate
+        position.set(estimate, at: t)
+        position.input = estimate.map { _ in (signals, offline) }
+        position.settled = same && previous.flatMap { p in estimate.map { Self.isSettled(p, $0) } } ?? false
     }
 
     /// Whether an estimate stands where the last one did, as published (to the centimetre).
@@ -44,7 +45,7 @@ extension LocatorTrack {
     mutating func positionEvidence(
         _ evidence: [RoomBelief.Evidence], at t: Timestamp, _ model: RoomBelief.Model
     ) -> [RoomBelief.Evidence] {
-        guard let p = position, positionTick == t else { return evidence }
+        guard let p = position.estimate, position.tick == t else { return evidence }
         var top = -Double.infinity
         var elsewhere = false
         for e in evidence {
@@ -53,7 +54,7 @@ extension LocatorTrack {
         guard top > -.infinity else { return evidence }
         // The rooms' evidence is built once per position, strongest signal and model: the same
         // array again (no copy) while they stand, as the belief's settled check compares it.
-        if planEvidence.map({ $0.top != top || $0.model != model }) ?? true {
+        if position.planEvidence.map({ $0.top != top || $0.model != model }) ?? true {
             // A room gets about (1 − stay) / (places − 1) of the belief a tick by moves, weighed by
             // its share against the likeliest room's: below `forget` · (capacity − 1) / (1 − stay)
             // of that share a full belief could not keep it, and it would be admitted and
@@ -61,7 +62,7 @@ extension LocatorTrack {
             let least =
                 (p.rooms.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
                 / max(1 - model.stay, model.forget)
-            planEvidence = (
+            position.planEvidence = (
                 top, model,
                 p.rooms.filter { $0.probability >= least }.map { share in
                     RoomBelief.Evidence(
@@ -70,7 +71,7 @@ extension LocatorTrack {
                 }
             )
         }
-        let rooms = planEvidence?.rooms ?? []
+        let rooms = position.planEvidence?.rooms ?? []
         guard elsewhere else { return rooms }
         return evidence.filter { $0.place.floor != p.floor } + rooms
     }
@@ -82,7 +83,7 @@ extension LocatorTrack {
         _ change: (previous: LocatorLocation?, current: LocatorLocation)?, at t: Timestamp, _ site: SitePlacement
     ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
         guard var l = location, l.isHome else { return change }
-        let now = position.flatMap { p in
+        let now = position.estimate.flatMap { p in
             p.floor == l.floor
                 ? LocatorLocation.Position(x: Self.centi(p.x), y: Self.centi(p.y), radius: Self.centi(p.radius), at: t)
                 : nil

@@ -62,29 +62,10 @@ package struct LocatorTrack: Sendable {
     private var restoredTick: Timestamp?
     /// Timestamp of the owner's reading last fed to mqtt_room.
     package var lastFed: Timestamp?
-    /// `belief`: where the beacon is likely to be, the tick it was last updated, whether its
-    /// decision can change at the next tick with no message, and for how many ticks a place on
-    /// another floor has led.
-    private var belief = RoomBelief()
-    private var beliefTick: Timestamp?
-    private var beliefMoving = false
-    private var floorLead = 0
-    /// `belief`: the last update's evidence and offline gateways, and whether that update left the
-    /// belief where it was (its fixed point for that evidence): further ticks of the same evidence
-    /// change nothing, so a track decided only when due believes what one decided every tick does.
-    private var beliefEvidence: [RoomBelief.Evidence] = []
-    private var beliefOffline: Set<String> = []
-    private var beliefSettled = false
-    /// With a site plan: the position at the last tick that placed the beacon, and that tick.
-    package private(set) var position: PositionEstimator.Estimate?
-    var positionTick: Timestamp?
-    /// The evidence of the last estimate, and whether that estimate stood where the one before it
-    /// did: further ticks of the same evidence would not move it, so they are not computed.
-    var positionInput: (signals: [PositionEstimator.Signal], offline: Set<String>)?
-    var positionSettled = false
-    /// The belief's evidence from `position` with the floor's strongest signal `top` and the
-    /// engine's `model`, kept while they stand (`positionEvidence`); a new position drops it.
-    var planEvidence: (top: Double, model: RoomBelief.Model, rooms: [RoomBelief.Evidence])?
+    /// The belief engine's state (`engine` `belief`).
+    private var belief = TrackBelief()
+    /// With a site plan: where the beacon stands.
+    var position = TrackPosition()
     /// The beacon's advertised RSSI at 1 m (its readings' `measured_power`), for the position's model.
     package var measuredPower: Double?
     /// The earliest tick whose decision can differ from the last one's if no message for this
@@ -147,7 +128,7 @@ package struct LocatorTrack: Sendable {
         }
         seen = seen.map { $0 + delta }
         restoredTick = restoredTick.map { $0 + delta }
-        beliefTick = beliefTick.map { $0 + delta }
+        belief.tick = belief.tick.map { $0 + delta }
         lastFed = lastFed.map { $0 + delta }
     }
 
@@ -204,7 +185,8 @@ package struct LocatorTrack: Sendable {
         // A change is decided again at the next tick: with the new owner the rule may move on at
         // once (a `min_dwell` of 0, a nearer gateway on the same floor). So is a belief still moving.
         // A position moves with every reading and every tick of its motion model: decided each tick.
-        nextDecision = change == nil && !beliefMoving && (site == nil || positionSettled) ? wake(after: t, s) : nil
+        nextDecision =
+            change == nil && !belief.moving && (site == nil || position.settled) ? wake(after: t, s) : nil
         return change
     }
 
@@ -266,8 +248,8 @@ package struct LocatorTrack: Sendable {
         prune(before: t - s.staleAfter)
         let cands = candidates(at: t, s, offline: offline)
         guard !cands.isEmpty else {
-            beliefMoving = false
-            setPosition(nil, at: nil)
+            belief.moving = false
+            position.set(nil, at: nil)
             return away(at: t, s)
         }
         guard let site else { return engine(at: t, cands, s, offline: offline, site: nil) }
@@ -390,46 +372,34 @@ package struct LocatorTrack: Sendable {
         // Meanwhile the restored room keeps its belief as a room of offline gateways does.
         var offline = offline
         if grace, let l = location, l.isHome, !l.isUnknown, let owner = l.gateway {
-            belief.seed(.init(floor: l.floor, room: l.room ?? owner), gateway: owner)
+            belief.rooms.seed(.init(floor: l.floor, room: l.room ?? owner), gateway: owner)
             if !cands.contains(where: { $0.gateway == owner }) { offline.insert(owner) }
         }
         var evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
         if site != nil { evidence = positionEvidence(evidence, at: t, s.model) }
-        let change: Double
-        if beliefSettled, evidence == beliefEvidence, offline == beliefOffline {
-            belief.repeated()
-            change = 0
-        } else {
-            // After a settled stretch the belief stood at its fixed point until the last tick: one
-            // tick's move from there, however long ago it was last updated.
-            let seconds = beliefSettled ? s.interval.seconds : beliefTick.map { (t - $0).seconds } ?? s.interval.seconds
-            change = belief.update(seconds: seconds, evidence: evidence, offline: offline, s.model)
-            beliefEvidence = evidence
-            beliefOffline = offline
-        }
-        beliefTick = t
-        beliefSettled = change <= 1e-6
-        guard let best = belief.best else { return nil }
+        let change = belief.update(at: t, evidence: evidence, offline: offline, interval: s.interval, s.model)
+        guard let best = belief.rooms.best else { return nil }
         let named = location.flatMap { l in
             l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil
         }
         let floor = named?.floor ?? location?.floor
-        floorLead = best.place.floor != floor && best.probability >= s.minConfidence ? floorLead + 1 : 0
+        belief.floorLead = best.place.floor != floor && best.probability >= s.minConfidence ? belief.floorLead + 1 : 0
         // No room before `firstTicks` of evidence, in place of a restored one neither.
-        let ready = belief.updates >= s.model.firstTicks
+        let ready = belief.rooms.updates >= s.model.firstTicks
         // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
         // ticks of evidence, another floor's lead), though no message comes.
-        beliefMoving = change > 1e-6 || !ready || floorLead > 0
+        belief.moving = change > 1e-6 || !ready || belief.floorLead > 0
         // A place is newly named only while evidence speaks for it: one whose gateways went offline
         // is kept, never taken up again.
         if best.place != named, best.probability >= s.minConfidence, ready,
             evidence.contains(where: { $0.place == best.place }),
-            location?.isHome != true || best.place.floor == floor || floorLead >= max(2, s.floorConfirmations)
+            location?.isHome != true || best.place.floor == floor
+                || belief.floorLead >= max(2, s.floorConfirmations)
         {
             return placed(best.place, probability: best.probability, cands, at: t, unknown: false)
         }
         guard let named else { return nil }
-        let probability = belief.probability(of: named)
+        let probability = belief.rooms.probability(of: named)
         let heard = evidence.contains { $0.place == named }
         if s.allowsUnknown, !heard, probability < s.minConfidence, !grace {
             return placed(named, probability: probability, cands, at: t, unknown: true)
@@ -458,7 +428,7 @@ package struct LocatorTrack: Sendable {
             gateway: owner.gateway, floor: place.floor, room: room,
             accuracy: Self.centi(owner.latest.distance), since: since ?? t, confidence: Self.centi(probability),
             lastSeen: seen, isUnknown: unknown,
-            likely: belief.ranked(3, atLeast: 0.05).map {
+            likely: belief.rooms.ranked(3, atLeast: 0.05).map {
                 LocatorLocation.Likely(
                     floor: $0.place.floor, room: $0.place.room, probability: Self.centi($0.probability))
             })
@@ -481,24 +451,10 @@ package struct LocatorTrack: Sendable {
             gateway: nil, floor: nil, room: nil, accuracy: nil, since: at, confidence: nil,
             lastSeen: seen ?? previous.lastSeen)
         location = next
-        setPosition(nil, at: nil)
-        belief = RoomBelief()
-        beliefTick = nil
-        beliefEvidence = []
-        beliefSettled = false
-        floorLead = 0
+        position.set(nil, at: nil)
+        belief = TrackBelief()
         restoredTick = nil
         return (previous, next)
-    }
-
-    mutating func setPosition(_ estimate: PositionEstimator.Estimate?, at t: Timestamp?) {
-        position = estimate
-        planEvidence = nil
-        positionTick = estimate == nil ? nil : t
-        if estimate == nil {
-            positionInput = nil
-            positionSettled = false
-        }
     }
 
     /// Drops readings stamped at or before `horizon` (each list is in timestamp order, so they are

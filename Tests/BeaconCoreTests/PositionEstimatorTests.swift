@@ -1,6 +1,7 @@
-import BeaconCore
 import TestFixtures
 import Testing
+
+@testable import BeaconCore
 
 /// The position estimator on a plan of two rooms, the hall with four gateways and the store with
 /// none, and readings from the log-distance model it assumes (with noise where it says so).
@@ -125,7 +126,7 @@ import Testing
                     keep: 5, decided: tick == 0 ? nil : Fixtures.at(Double(tick - 1)))
             }
             _ = track.decide(at: t, LocatorSettings(), offline: [], site: site)
-            positions.append(track.position!)
+            positions.append(track.position.estimate!)
             if settledAt == nil, track.nextDecision != nil { settledAt = tick }
         }
         let settled = try! #require(settledAt)

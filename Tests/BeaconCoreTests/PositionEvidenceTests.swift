@@ -9,7 +9,7 @@ import Testing
     static func evidence(store: Double) -> [RoomBelief.Evidence] {
         var track = LocatorTrack()
         let t = Fixtures.at(0)
-        track.setPosition(
+        track.position.set(
             .init(
                 floor: "1", x: 4, y: 2, radius: 1,
                 rooms: [.init(room: "hall", probability: 1 - store), .init(room: "store", probability: store)]),
