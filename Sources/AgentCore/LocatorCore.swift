@@ -85,7 +85,7 @@ package struct LocatorCore: AgentMachine {
     /// What `/metrics` shows of the locator.
     package var metrics: LocatorMetrics {
         LocatorMetrics(
-            locations: locator.locatedCount, changes: locator.changes,
+            locations: locator.locatedCount, changes: locator.counts.changes,
             broker: BrokerMetrics(connected: link.isConnected, reconnects: link.reconnects),
             clocks: locator.clocks.all.map {
                 .init(
@@ -170,7 +170,8 @@ package struct LocatorCore: AgentMachine {
             // On the messages' clock a tick is due once a reading passed it by `settle`: decided at
             // once, not at the next turn's tick, so a backlog read faster than real time (a replay at
             // speed, a bridge draining) is decided tick by tick as it arrives.
-            if clock == .messages, let due = locator.nextDue, let newest = locator.newestReading, newest >= due {
+            if clock == .messages, let due = locator.nextDue, let newest = locator.timeline.newestReading, newest >= due
+            {
                 decide()
             }
         case .signal(.stop):
@@ -190,7 +191,7 @@ package struct LocatorCore: AgentMachine {
     private var foreignStamp: Timestamp {
         switch clock {
         case .wall: wall
-        case .messages: locator.newestReading ?? wall
+        case .messages: locator.timeline.newestReading ?? wall
         }
     }
 
@@ -268,7 +269,7 @@ package struct LocatorCore: AgentMachine {
         let time: Timestamp?
         switch clock {
         case .wall: time = wall
-        case .messages: time = locator.newestReading
+        case .messages: time = locator.timeline.newestReading
         }
         guard let time else { return }
         var out: [OutboundMessage] = []

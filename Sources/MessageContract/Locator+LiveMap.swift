@@ -7,7 +7,7 @@ extension Locator {
     /// tracked when it holds more than are tracked (a forgotten beacon's points go at once, unless
     /// a new beacon took its place in the count; then within `LiveMapTrails.sweepTicks`).
     package func record(_ trails: inout LiveMapTrails) {
-        for (beacon, track) in tracks {
+        for (beacon, track) in tracks.byBeacon {
             if let p = track.location?.position { trails.record(beacon, p) }
         }
         if trails.sweepDue(tracked: tracks.count) { trails.retain { tracks[$0] != nil } }
@@ -36,7 +36,7 @@ extension Locator {
         }
         let prefix = topics.base + "/"
         var beacons: [LiveMap.Beacon] = []
-        for beacon in order {
+        for beacon in tracks.order {
             guard let track = tracks[beacon], let l = track.location else { continue }
             var id = Substring(topics.location(beacon).dropLast("/location".count))
             if id.hasPrefix(prefix) { id = id.dropFirst(prefix.count) }

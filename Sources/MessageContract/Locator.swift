@@ -15,7 +15,6 @@ import Vocabulary
 /// on every change, and optionally Home Assistant `mqtt_room` messages.
 package struct Locator: Sendable {
     package private(set) var settings: LocatorSettings
-    package let baseTopic: String
     package private(set) var qos: Int
     /// How distances are recomputed for gateways with an `rssi_offset` (as the gateways range).
     package private(set) var distance: DistanceSettings
@@ -24,17 +23,12 @@ package struct Locator: Sendable {
     /// Learns device names from the topics it reads (a device's topic level is its name).
     private(set) var topics: TopicTree
 
-    /// Gateways hearing each other at known positions: the fitted offsets (docs/locator.md,
-    /// "Calibrating a site").
-    package private(set) var calibrator = SiteCalibrator()
+    /// The gateways' fitted offsets and the site plan's position estimator.
+    package private(set) var site: LocatorSite
     /// Where the fit is published, retained (`TopicTree.locatorCalibration`); nil: not published.
     package var calibrationTopic: String?
 
-    /// The site plan's position estimator (`locator.site_plan`), built once per plan.
-    private var estimator: PositionEstimator?
-    private(set) var tracks: [BeaconIdentity: LocatorTrack] = [:]
-    /// Tracked beacons in order, so output order never depends on hashing.
-    private(set) var order: [BeaconIdentity] = []
+    private(set) var tracks = LocatorTracks()
     private(set) var offline: Set<String> = []
     /// The gateways' clocks against the receive clock, when messages come with one (`handle(topic:payload:received:)`).
     package private(set) var clocks: GatewayClocks
@@ -45,18 +39,10 @@ package struct Locator: Sendable {
     /// message since their last decision or a due `LocatorTrack.nextDecision`. The output is the
     /// same (LocatorSchedulingTests); this is the reference the tests compare with.
     package var decidesEveryTrack = false
-    private var lastTick: Timestamp?
-    /// Location changes decided since start.
-    package private(set) var changes = 0
-    /// Beacons decided since start (one per beacon and tick it was decided at).
-    package private(set) var decisions = 0
-    /// Messages about beacons of another shard, skipped unread.
-    package private(set) var otherShard = 0
-    /// The newest reading's timestamp: the clock of a locator that follows the messages (replays).
-    package private(set) var newestReading: Timestamp?
-    /// The oldest reading before the first decided tick: deciding starts at the tick after it, so
-    /// the first locations do not depend on when this locator started.
-    private var oldestReading: Timestamp?
+    /// The ticks decided and the readings' times they start from.
+    package private(set) var timeline = LocatorTimeline()
+    /// Changes, decisions and other shards' messages since start.
+    package private(set) var counts = LocatorCounts()
 
     /// Ticks decided in one `advance` at most; a longer gap (a suspended process) skips the oldest.
     static let maxTicksPerAdvance: Int64 = 600
@@ -66,15 +52,16 @@ package struct Locator: Sendable {
         distance: DistanceSettings = DistanceSettings(), publishesRoom: Bool = false
     ) {
         self.settings = settings
-        self.baseTopic = baseTopic
         self.qos = qos
         self.distance = distance
         self.publishesRoom = publishesRoom
         topics = TopicTree(base: baseTopic)
         clocks = GatewayClocks(tolerance: settings.clockTolerance)
-        calibrator.place(ForeignSource.positions(settings.foreignSources))
-        estimator = settings.sitePlan.map { PositionEstimator(plan: $0, model: settings.positionModel) }
+        site = LocatorSite(settings)
     }
+
+    /// `mqtt.base_topic`: what every topic the locator reads and writes starts with.
+    package var baseTopic: String { topics.base }
 
     /// What a locator subscribes to: proximity and exit events of every gateway, gateway status,
     /// and the retained locations (read back at start).
@@ -97,27 +84,22 @@ package struct Locator: Sendable {
         into out: inout [OutboundMessage]
     ) {
         let roomSwitchedOn = publishesRoom && !self.publishesRoom
-        if settings.sitePlan != self.settings.sitePlan || settings.positionModel != self.settings.positionModel {
-            estimator = settings.sitePlan.map { PositionEstimator(plan: $0, model: settings.positionModel) }
-        }
+        site.reconfigure(settings, was: self.settings)
         self.settings = settings
         self.qos = qos
         self.distance = distance
         self.publishesRoom = publishesRoom
         clocks.tolerance = settings.clockTolerance
-        calibrator.place(ForeignSource.positions(settings.foreignSources))
         everyTrackDue = true
         // Another shard: the beacons it no longer owns are dropped (their locator publishes them).
-        if settings.shard != nil {
-            for beacon in order where !owns(beacon) {
-                tracks[beacon] = nil
-                if beacon.scheme == .device { topics.forgetDevice(beacon) }
+        if let shard = settings.shard {
+            for beacon in tracks.remove(where: { !shard.owns($0) }) where beacon.scheme == .device {
+                topics.forgetDevice(beacon)
             }
-            order.removeAll { tracks[$0] == nil }
         }
         guard roomSwitchedOn else { return }
         let composer = LocatorComposer(topics: topics, qos: qos)
-        for beacon in order { if let l = tracks[beacon]?.location { out.append(composer.room(beacon, l)) } }
+        for beacon in tracks.order { if let l = tracks[beacon]?.location { out.append(composer.room(beacon, l)) } }
     }
 
     /// Every current location (and room, when published) as the retained messages that state it,
@@ -125,7 +107,7 @@ package struct Locator: Sendable {
     /// restart, RabbitMQ's on-disk store loses what it had not saved when it crashes).
     package func retainedLocations(into out: inout [OutboundMessage]) {
         let composer = LocatorComposer(topics: topics, qos: qos)
-        for beacon in order {
+        for beacon in tracks.order {
             guard let l = tracks[beacon]?.location else { continue }
             out.append(composer.location(beacon, l))
             if publishesRoom { out.append(composer.room(beacon, l)) }
@@ -147,10 +129,10 @@ package struct Locator: Sendable {
             }
         }
         switch topics.parse(topic) {
-        case .beacon(let beacon, _, .proximity)? where !owns(beacon) && !calibrator.isGateway(beacon),
+        case .beacon(let beacon, _, .proximity)? where !owns(beacon) && !site.calibrator.isGateway(beacon),
             .beacon(let beacon, _, .event)? where !owns(beacon), .location(let beacon)? where !owns(beacon):
             // Another shard's beacon: skipped before its payload is read.
-            otherShard += 1
+            counts.otherShard += 1
         case .beacon(let beacon, let gateway, .proximity)?:
             guard var r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
             if let received {
@@ -164,7 +146,7 @@ package struct Locator: Sendable {
         case .gatewayStatus(let gateway)?:
             setGateway(gateway, online: payload != Availability.offline.rawValue)
         case .gatewayAdvertising(let gateway)?:
-            calibrator.announce(gateway: gateway, payload: payload)
+            site.calibrator.announce(gateway: gateway, payload: payload)
         case .beacon(let beacon, let gateway, .event)?:
             guard let o = try? JSONObject(payload), o.string("event") == "exit",
                 let at = o.string("timestamp").flatMap(RetainedAttributes.timestamp(rfc3339:))
@@ -182,13 +164,12 @@ package struct Locator: Sendable {
     /// One proximity reading. Unknown distances (accuracy < 0) are ignored, and so are beacons of
     /// another shard.
     package mutating func observe(_ r: LocatorReading) {
-        calibrator.observe(r)
+        site.calibrator.observe(r)
         guard owns(r.beacon), let d = effectiveDistance(r) else { return }
-        if newestReading.map({ r.timestamp > $0 }) ?? true { newestReading = r.timestamp }
-        if lastTick == nil, oldestReading.map({ r.timestamp < $0 }) ?? true { oldestReading = r.timestamp }
+        timeline.read(r.timestamp)
         if !offline.isEmpty, offline.remove(r.gateway) != nil { everyTrackDue = true }
-        let (keep, decided, signal) = (settings.historyWindow, lastTick, signal(r))
-        track(r.beacon) {
+        let (keep, decided, signal) = (settings.historyWindow, timeline.lastTick, signal(r))
+        tracks.edit(r.beacon) {
             if let name = r.name { $0.name = name }
             if let power = r.measuredPower { $0.measuredPower = Double(power) }
             $0.insert(
@@ -201,7 +182,7 @@ package struct Locator: Sendable {
     /// device's name is learnt as its own topics would teach it, so its location is published under it.
     package mutating func observe(_ r: LocatorReading, device: String?) {
         // A node hearing a gateway's advertisement calibrates; the gateway is no beacon to place.
-        guard !calibrator.isGateway(r.beacon) else { return calibrator.observe(r) }
+        guard !site.calibrator.isGateway(r.beacon) else { return site.calibrator.observe(r) }
         observe(r)
         if let device, tracks[r.beacon] != nil { topics.learnDevice(named: device) }
     }
@@ -215,13 +196,13 @@ package struct Locator: Sendable {
     /// A gateway's exit event: its readings stamped before `at` stop counting from `at` on.
     package mutating func gatewayLost(_ beacon: BeaconIdentity, gateway: String, at: Timestamp) {
         guard owns(beacon), tracks[beacon] != nil else { return }
-        track(beacon) { $0.lose(gateway: gateway, at: at) }
+        tracks.edit(beacon) { $0.lose(gateway: gateway, at: at) }
     }
 
     /// A retained location read back at start; ignored once the beacon has a location of its own.
     package mutating func restore(_ beacon: BeaconIdentity, _ location: LocatorLocation) {
         guard owns(beacon) else { return }
-        track(beacon) { $0.restore(location) }
+        tracks.edit(beacon) { $0.restore(location) }
     }
 
     /// The wall clock the locator decides by stepped by `delta` (NTP, `date -s`); the gateways on this
@@ -229,47 +210,37 @@ package struct Locator: Sendable {
     /// locations, the last decided tick (to the tick grid) — so the step ages no reading, sends no
     /// beacon `not_home` and holds no decision back: the rule's timeouts run on as the monotonic clock does.
     package mutating func shiftTimeline(by delta: TimeSpan) {
-        let step = max(settings.interval.microseconds, 1000)
-        lastTick = lastTick.map { Timestamp(microseconds: Self.floorTick(($0 + delta).microseconds, step)) }
-        newestReading = newestReading.map { $0 + delta }
-        oldestReading = oldestReading.map { $0 + delta }
-        for beacon in order { tracks[beacon]!.shift(by: delta) }
+        timeline.shift(by: delta, step: tickStep)
+        for beacon in tracks.order { tracks.byBeacon[beacon]!.shift(by: delta) }
         clocks.shift(by: delta)
         // Every track's next decision moved with it, and the tick grid may have: decide all again.
         everyTrackDue = true
     }
 
-    /// The first tick not decided yet: after the last decided one, or the first after the oldest
-    /// reading; nil before any.
-    private var nextTick: Timestamp? {
-        let step = max(settings.interval.microseconds, 1000)
-        return lastTick.map { $0 + TimeSpan(microseconds: step) }
-            ?? oldestReading.map { Timestamp(microseconds: Self.floorTick($0.microseconds - 1, step) + step) }
-    }
+    /// The tick grid's step in µs: `locator.interval`, at least a millisecond.
+    private var tickStep: Int64 { max(settings.interval.microseconds, 1000) }
 
     /// When the next tick can be decided (it + `settle`), on the locator's clock; nil before any reading.
-    package var nextDue: Timestamp? { nextTick.map { $0 + settings.settle } }
-
-    /// `us` rounded down to a whole multiple of `step`.
-    private static func floorTick(_ us: Int64, _ step: Int64) -> Int64 { us - ((us % step) + step) % step }
+    package var nextDue: Timestamp? { timeline.nextTick(step: tickStep).map { $0 + settings.settle } }
 
     /// Decides every tick T with T + settle ≤ now that was not decided yet.
     package mutating func advance(to now: Timestamp, into out: inout [OutboundMessage]) {
         clocks.report(base: baseTopic, qos: qos, into: &out)
-        let step = max(settings.interval.microseconds, 1000)
-        let due = Timestamp(microseconds: Self.floorTick(now.microseconds - settings.settle.microseconds, step))
-        if calibrator.refit(), let topic = calibrationTopic {
+        let step = tickStep
+        let due = Timestamp(
+            microseconds: LocatorTimeline.floorTick(now.microseconds - settings.settle.microseconds, step))
+        if site.calibrator.refit(), let topic = calibrationTopic {
             out.append(
                 OutboundMessage(
-                    topic: topic, payload: .json(calibrator.payload()), qos: qos, retain: true, kind: .status))
+                    topic: topic, payload: .json(site.calibrator.payload()), qos: qos, retain: true, kind: .status))
         }
-        var t = nextTick ?? due
+        var t = timeline.nextTick(step: step) ?? due
         if due - t > TimeSpan(microseconds: step * Self.maxTicksPerAdvance) {
             t = due - TimeSpan(microseconds: step * Self.maxTicksPerAdvance)
         }
         while t <= due {
             decide(at: t, into: &out)
-            lastTick = t
+            timeline.decided(t)
             t = t + TimeSpan(microseconds: step)
         }
     }
@@ -280,61 +251,54 @@ package struct Locator: Sendable {
         let all = everyTrackDue || decidesEveryTrack
         everyTrackDue = false
         mapSurvey()
-        let site = placement
+        let placement = site.placement(settings)
         var gone = false
-        for beacon in order {
+        for beacon in tracks.order {
             // One lookup, and the track is edited in place: a copy taken out of the dictionary
             // would copy its readings' storage at the first change, every tick.
-            guard let i = tracks.index(forKey: beacon) else { continue }
-            if !all, let due = tracks.values[i].nextDecision, due > t { continue }
-            decisions += 1
-            if let change = tracks.values[i].decide(at: t, settings, offline: offline, site: site) {
+            guard let i = tracks.byBeacon.index(forKey: beacon) else { continue }
+            if !all, let due = tracks.byBeacon.values[i].nextDecision, due > t { continue }
+            counts.decisions += 1
+            if let change = tracks.byBeacon.values[i].decide(at: t, settings, offline: offline, site: placement) {
                 let composer = LocatorComposer(topics: topics, qos: qos)
                 out.append(composer.location(beacon, change.current))
                 // A new confidence band of the same place is the location again, not a move.
                 if !change.current.isSamePlace(as: change.previous) {
-                    changes += 1
+                    counts.changes += 1
                     if publishesRoom { out.append(composer.room(beacon, change.current)) }
                     out.append(
                         composer.event(
-                            beacon, name: tracks.values[i].name, change.current, previous: change.previous, at: t))
+                            beacon, name: tracks.byBeacon.values[i].name, change.current, previous: change.previous,
+                            at: t))
                 }
             }
-            if let feed = settings.mqttRoomTopic { feedRoom(beacon, &tracks.values[i], topic: feed, at: t, into: &out) }
+            if let feed = settings.mqttRoomTopic {
+                feedRoom(beacon, &tracks.byBeacon.values[i], topic: feed, at: t, into: &out)
+            }
             // A beacon that is not_home with no reading left is forgotten, so memory follows the
             // beacons present; if it comes back it starts afresh (its previous location was null anyway).
-            if tracks.values[i].location?.isHome == false, tracks.values[i].hasNoReadings {
-                tracks.remove(at: i)
+            if tracks.byBeacon.values[i].location?.isHome == false, tracks.byBeacon.values[i].hasNoReadings {
+                tracks.byBeacon.remove(at: i)
                 if beacon.scheme == .device { topics.forgetDevice(beacon) }
                 gone = true
             }
         }
-        if gone { order.removeAll { tracks[$0] == nil } }
-    }
-
-    /// What the tracks need to place beacons on the site plan; nil without one. The exponent is the
-    /// locator's fit when it fitted one, else the plan's, else the prior.
-    var placement: SitePlacement? {
-        guard let estimator else { return nil }
-        let fitted = calibrator.fit.flatMap { $0.exponentFitted ? $0.exponent : nil }
-        return SitePlacement(
-            estimator: estimator,
-            exponent: fitted ?? settings.sitePlan?.pathLossExponent ?? PathLossCalibration.priorExponent,
-            deadband: settings.positionDeadband)
+        if gone { tracks.dropRemoved() }
     }
 
     /// The plan's radio map with the offsets and exponent in force (rebuilt only when they moved).
     private mutating func mapSurvey() {
-        guard let surveyed = estimator?.surveyed, !surveyed.isEmpty, let exponent = placement?.exponent else { return }
+        guard let surveyed = site.surveyed, !surveyed.isEmpty, let exponent = site.placement(settings)?.exponent
+        else { return }
         let offsets = surveyed.map { offset(of: $0) ?? 0 }
-        estimator?.map(offsets: offsets, exponent: exponent)
+        site.mapSurvey(offsets: offsets, exponent: exponent)
     }
 
     /// Beacons currently tracked (located, or with readings).
     package var trackedCount: Int { tracks.count }
 
     /// Beacons with a current location (home or away).
-    package var locatedCount: Int { tracks.values.count { $0.location != nil } }
+    package var locatedCount: Int { tracks.byBeacon.values.count { $0.location != nil } }
 
     /// Home Assistant `mqtt_room`: the owner's room and distance, on every change and every new owner
     /// reading. Only the owner's room is fed, so mqtt_room follows the locator within its `timeout`.
@@ -353,25 +317,10 @@ package struct Locator: Sendable {
                 beacon, name: track.name, distance: newest.distance, topic: TopicTree.roomFeed(topic, room: room)))
     }
 
-    private mutating func track(_ beacon: BeaconIdentity, _ body: (inout LocatorTrack) -> Void) {
-        if tracks[beacon] == nil {
-            tracks[beacon] = LocatorTrack()
-            // Binary search: the first tracked beacon after this one (a site starts with thousands).
-            var low = order.startIndex
-            var high = order.endIndex
-            while low < high {
-                let mid = (low + high) / 2
-                if beacon < order[mid] { high = mid } else { low = mid + 1 }
-            }
-            order.insert(beacon, at: low)
-        }
-        body(&tracks[beacon]!)
-    }
-
     /// The locator's offset for a gateway: `locator.rssi_offset` when configured for it, else the
-    /// fitted one (`calibrator`), else none.
+    /// fitted one (`site`), else none.
     package func offset(of gateway: String) -> Double? {
-        settings.rssiOffsets[gateway] ?? calibrator.offset(of: gateway)
+        settings.rssiOffsets[gateway] ?? site.calibrator.offset(of: gateway)
     }
 
     /// What the belief engine weighs of a reading, with the locator's calibration (`offset(of:)`):

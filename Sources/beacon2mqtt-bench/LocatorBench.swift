@@ -100,7 +100,7 @@ struct LocatorBench {
         r.add(
             "tick_steady_max_ms", (tickCPU.dropFirst((firstLocating ?? 0) + 1).max() ?? 0) * 1e3,
             "ms/tick max after the first locating one", decimals: 2)
-        r.add("decisions_per_tick", Double(locator.decisions) / Double(seconds), "beacons decided/tick")
+        r.add("decisions_per_tick", Double(locator.counts.decisions) / Double(seconds), "beacons decided/tick")
         return r
     }
 

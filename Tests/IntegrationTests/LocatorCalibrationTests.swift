@@ -69,7 +69,7 @@ import Vocabulary
                 retained = m.payload.text
             }
         }
-        let fit = try #require(locator.calibrator.fit)
+        let fit = try #require(locator.site.calibrator.fit)
         #expect(fit.exponentFitted)
         #expect(abs(fit.exponent - plan.pathLossExponent) < 0.3, "exponent \(fit.exponent)")
         // What the locator's decisions depend on is how the gateways differ: a shift common to all

@@ -45,12 +45,12 @@ import Testing
         var out: [OutboundMessage] = []
         locator.advance(to: Fixtures.at(6), into: &out)
         if placed {
-            let offset = try #require(locator.calibrator.offset(of: "esp-kitchen"))
+            let offset = try #require(locator.site.calibrator.offset(of: "esp-kitchen"))
             #expect(abs(offset - 7.0) < 0.05, "\(offset)")
             #expect(
                 out.contains { $0.topic.hasSuffix("/calibration") && $0.payload.text.contains(#""esp-kitchen":7"#) })
         } else {
-            #expect(locator.calibrator.offset(of: "esp-kitchen") == nil)
+            #expect(locator.site.calibrator.offset(of: "esp-kitchen") == nil)
         }
         // The gateway's advertisement is no beacon to place.
         #expect(locator.location(of: Self.advertised) == nil)

@@ -99,8 +99,8 @@ import Vocabulary
                     return
                 }
             }
-            changes += due.changes
-            skipped += every.decisions - due.decisions
+            changes += due.counts.changes
+            skipped += every.counts.decisions - due.counts.decisions
         }
         // The scenarios decide something, and the schedule really leaves decisions out.
         #expect(changes > 500)

@@ -84,14 +84,14 @@ import Vocabulary
     func threeShardsTogetherPublishWhatOneLocatorDoesEachBeaconOnce(engine: LocatorSettings.Engine) {
         let input = Self.messages()
         let (whole, all) = Self.run(nil, input, engine: engine)
-        #expect(whole.changes > 100, "\(whole.changes)")
+        #expect(whole.counts.changes > 100, "\(whole.counts.changes)")
         var union: [String: [OutboundMessage]] = [:]
         var tracked = 0
         for k in 1...3 {
             let (part, out) = Self.run(LocatorShard(index: k, count: 3), input, engine: engine)
             // A share of the site, not all of it or none.
             #expect(part.trackedCount > 5 && part.trackedCount < 30, "shard \(k): \(part.trackedCount)")
-            #expect(part.otherShard > 0)
+            #expect(part.counts.otherShard > 0)
             tracked += part.trackedCount
             for (topic, messages) in Self.byTopic(out) {
                 #expect(union[topic] == nil, "\(topic) published by two shards")

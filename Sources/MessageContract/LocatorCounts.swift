@@ -1,0 +1,9 @@
+/// What a locator counted since start (`/metrics`, the bench).
+package struct LocatorCounts: Sendable, Equatable {
+    /// Location changes decided.
+    package var changes = 0
+    /// Beacons decided (one per beacon and tick it was decided at).
+    package var decisions = 0
+    /// Messages about beacons of another shard, skipped unread.
+    package var otherShard = 0
+}
