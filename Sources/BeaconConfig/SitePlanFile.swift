@@ -17,7 +17,7 @@ package enum SitePlanFile {
             "rooms[]": ["floor", "name", "points"],
             "walls[]": ["floor", "points"],
             "waypoints[]": ["minor", "at", "x", "y", "floor"],
-            "survey[]": ["floor", "x", "y", "power", "rssi"],
+            "survey[]": ["floor", "x", "y", "power", "rssi", "readings"],
         ], freeForm: ["survey[].rssi"])
 
     /// Reads the plan at `path` for the locator: it needs rooms and gateways on them. `v` is the
@@ -120,7 +120,9 @@ package enum SitePlanFile {
             rssi[id] = try v.number(in: -127...20)
         }
         guard !rssi.isEmpty else { throw readings.at.error("no gateway: a point needs the rssi of at least one") }
-        return SitePlan.SurveyPoint(floor: floor, point: point, power: power, rssi: rssi)
+        var count = 1
+        try s.read("readings", into: &count) { v throws(ConfigError) in try v.integer(in: 1...1_000_000) }
+        return SitePlan.SurveyPoint(floor: floor, point: point, power: power, rssi: rssi, readings: count)
     }
 
     /// Metres, within `SitePosition.limit` of the origin.

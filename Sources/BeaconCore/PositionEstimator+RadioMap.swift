@@ -6,7 +6,8 @@
 ///
 ///     R = Σ w·residual / (Σ w + surveyShrink),  w = exp(−d² / 2·surveyKernel²)
 ///
-/// over the points that heard the gateway, d the distance from the cell to the point. Without
+/// over the readings of the points that heard the gateway (a point weighs as many as it
+/// averages), d the distance from the cell to the point. Without
 /// survey points R is 0, and the model alone places the beacon.
 extension PositionEstimator {
     /// What the radio maps were built with: the offsets of `surveyed` in its order, and the exponent.
@@ -61,7 +62,7 @@ extension PositionEstimator {
                     let (dx, dy) = (f.xs[i] - p.point.x, f.ys[i] - p.point.y)
                     let d2 = dx * dx + dy * dy
                     if d2 > reach * reach { continue }
-                    let w = Numerics.exp(-d2 / (2 * model.surveyKernel * model.surveyKernel))
+                    let w = Double(p.readings) * Numerics.exp(-d2 / (2 * model.surveyKernel * model.surveyKernel))
                     for r in residuals {
                         sum[i * stride + r.index] += w * r.dB
                         weight[i * stride + r.index] += w

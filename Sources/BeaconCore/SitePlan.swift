@@ -82,12 +82,15 @@ package struct SitePlan: Sendable, Equatable {
         package var power: Double
         /// Per gateway id, its filtered RSSI there as it published it (without `locator.rssi_offset`), dBm.
         package var rssi: [String: Double]
+        /// How many readings each value is the mean or median of: the point weighs as many.
+        package var readings: Int
         /// `power` nil: an iBeacon's usual −59 dBm.
-        package init(floor: String, point: Point, power: Double? = nil, rssi: [String: Double]) {
+        package init(floor: String, point: Point, power: Double? = nil, rssi: [String: Double], readings: Int = 1) {
             self.floor = floor
             self.point = point
             self.power = power ?? LocatorTrack.defaultMeasuredPower
             self.rssi = rssi
+            self.readings = readings
         }
     }
 

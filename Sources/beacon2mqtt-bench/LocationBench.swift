@@ -32,32 +32,36 @@ struct LocationBench {
     /// The locators compared: their `locator` keys as a YAML flow mapping ("" for the defaults).
     var locators: [String] { options.locatorConfigs.isEmpty ? [""] : options.locatorConfigs }
     /// A locator run: its name, its `locator` keys, whether half of the receivers are ESPresense
-    /// nodes, whether it places beacons on the site plan.
+    /// nodes, and the name its positions are scored by when it places beacons on the site plan.
     struct Variant {
         var name: String
         var keys: String
         var mixed: Bool
-        var positions: Bool
+        var positionMethod: String?
     }
     /// Each locator twice: on the gateways' messages, then with half of the receivers as ESPresense
     /// nodes (`ESPresenseRelay`) read through `locator.foreign_sources`; with a site plan, the first
-    /// locator once more with it (`positionKeys`).
-    func variants(positionKeys: String?) -> [Variant] {
+    /// locator once more with the plan and once with the surveyed plan (`SitePlacing`).
+    func variants(placing: SitePlacing?) -> [Variant] {
         let name = { (keys: String) in keys.isEmpty ? "locate" : "locate \(keys)" }
         var out = locators.flatMap {
             [
-                Variant(name: name($0), keys: $0, mixed: false, positions: false),
-                Variant(name: name($0) + ESPresenseRelay.suffix, keys: $0, mixed: true, positions: false),
+                Variant(name: name($0), keys: $0, mixed: false),
+                Variant(name: name($0) + ESPresenseRelay.suffix, keys: $0, mixed: true),
             ]
         }
-        if let positionKeys {
-            let keys = locators[0].isEmpty ? positionKeys : "\(locators[0].dropLast()), \(positionKeys.dropFirst())"
-            out.append(Variant(name: name(locators[0]) + Self.planSuffix, keys: keys, mixed: false, positions: true))
+        guard let placing else { return out }
+        for (method, plan) in zip(Self.positionMethods, [placing.locatorKeys, placing.surveyedKeys]) {
+            let keys = locators[0].isEmpty ? plan : "\(locators[0].dropLast()), \(plan.dropFirst())"
+            out.append(
+                Variant(
+                    name: name(locators[0]) + method.dropFirst("locate".count), keys: keys, mixed: false,
+                    positionMethod: method))
         }
         return out
     }
-    static let planSuffix = " + site plan"
-    static let positionMethod = "locate" + planSuffix
+    /// The positioning locators' methods: on the plan, and on the plan with the calibration runs as its survey.
+    static let positionMethods = ["locate + site plan", "locate + site plan + survey"]
     static let sentinelMinor: UInt16 = 2
 
     /// One run's scores per method, its message rate, and the locator's location count.
@@ -83,7 +87,7 @@ struct LocationBench {
         let site = try SiteDescription(path: options.site)
         let runs = try SiteRecording.load(site)
         let placing = try SitePlacing(site: site, runs: runs, scratch: scratch)
-        let variants = variants(positionKeys: placing?.locatorKeys)
+        let variants = variants(placing: placing)
         let methods = variants.map(\.name) + Self.baselines
         var outcomes: [RunOutcome] = []
         for (i, run) in runs.enumerated() {
@@ -168,7 +172,7 @@ struct LocationBench {
             var merged: [String: PositionErrors] = [:]
             for m in members { for (k, v) in m.positions { merged[k, default: PositionErrors()].merge(v) } }
             let centroid = merged[PositionBaselines.names[1]]?.median ?? 0
-            for method in [Self.positionMethod] + PositionBaselines.names {
+            for method in Self.positionMethods + PositionBaselines.names {
                 let e = merged[method] ?? PositionErrors()
                 var r = BenchResult(section: "location", name: "\(site.name) \(scope): position \(method)")
                 r.add("position_median_m", e.median, "m median error", decimals: 2)
@@ -212,12 +216,12 @@ struct LocationBench {
         // Each locator's answer at a tick: its newest location decided at or before it.
         var next = decided.map { _ in 0 }
         var answer = decided.map { _ in RoomAnswer.none }
-        // The positioning locator's positions in the order of their ticks, and the baselines'.
-        let placed = variants.indices.first { variants[$0].positions }.map { l in
-            decided[l].compactMap(\.position).sorted { $0.at < $1.at }
+        // Each positioning locator's positions in the order of their ticks, and the baselines'.
+        let placed = variants.indices.compactMap { l in
+            variants[l].positionMethod.map { ($0, decided[l].compactMap(\.position).sorted { $0.at < $1.at }) }
         }
-        var nextPlaced = 0
-        var position: (x: Double, y: Double)?
+        var nextPlaced = placed.map { _ in 0 }
+        var position: [(x: Double, y: Double)?] = placed.map { _ in nil }
         let positionBaselines = placing?.baselines(Self.readings(run))
         var positionErrors: [String: PositionErrors] = [:]
         var baselines = [StrongestReceiver.Rule.latest, .median, .medianHysteresis].map {
@@ -243,14 +247,13 @@ struct LocationBench {
             }
             let here = truth.nearest(to: tick)
             let atRest = truth.isAtRest(at: tick)
-            if let placed {
-                while nextPlaced < placed.count, placed[nextPlaced].at <= tick {
-                    position = (placed[nextPlaced].x, placed[nextPlaced].y)
-                    nextPlaced += 1
+            for (l, (method, positions)) in placed.enumerated() {
+                while nextPlaced[l] < positions.count, positions[nextPlaced[l]].at <= tick {
+                    position[l] = (positions[nextPlaced[l]].x, positions[nextPlaced[l]].y)
+                    nextPlaced[l] += 1
                 }
-                if let p = position {
-                    positionErrors[Self.positionMethod, default: PositionErrors()].add(
-                        hypot(p.x - here.x, p.y - here.y))
+                if let p = position[l] {
+                    positionErrors[method, default: PositionErrors()].add(hypot(p.x - here.x, p.y - here.y))
                 }
             }
             for (name, p) in zip(PositionBaselines.names, positionBaselines?.positions(at: tick) ?? []) {
@@ -286,7 +289,7 @@ struct LocationBench {
         return RunOutcome(
             name: run.name, use: run.use,
             scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), positions: positionErrors,
-            republished: Self.republished(placed ?? []), seconds: run.end - run.start, rate: rate,
+            republished: Self.republished(placed.first?.1 ?? []), seconds: run.end - run.start, rate: rate,
             relayed: relayed.count)
     }
 

@@ -99,14 +99,14 @@ import Testing
 
                 survey:
                   - {floor: "1", x: 2, y: 2, rssi: {hall: -61, lab: -80.5}}
-                  - {floor: "1", x: 7, y: 3, power: -65, rssi: {lab: -70}}
+                  - {floor: "1", x: 7, y: 3, power: -65, rssi: {lab: -70}, readings: 12}
                 """)
         defer { unlink(path) }
         let plan = try SitePlanFile.load(path: path)
         #expect(
             plan.survey == [
                 .init(floor: "1", point: .init(x: 2, y: 2), power: -59, rssi: ["hall": -61, "lab": -80.5]),
-                .init(floor: "1", point: .init(x: 7, y: 3), power: -65, rssi: ["lab": -70]),
+                .init(floor: "1", point: .init(x: 7, y: 3), power: -65, rssi: ["lab": -70], readings: 12),
             ])
         #expect(try SitePlanFile.load(path: file(Self.plan)).survey.isEmpty)
     }

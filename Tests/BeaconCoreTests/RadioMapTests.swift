@@ -109,6 +109,24 @@ import Testing
         #expect(abs(none.x - 7) > abs(offset.x - 7))
     }
 
+    /// A point that averages many readings moves the map further than a single reading there.
+    @Test func aPointWeighsAsTheReadingsItStandsFor() throws {
+        let signals = Self.signals(Self.readings(x: 2, y: 2, wall: 0))
+        let plain = try Self.place(PositionEstimator(plan: Self.plan), signals)
+        func shift(_ readings: Int) throws -> Double {
+            var plan = Self.plan
+            var rssi = Self.readings(x: 2, y: 2, wall: 0)
+            rssi["a"]! += 10
+            plan.survey = [.init(floor: "1", point: .init(x: 2, y: 2), rssi: rssi, readings: readings)]
+            var estimator = PositionEstimator(plan: plan)
+            estimator.map(offsets: [0, 0, 0, 0], exponent: 2)
+            let e = try Self.place(estimator, signals)
+            return ((e.x - plain.x) * (e.x - plain.x) + (e.y - plain.y) * (e.y - plain.y)).squareRoot()
+        }
+        #expect(try shift(1) > 0)
+        #expect(try shift(30) > 2 * shift(1))
+    }
+
     @Test func aSurveyThatAgreesWithTheModelChangesNothing() throws {
         let plain = PositionEstimator(plan: Self.plan)
         var estimator = PositionEstimator(plan: Self.surveyed(wall: 0))
