@@ -13,13 +13,18 @@ import Vocabulary
 ///
 /// Pure: the caller reads the files or the broker and gives the messages and marks.
 package struct SiteSurvey: Sendable {
-    /// The user entered `room` at `time`.
+    /// The user entered `room` at `time`; with a `point`, stood still there on `floor` until the
+    /// next mark (a point of the site plan's survey, in `room`).
     package struct Mark: Sendable, Equatable {
         package var time: Timestamp
         package var room: String
-        package init(time: Timestamp, room: String) {
+        package var floor: String?
+        package var point: SitePlan.Point?
+        package init(time: Timestamp, room: String, floor: String? = nil, point: SitePlan.Point? = nil) {
             self.time = time
             self.room = room
+            self.floor = floor
+            self.point = point
         }
     }
 
@@ -165,6 +170,60 @@ package struct SiteSurvey: Sendable {
             if !improved { break }
         }
         return s.rssiOffsets.filter { $0.value != 0 }
+    }
+
+    /// Seconds after a point mark before the gateways' readings count: their filtered RSSI (a 5 s
+    /// median by default) still remembers the walk there until about half its window has passed.
+    static let standingSettle = TimeSpan.seconds(3)
+
+    /// The survey points the walks' point marks measured (docs/locator.md, "A surveyed radio map"):
+    /// for each, every gateway of the point's floor (`floorOf` gives a gateway's floor on the plan)
+    /// that published the beacon's `rssi_filtered` meanwhile, its median over the whole seconds from
+    /// `standingSettle` after the mark to the next mark (or the walk's last message), each second
+    /// taking the newest value published; the beacon's `measured_power` as its messages there give
+    /// it; as its `readings`, those seconds. A point with no such second is left out.
+    package func points(floorOf: (String) -> String?) -> [SitePlan.SurveyPoint] {
+        let tree = TopicTree(base: baseTopic)
+        var out: [SitePlan.SurveyPoint] = []
+        for walk in walks {
+            // The walk's readings: time, gateway, filtered RSSI, measured power.
+            var readings: [(time: Timestamp, gateway: String, rssi: Double, power: Double?)] = []
+            for m in walk.messages {
+                guard case .beacon(_, let gateway, .proximity)? = tree.parse(m.topic),
+                    let o = try? JSONObject(m.payload), let rssi = o.number("rssi_filtered"), rssi.isFinite
+                else { continue }
+                readings.append((m.time, gateway, rssi, o.number("measured_power")))
+            }
+            guard let last = walk.messages.last?.time else { continue }
+            for (i, mark) in walk.marks.enumerated() {
+                guard let point = mark.point, let floor = mark.floor else { continue }
+                let end = i + 1 < walk.marks.count ? walk.marks[i + 1].time : last
+                var newest: [String: Double] = [:]
+                var seconds: [String: [Double]] = [:]
+                var powers: [Double] = []
+                var next = 0
+                var t = mark.time + Self.standingSettle
+                while t <= end {
+                    while next < readings.count, readings[next].time <= t {
+                        let r = readings[next]
+                        if floorOf(r.gateway) == floor {
+                            newest[r.gateway] = r.rssi
+                            if r.time >= mark.time, let p = r.power { powers.append(p) }
+                        }
+                        next += 1
+                    }
+                    for (gateway, rssi) in newest { seconds[gateway, default: []].append(rssi) }
+                    t = t + .seconds(1)
+                }
+                guard !seconds.isEmpty else { continue }
+                out.append(
+                    SitePlan.SurveyPoint(
+                        floor: floor, point: point, power: powers.isEmpty ? nil : PathLossCalibration.median(powers),
+                        rssi: seconds.mapValues { PathLossCalibration.median($0) },
+                        readings: seconds.values.map(\.count).max() ?? 1))
+            }
+        }
+        return out
     }
 }
 

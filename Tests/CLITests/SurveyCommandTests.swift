@@ -51,6 +51,51 @@ import Testing
         #expect(run.stdout.contains("locator:\n  rssi_offset:\n    D: -"))
     }
 
+    /// The same walk stood still at a point of each room: the points come out as the plan's survey.
+    @Test func pointMarksPrintTheSurveySection() throws {
+        let (messages, _) = try Self.walk()
+        let plan = try Self.file(
+            """
+            gateways:
+              - {id: K, floor: "1", room: kitchen, x: 1, y: 2, z: 2}
+              - {id: D, floor: "1", room: den, x: 9, y: 2, z: 2}
+            rooms:
+              - {floor: "1", name: kitchen, points: [[0, 0], [5, 0], [5, 4], [0, 4]]}
+              - {floor: "1", name: den, points: [[5, 0], [10, 0], [10, 4], [5, 4]]}
+
+            """, "yaml")
+        let config = try Self.file("locator:\n  site_plan: \(plan)\n", "yaml")
+        let marks = try Self.file("1714564800 @ 2 2\n2024-05-01T12:01:00Z @ 7.5 1.25 1\n", "marks")
+        defer { for p in [messages, plan, config, marks] { try? FileManager.default.removeItem(atPath: p) } }
+        let run = CapturedRun(["survey", "--config", config, messages, marks])
+        #expect(run.code == .success, "\(run.stderr)")
+        #expect(
+            run.stdout.hasSuffix(
+                """
+                survey:
+                  - {floor: "1", x: 2, y: 2, power: -59, rssi: {"D": -57, "K": -60}, readings: 58}
+                  - {floor: "1", x: 7.5, y: 1.25, power: -59, rssi: {"D": -49, "K": -70}, readings: 57}
+
+                """), "\(run.stdout)")
+        // The section is the plan's: appended to it, the plan loads with its points.
+        let surveyed = try Self.file(
+            String(decoding: FileManager.default.contents(atPath: plan)!, as: UTF8.self)
+                + run.stdout[run.stdout.range(of: "survey:\n")!.lowerBound...], "yaml")
+        let check = try Self.file("locator:\n  site_plan: \(surveyed)\n", "yaml")
+        defer { for p in [surveyed, check] { try? FileManager.default.removeItem(atPath: p) } }
+        #expect(CapturedRun(["check-config", check]).code == .success)
+        // Without a plan a point mark has no room.
+        let bare = CapturedRun(["survey", messages, marks])
+        #expect(bare.code == .dataError)
+        #expect(bare.stderr.contains(":1: a point mark needs the site plan"))
+        // A point outside every room.
+        let outside = try Self.file("1714564800 @ 2 9\n", "marks")
+        defer { try? FileManager.default.removeItem(atPath: outside) }
+        let run2 = CapturedRun(["survey", "--config", config, messages, outside])
+        #expect(run2.code == .dataError)
+        #expect(run2.stderr.contains(":1: (2, 9) lies in no room of floor 1 on the plan"), "\(run2.stderr)")
+    }
+
     @Test func aMalformedMarkExits65NamingFileAndLine() throws {
         let (messages, good) = try Self.walk()
         let marks = try Self.file("1714564800 kitchen\nyesterday den\n", "marks")

@@ -22,8 +22,12 @@ struct SurveyCommand: Command {
             (RFC 3339 or Unix seconds; # starts a comment). Every second from a walk's first mark is scored:
             the locator, replayed on the messages' own clock, against the room marked last. Prints rooms right
             with the configuration's locator settings, the offsets fitted on all walks, rooms right with them,
-            and the locator section to add. --type-marks reads room names typed on stdin as they are entered
-            and writes each as a mark stamped with the wall clock, for a walk recorded live.
+            and the locator section to add. A point mark, "<time> @ <x> <y> [<floor>]", says the beacon was
+            held still there (metres on locator.site_plan) until the next mark: it scores as the plan's room
+            there, and each such point is printed as a point of the plan's survey section (each gateway's
+            median rssi_filtered from 3 s after the mark). --type-marks reads room names (or "@ x y") typed
+            on stdin as they are entered and writes each as a mark stamped with the wall clock, for a walk
+            recorded live.
             Exit codes: 0 done, 64 usage, 65 a malformed marks line, 66 a file not readable,
             78 configuration error.
             """,
@@ -71,7 +75,9 @@ struct SurveyCommand: Command {
                 return .noInput
             }
             let marks: [SiteSurvey.Mark]
-            do throws(UsageError) { marks = try Self.marks(marksText, file: walk.marks) } catch {
+            do throws(UsageError) {
+                marks = try Self.marks(marksText, file: walk.marks, plan: config.locator.sitePlan)
+            } catch {
                 context.err("\(error.message)\n")
                 return .dataError
             }
@@ -114,6 +120,12 @@ struct SurveyCommand: Command {
             context.out("\n")
             for g in offsets.keys.sorted() { context.out("    \(g): \(Int(offsets[g]!))\n") }
         }
+        guard let plan = settings.sitePlan, inputs.contains(where: { $0.marks.contains { $0.point != nil } }) else {
+            return .success
+        }
+        let points = survey.points { plan.gateway($0)?.floor }
+        context.out("survey points for the site plan (\(points.count); what the gateways published, no offset):\n")
+        context.out(Self.surveySection(points))
         return .success
     }
 
@@ -139,8 +151,9 @@ struct SurveyCommand: Command {
         return out
     }
 
-    /// Throws the message naming the file and line of the first malformed one.
-    static func marks(_ text: String, file: String) throws(UsageError) -> [SiteSurvey.Mark] {
+    /// Throws the message naming the file and line of the first malformed one. A point mark,
+    /// `<time> @ <x> <y> [<floor>]`, takes its room from `plan` (its only floor when none is named).
+    static func marks(_ text: String, file: String, plan: SitePlan? = nil) throws(UsageError) -> [SiteSurvey.Mark] {
         var marks: [SiteSurvey.Mark] = []
         for (n, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)[0]
@@ -149,12 +162,63 @@ struct SurveyCommand: Command {
             guard fields.count == 2, !fields[1].isEmpty,
                 let time = RetainedAttributes.timestamp(rfc3339: first) ?? Double(first).map(Timestamp.seconds)
             else {
-                throw UsageError("\(file):\(n + 1): a mark is '<RFC 3339 time or Unix seconds> <room>', not '\(raw)'")
+                throw UsageError(
+                    "\(file):\(n + 1): a mark is '<RFC 3339 time or Unix seconds> <room>' or '<time> @ <x> <y> [<floor>]', "
+                        + "not '\(raw)'")
             }
-            marks.append(.init(time: time, room: fields[1]))
+            guard fields[1].hasPrefix("@") else {
+                marks.append(.init(time: time, room: fields[1]))
+                continue
+            }
+            marks.append(try pointMark(fields[1].dropFirst(), at: time, plan: plan, line: "\(file):\(n + 1)"))
         }
         guard !marks.isEmpty else { throw UsageError("\(file): no marks") }
         return marks
+    }
+
+    /// `<x> <y> [<floor>]` of a point mark, in a room of the plan.
+    private static func pointMark(
+        _ text: Substring, at time: Timestamp, plan: SitePlan?, line: String
+    ) throws(UsageError) -> SiteSurvey.Mark {
+        let words = text.split(separator: " ", maxSplits: 2).map { $0.trimmingSpaces }
+        guard words.count >= 2, let x = Double(words[0]), let y = Double(words[1]), x.isFinite, y.isFinite else {
+            throw UsageError("\(line): a point mark is '<time> @ <x> <y> [<floor>]' (metres on the plan)")
+        }
+        guard let plan else {
+            throw UsageError("\(line): a point mark needs the site plan (locator.site_plan in --config)")
+        }
+        let floors = plan.floors
+        guard let floor = words.count > 2 ? words[2] : floors.count == 1 ? floors[0] : nil else {
+            throw UsageError("\(line): the plan has several floors; name the point's: '@ <x> <y> <floor>'")
+        }
+        let point = SitePlan.Point(x: x, y: y)
+        guard let room = plan.room(at: point, floor: floor) else {
+            throw UsageError("\(line): (\(words[0]), \(words[1])) lies in no room of floor \(floor) on the plan")
+        }
+        return .init(time: time, room: room.name, floor: floor, point: point)
+    }
+
+    /// The `survey:` section for the site plan: one flow mapping a point.
+    static func surveySection(_ points: [SitePlan.SurveyPoint]) -> String {
+        var out = "survey:\n"
+        for p in points {
+            let rssi = p.rssi.keys.sorted().map { "\(quoted($0)): \(JSONWriter.format(p.rssi[$0]!, decimals: 1))" }
+            out +=
+                "  - {floor: \(quoted(p.floor)), x: \(JSONWriter.format(p.point.x, decimals: 2)), "
+                + "y: \(JSONWriter.format(p.point.y, decimals: 2)), power: \(JSONWriter.format(p.power, decimals: 0)), "
+                + "rssi: {\(rssi.joined(separator: ", "))}, readings: \(p.readings)}\n"
+        }
+        return out
+    }
+
+    /// A YAML double-quoted scalar.
+    private static func quoted(_ text: String) -> String {
+        var out = "\""
+        for c in text {
+            if c == "\"" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "\""
     }
 
     /// Each room typed, stamped with the wall clock as it is entered.
