@@ -9,6 +9,8 @@ signal(SIGPIPE, SIG_IGN)
 // its freed pages (two more arenas, 0.4 MiB resident, in a run at 3,000 reports/s; docs/performance.md).
 // The threads allocate little and seldom contend for the lock.
 _ = mallopt(M_ARENA_MAX, 1)
+// Start-up's code and tables leave the resident set once the daemon runs (StartupPages).
+StartupPages.release(after: 2)
 let context = CommandContext.process()
 let code = CommandLineTool.main(Array(CommandLine.arguments.dropFirst()), context: context)
 context.flush()
