@@ -1,6 +1,6 @@
 import Foundation
 
-// beacon2mqtt-bench: the numbers behind docs/performance.md (issue #5).
+// beacon2mqtt-bench: the numbers behind docs/performance.md.
 // Always run the release build: `swift build -c release --product beacon2mqtt-bench`, or `make bench`.
 
 signal(SIGPIPE, SIG_IGN)
