@@ -3,7 +3,7 @@ import MessageContract
 
 /// A ranging tick's output in slices (`defersRanging`). A tick of 500 beacons composes a few
 /// hundred proximity messages and a ranging list of 500 entries, about 2 ms of the agent's
-/// pipeline thread in one turn (issue #18, `beacon2mqtt-bench e2e --only latency`): an enter
+/// pipeline thread in one turn (`beacon2mqtt-bench e2e --only latency`): an enter
 /// heard during it waited for all of it. Deferred, the results wait here as events and the agent
 /// composes them as its outbox's expendable lane asks for more (`AgentCore.composeDeferred`).
 ///

@@ -11,7 +11,7 @@ import Vocabulary
 /// cannot be stalled by a busy source, and they are taken first, except that after a control
 /// event a waiting source event goes next: while a ranging tick drains, each acknowledgement
 /// lets the core compose and publish the next slice, and a stream of them would otherwise hold
-/// an enter's packet until the whole burst was out (issue #18: it arrived last, 4–14 ms late).
+/// an enter's packet until the whole burst was out (it arrived last, 4–14 ms late).
 ///
 /// A batch (`.packets`, or `post(contentsOf:)`'s control events: what the MQTT network thread read
 /// in one pass) is one hand-over: one lock and at most one wake-up for all its packets or events.

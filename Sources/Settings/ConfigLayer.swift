@@ -1,5 +1,5 @@
-/// A layer of configuration set over MQTT on top of the file (issue "manage a fleet"): precedence
-/// file < fleet < gateway, merged key by key.
+/// A layer of configuration set over MQTT on top of the file (docs/configuration.md, "Managing a
+/// fleet over MQTT"): precedence file < fleet < gateway, merged key by key.
 package enum ConfigLayer: String, Sendable, Equatable, Hashable, CaseIterable, Comparable {
     /// `<base>/fleet/config/set`: every gateway.
     case fleet
