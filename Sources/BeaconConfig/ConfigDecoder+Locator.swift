@@ -14,8 +14,10 @@ extension ConfigDecoder {
             }
             return engine
         }
-        try m.read("min_confidence", into: &s.minConfidence) { v throws(ConfigError) in try v.number(in: 0.5...0.99) }
-        try m.read("allow_unknown", into: &s.allowsUnknown) { v throws(ConfigError) in try v.bool() }
+        try m.read("min_confidence", into: &s.belief.minConfidence) { v throws(ConfigError) in
+            try v.number(in: 0.5...0.99)
+        }
+        try m.read("allow_unknown", into: &s.belief.allowsUnknown) { v throws(ConfigError) in try v.bool() }
         try m.read("interval", into: &s.interval) { v throws(ConfigError) in
             try v.duration(in: .milliseconds(100)...(.seconds(60)))
         }
@@ -26,11 +28,17 @@ extension ConfigDecoder {
         try m.read("stale_after", into: &s.staleAfter) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1)) }
         try m.read("away_timeout", into: &s.awayTimeout) { v throws(ConfigError) in try v.duration(atLeast: .seconds(1))
         }
-        try m.read("switch_outright", into: &s.switchOutright) { v throws(ConfigError) in try v.number(in: 0...1) }
-        try m.read("switch_sustained", into: &s.switchSustained) { v throws(ConfigError) in try v.number(in: 0...1) }
-        try m.read("history_window", into: &s.historyWindow) { v throws(ConfigError) in try v.integer(in: 1...60) }
-        try m.read("min_history", into: &s.minHistory) { v throws(ConfigError) in try v.integer(in: 1...60) }
-        try m.read("min_dwell", into: &s.minDwell) { v throws(ConfigError) in try v.duration() }
+        try m.read("switch_outright", into: &s.handOver.switchOutright) { v throws(ConfigError) in
+            try v.number(in: 0...1)
+        }
+        try m.read("switch_sustained", into: &s.handOver.switchSustained) { v throws(ConfigError) in
+            try v.number(in: 0...1)
+        }
+        try m.read("history_window", into: &s.handOver.historyWindow) { v throws(ConfigError) in
+            try v.integer(in: 1...60)
+        }
+        try m.read("min_history", into: &s.handOver.minHistory) { v throws(ConfigError) in try v.integer(in: 1...60) }
+        try m.read("min_dwell", into: &s.handOver.minDwell) { v throws(ConfigError) in try v.duration() }
         try m.read("floor_confirmations", into: &s.floorConfirmations) { v throws(ConfigError) in
             try v.integer(in: 1...60)
         }
@@ -39,21 +47,22 @@ extension ConfigDecoder {
         }
         try m.readOptional("shard", into: &s.shard) { v throws(ConfigError) in try Self.shard(v) }
         try m.read("foreign_sources", into: &s.foreignSources) { v throws(ConfigError) in try Self.foreignSources(v) }
-        try m.readOptional("site_plan", into: &s.sitePlan) { v throws(ConfigError) in
+        try m.readOptional("site_plan", into: &s.positions.plan) { v throws(ConfigError) in
             try SitePlanFile.load(try v.nonEmptyText(), for: v)
         }
-        try m.read("position_deadband", into: &s.positionDeadband) { v throws(ConfigError) in try v.number(in: 0...100)
+        try m.read("position_deadband", into: &s.positions.deadband) { v throws(ConfigError) in
+            try v.number(in: 0...100)
         }
-        if s.minHistory > s.historyWindow {
+        if s.handOver.minHistory > s.handOver.historyWindow {
             throw m.error(
                 "min_history", locatedAt: ["min_history", "history_window"],
-                "\(s.minHistory) is more than locator.history_window (\(s.historyWindow))")
+                "\(s.handOver.minHistory) is more than locator.history_window (\(s.handOver.historyWindow))")
         }
-        if s.switchSustained > s.switchOutright {
+        if s.handOver.switchSustained > s.handOver.switchOutright {
             throw m.error(
                 "switch_sustained", locatedAt: ["switch_sustained", "switch_outright"],
-                "\(ConfigValue.format(s.switchSustained)) is more than locator.switch_outright "
-                    + "(\(ConfigValue.format(s.switchOutright))): the sustained rule must be the easier one")
+                "\(ConfigValue.format(s.handOver.switchSustained)) is more than locator.switch_outright "
+                    + "(\(ConfigValue.format(s.handOver.switchOutright))): the sustained rule must be the easier one")
         }
         if let v = m["rssi_offset"], !v.isNull {
             let offsets = try v.mapping()

@@ -152,7 +152,7 @@ package struct LocatorTrack: Sendable {
         for (gateway, list) in feeds where offline.isEmpty || !offline.contains(gateway) {
             let fresh = Self.fresh(list, at: t, staleAfter: s.staleAfter, lost: lostAt.isEmpty ? nil : lostAt[gateway])
             guard !fresh.isEmpty else { continue }
-            out.append(Candidate(gateway: gateway, history: fresh.suffix(max(1, s.historyWindow))))
+            out.append(Candidate(gateway: gateway, history: fresh.suffix(max(1, s.handOver.historyWindow))))
         }
         return out
     }
@@ -214,7 +214,7 @@ package struct LocatorTrack: Sendable {
             consider(at + s.staleAfter)
         }
         if let l = location, l.isHome {
-            consider(l.since + s.minDwell)
+            consider(l.since + s.handOver.minDwell)
             consider((latest(seen, l.lastSeen, restoredTick) ?? l.since) + s.awayTimeout)
         }
         if let r = restoredTick { consider(r + s.staleAfter) }
@@ -276,7 +276,7 @@ package struct LocatorTrack: Sendable {
             return moved(to: preferred(cands, s), cands, at: t)
         }
         restoredTick = nil
-        guard let since = previous?.since, t >= since + s.minDwell else { return nil }
+        guard let since = previous?.since, t >= since + s.handOver.minDwell else { return nil }
         // The nearest qualifying challenger; the first of equals, as `min(by:)` would pick.
         var winner: Candidate?
         for c in cands where c.gateway != owner && qualifies(c, over: incumbent, cands, s) {
@@ -298,13 +298,13 @@ package struct LocatorTrack: Sendable {
     /// `floor_confirmations` readings, and a sustained-only win is refused when the owner's floor has
     /// more gateways seeing the beacon.
     private func qualifies(_ c: Candidate, over o: Candidate, _ all: [Candidate], _ s: LocatorSettings) -> Bool {
-        let outrightLimit = (1 - s.switchOutright) * o.latest.distance
+        let outrightLimit = (1 - s.handOver.switchOutright) * o.latest.distance
         let outright = c.latest.distance <= outrightLimit
         var ownerBest = o.latest.distance
         for r in o.history where r.distance < ownerBest { ownerBest = r.distance }
         let sustained =
-            c.history.count >= max(2, s.minHistory)
-            && c.history.allSatisfy { $0.distance <= (1 - s.switchSustained) * ownerBest }
+            c.history.count >= max(2, s.handOver.minHistory)
+            && c.history.allSatisfy { $0.distance <= (1 - s.handOver.switchSustained) * ownerBest }
         if c.latest.floor == o.latest.floor { return outright || sustained }
         let confirmations = max(2, s.floorConfirmations)
         if c.history.count >= confirmations,
@@ -332,7 +332,9 @@ package struct LocatorTrack: Sendable {
                 perFloor.append((1, c))
             }
         }
-        let close = perFloor.filter { best.latest.distance > (1 - s.switchOutright) * $0.nearest.latest.distance }
+        let close = perFloor.filter {
+            best.latest.distance > (1 - s.handOver.switchOutright) * $0.nearest.latest.distance
+        }
         return close.min { a, b in
             a.count != b.count ? a.count > b.count : Self.nearer(a.nearest, b.nearest)
         }?.nearest ?? best
@@ -376,22 +378,23 @@ package struct LocatorTrack: Sendable {
             if !cands.contains(where: { $0.gateway == owner }) { offline.insert(owner) }
         }
         var evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
-        if site != nil { evidence = positionEvidence(evidence, at: t, s.model) }
-        let change = belief.update(at: t, evidence: evidence, offline: offline, interval: s.interval, s.model)
+        if site != nil { evidence = positionEvidence(evidence, at: t, s.belief.model) }
+        let change = belief.update(at: t, evidence: evidence, offline: offline, interval: s.interval, s.belief.model)
         guard let best = belief.rooms.best else { return nil }
         let named = location.flatMap { l in
             l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil
         }
         let floor = named?.floor ?? location?.floor
-        belief.floorLead = best.place.floor != floor && best.probability >= s.minConfidence ? belief.floorLead + 1 : 0
+        belief.floorLead =
+            best.place.floor != floor && best.probability >= s.belief.minConfidence ? belief.floorLead + 1 : 0
         // No room before `firstTicks` of evidence, in place of a restored one neither.
-        let ready = belief.rooms.updates >= s.model.firstTicks
+        let ready = belief.rooms.updates >= s.belief.model.firstTicks
         // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
         // ticks of evidence, another floor's lead), though no message comes.
         belief.moving = change > 1e-6 || !ready || belief.floorLead > 0
         // A place is newly named only while evidence speaks for it: one whose gateways went offline
         // is kept, never taken up again.
-        if best.place != named, best.probability >= s.minConfidence, ready,
+        if best.place != named, best.probability >= s.belief.minConfidence, ready,
             evidence.contains(where: { $0.place == best.place }),
             location?.isHome != true || best.place.floor == floor
                 || belief.floorLead >= max(2, s.floorConfirmations)
@@ -401,13 +404,14 @@ package struct LocatorTrack: Sendable {
         guard let named else { return nil }
         let probability = belief.rooms.probability(of: named)
         let heard = evidence.contains { $0.place == named }
-        if s.allowsUnknown, !heard, probability < s.minConfidence, !grace {
+        if s.belief.allowsUnknown, !heard, probability < s.belief.minConfidence, !grace {
             return placed(named, probability: probability, cands, at: t, unknown: true)
         }
         // The named room's confidence moved to another band: the location again, its room and
         // `since` unchanged, so readers (Home Assistant's attributes) see it in steps, not ticks.
         guard heard, let l = location, let was = l.confidence,
-            LocatorLocation.band(probability, s.minConfidence, was: was) != LocatorLocation.band(was, s.minConfidence)
+            LocatorLocation.band(probability, s.belief.minConfidence, was: was)
+                != LocatorLocation.band(was, s.belief.minConfidence)
         else { return nil }
         return placed(named, probability: probability, cands, at: t, unknown: false, since: l.since)
     }

@@ -16,7 +16,7 @@ extension Locator {
     /// The live map at `at`: the site plan, the gateways (the plan's, then any other heard, by id)
     /// and every beacon with a location, in beacon order.
     package func liveMap(trails: LiveMapTrails, at: Timestamp) -> LiveMap {
-        let plan = settings.sitePlan ?? SitePlan()
+        let plan = settings.positions.plan ?? SitePlan()
         let rooms = plan.rooms.enumerated().map { i, r in
             LiveMap.Room(
                 floor: r.floor, name: r.name, color: LiveMap.palette[i % LiveMap.palette.count], outline: r.outline)

@@ -168,7 +168,7 @@ package struct Locator: Sendable {
         guard owns(r.beacon), let d = effectiveDistance(r) else { return }
         timeline.read(r.timestamp)
         if !offline.isEmpty, offline.remove(r.gateway) != nil { everyTrackDue = true }
-        let (keep, decided, signal) = (settings.historyWindow, timeline.lastTick, signal(r))
+        let (keep, decided, signal) = (settings.handOver.historyWindow, timeline.lastTick, signal(r))
         tracks.edit(r.beacon) {
             if let name = r.name { $0.name = name }
             if let power = r.measuredPower { $0.measuredPower = Double(power) }

@@ -17,7 +17,7 @@ package struct LocatorSite: Sendable {
 
     /// New settings: the foreign nodes' positions, and the estimator again when its plan or model changed.
     mutating func reconfigure(_ settings: LocatorSettings, was old: LocatorSettings) {
-        if settings.sitePlan != old.sitePlan || settings.positionModel != old.positionModel {
+        if settings.positions.plan != old.positions.plan || settings.positions.model != old.positions.model {
             estimator = Self.estimator(settings)
         }
         calibrator.place(ForeignSource.positions(settings.foreignSources))
@@ -33,7 +33,7 @@ package struct LocatorSite: Sendable {
     }
 
     private static func estimator(_ settings: LocatorSettings) -> PositionEstimator? {
-        settings.sitePlan.map { PositionEstimator(plan: $0, model: settings.positionModel) }
+        settings.positions.plan.map { PositionEstimator(plan: $0, model: settings.positions.model) }
     }
 
     /// What the tracks need to place beacons on the site plan; nil without one. The exponent is the
@@ -43,7 +43,7 @@ package struct LocatorSite: Sendable {
         let fitted = calibrator.fit.flatMap { $0.exponentFitted ? $0.exponent : nil }
         return SitePlacement(
             estimator: estimator,
-            exponent: fitted ?? settings.sitePlan?.pathLossExponent ?? PathLossCalibration.priorExponent,
-            deadband: settings.positionDeadband)
+            exponent: fitted ?? settings.positions.plan?.pathLossExponent ?? PathLossCalibration.priorExponent,
+            deadband: settings.positions.deadband)
     }
 }

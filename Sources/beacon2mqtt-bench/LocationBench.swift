@@ -303,7 +303,7 @@ struct LocationBench {
 
     /// How many of `positions` (every tick's, in order) the default `position_deadband` publishes.
     static func republished(_ positions: [(x: Double, y: Double, at: Double)]) -> Int {
-        let deadband = LocatorSettings().positionDeadband
+        let deadband = LocatorSettings().positions.deadband
         var last: (x: Double, y: Double)?
         var count = 0
         for p in positions where last.map({ hypot(p.x - $0.x, p.y - $0.y) > deadband }) ?? true {

@@ -55,7 +55,7 @@ struct LocatorBench {
         let start = Timestamp(microseconds: 1_767_225_600_000_000)  // 2026-01-01T00:00:00Z
         var composers = Self.composers(site)
         var settings = LocatorSettings()
-        if site.positions { settings.sitePlan = Self.sitePlan(site) }
+        if site.positions { settings.positions.plan = Self.sitePlan(site) }
         var locator = Locator(settings: settings)
         var messagesIn = 0
         var locationsOut = 0

@@ -27,7 +27,7 @@ struct MapBench {
         let start = Timestamp(microseconds: 1_767_225_600_000_000)  // 2026-01-01T00:00:00Z
         var composers = LocatorBench.composers(site)
         var settings = LocatorSettings()
-        settings.sitePlan = LocatorBench.sitePlan(site)
+        settings.positions.plan = LocatorBench.sitePlan(site)
         var locator = Locator(settings: settings)
         var trails = LiveMapTrails()
         var recordCPU: [Double] = []

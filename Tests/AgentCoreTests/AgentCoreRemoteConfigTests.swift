@@ -140,7 +140,7 @@ import Vocabulary
         #expect(apply(&h) { $0.logLevel = .debug } == [.setLogLevel(.debug)])
         var enabled = h.core.configuration
         enabled.locator.enabled = true
-        enabled.locator.minDwell = .seconds(5)
+        enabled.locator.handOver.minDwell = .seconds(5)
         #expect(apply(&h) { $0.locator = enabled.locator } == [.configureLocator(enabled)])
         // What the locator reads of the rest: a beacon it announces, Home Assistant, the distance model.
         let beacon = BeaconOverride(identity: .uuid(BeaconID128(high: 1, low: 2), major: 1, minor: 2), name: "keys")

@@ -36,8 +36,8 @@ import Vocabulary
 
     init(map: Bool = true) {
         var settings = LocatorSettings()
-        settings.sitePlan = Self.plan
-        settings.positionDeadband = 0
+        settings.positions.plan = Self.plan
+        settings.positions.deadband = 0
         core = LocatorCore(
             locator: Locator(settings: settings), clock: .messages, tick: .milliseconds(200), outboxLimit: 1000,
             now: now, wall: wall, map: map)

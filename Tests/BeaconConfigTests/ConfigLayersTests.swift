@@ -202,7 +202,7 @@ import Vocabulary
         )
         #expect(c.logLevel == .debug)
         #expect(c.telemetry.enabled && c.telemetry.interval == .seconds(30))
-        #expect(c.locator.enabled && c.locator.minDwell == .seconds(5))
+        #expect(c.locator.enabled && c.locator.handOver.minDwell == .seconds(5))
         #expect(c.devices.map(\.name) == ["phone"])
         // A device's key is a secret: never in the effective configuration.
         #expect(!l.document.contains("0123456789abcdef"))

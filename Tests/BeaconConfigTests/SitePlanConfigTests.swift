@@ -35,7 +35,7 @@ import Testing
     @Test func theLocatorReadsRoomsGatewaysAndWalls() throws {
         let path = file(Self.plan)
         defer { unlink(path) }
-        let plan = try #require(try parse("locator:\n  site_plan: \(path)\n").locator.sitePlan)
+        let plan = try #require(try parse("locator:\n  site_plan: \(path)\n").locator.positions.plan)
         #expect(plan.rooms.map(\.name) == ["hall", "store"])
         #expect(plan.gateways[0].position == SitePosition(x: 1, y: 1, z: 2.2))
         #expect(plan.gateways[1].room == nil)
@@ -45,7 +45,7 @@ import Testing
         #expect(plan.room(at: .init(x: 7, y: 2), floor: "1")?.name == "store")
         #expect(plan.room(at: .init(x: 7, y: 5), floor: "1") == nil)
         #expect(plan.nearestRoom(to: .init(x: 7, y: 5), floor: "1")?.name == "store")
-        #expect(try parse("locator:\n  enabled: false\n").locator.sitePlan == nil)
+        #expect(try parse("locator:\n  enabled: false\n").locator.positions.plan == nil)
     }
 
     @Test func theFlatsExamplePlanLoads() throws {

@@ -108,7 +108,7 @@ struct BeliefEngineTests {
         // The same readings hand the nearest rule back and forth: the test can tell them apart.
         var nearest = LocatorSettings()
         nearest.engine = .nearest
-        nearest.minDwell = .zero
+        nearest.handOver.minDwell = .zero
         #expect(run(nearest).count > 2)
     }
 
@@ -169,7 +169,7 @@ struct BeliefEngineTests {
         #expect(unknown.payload.text.contains(#""room":null"#))
 
         var keeps = Self.belief
-        keeps.allowsUnknown = false
+        keeps.belief.allowsUnknown = false
         #expect(Self.rooms(Self.officeGatewayOffline(keeps)) == ["office"])
     }
 

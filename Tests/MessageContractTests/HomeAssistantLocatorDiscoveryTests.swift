@@ -82,7 +82,7 @@ import Vocabulary
         var locator = Locator(
             settings: {
                 var s = LocatorSettings()
-                s.minDwell = .zero
+                s.handOver.minDwell = .zero
                 return s
             }(), publishesRoom: true)
         var out: [OutboundMessage] = []

@@ -74,9 +74,9 @@ import Vocabulary
         }
         // The same walk without hysteresis flaps: the scenario is noisy enough to test it.
         var bare = LocatorSettings.nearest
-        bare.switchOutright = 0
-        bare.switchSustained = 0
-        bare.minDwell = .zero
+        bare.handOver.switchOutright = 0
+        bare.handOver.switchSustained = 0
+        bare.handOver.minDwell = .zero
         var flappy = H(bare)
         Self.feed(&flappy, Self.walk(), until: 285, step: 1)
         #expect(flappy.owners.count > 7)

@@ -44,8 +44,8 @@ import Testing
     /// (`min_history` 20) takes over with the nearest engine's sustained rule.
     @Test func aHistoryWindowOfTwentyReadingsIsKeptWhole() {
         var s = LocatorSettings.nearest
-        s.historyWindow = 20
-        s.minHistory = 20
+        s.handOver.historyWindow = 20
+        s.handOver.minHistory = 20
         var h = H(s)
         for t in stride(from: 0.5, to: 60, by: 1) {
             h.see("C", 2.0, at: t)

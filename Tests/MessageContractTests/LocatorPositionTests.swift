@@ -29,8 +29,8 @@ import Vocabulary
 
     static func settings(plan: SitePlan?, deadband: Double = 1) -> LocatorSettings {
         var s = LocatorSettings()
-        s.sitePlan = plan
-        s.positionDeadband = deadband
+        s.positions.plan = plan
+        s.positions.deadband = deadband
         return s
     }
 

@@ -22,9 +22,9 @@ import Vocabulary
         s.settle = .milliseconds(Int64(rng.next() % 1500))
         s.staleAfter = .seconds(Int64(2 + rng.next() % 12))
         s.awayTimeout = .seconds(Int64(3 + rng.next() % 20))
-        s.minDwell = .seconds(Int64(rng.next() % 6))
-        s.historyWindow = Int(1 + rng.next() % 5)
-        s.minHistory = Int(1 + rng.next() % 4)
+        s.handOver.minDwell = .seconds(Int64(rng.next() % 6))
+        s.handOver.historyWindow = Int(1 + rng.next() % 5)
+        s.handOver.minHistory = Int(1 + rng.next() % 4)
         s.floorConfirmations = Int(1 + rng.next() % 3)
         if rng.next() % 3 == 0 { s.mqttRoomTopic = "room_presence" }
         return s

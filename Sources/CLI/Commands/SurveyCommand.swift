@@ -76,7 +76,7 @@ struct SurveyCommand: Command {
             }
             let marks: [SiteSurvey.Mark]
             do throws(UsageError) {
-                marks = try Self.marks(marksText, file: walk.marks, plan: config.locator.sitePlan)
+                marks = try Self.marks(marksText, file: walk.marks, plan: config.locator.positions.plan)
             } catch {
                 context.err("\(error.message)\n")
                 return .dataError
@@ -120,7 +120,8 @@ struct SurveyCommand: Command {
             context.out("\n")
             for g in offsets.keys.sorted() { context.out("    \(g): \(Int(offsets[g]!))\n") }
         }
-        guard let plan = settings.sitePlan, inputs.contains(where: { $0.marks.contains { $0.point != nil } }) else {
+        guard let plan = settings.positions.plan, inputs.contains(where: { $0.marks.contains { $0.point != nil } })
+        else {
             return .success
         }
         let points = survey.points { plan.gateway($0)?.floor }
