@@ -63,8 +63,8 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
     package var statusQoS: Int
     /// Set the will and publish `online`/`offline` (off for a short-lived tool such as `status`).
     package var announcesAvailability = true
-    package var reconnectMin: TimeSpan
-    package var reconnectMax: TimeSpan
+    /// How reconnects back off, from `reconnect_min` to `reconnect_max` (a session starts from a copy).
+    package var reconnect: Backoff
     /// QoS ≥ 1 messages libmosquitto keeps unacknowledged on the wire at once (MOSQ_OPT_SEND_MAXIMUM;
     /// an MQTT 5 broker's smaller Receive Maximum wins). nil: the library's 20, and what the
     /// `DeliveryPolicy` lets out beyond that waits in libmosquitto's own queue.
@@ -87,8 +87,7 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
         self.password = password
         self.tls = tls
         self.statusQoS = statusQoS
-        self.reconnectMin = reconnectMin
-        self.reconnectMax = reconnectMax
+        reconnect = Backoff(minimum: reconnectMin, maximum: reconnectMax)
     }
 
     /// `host` and then the failover brokers, in the order they are tried.

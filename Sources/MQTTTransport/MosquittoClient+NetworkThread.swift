@@ -9,7 +9,7 @@ extension MosquittoClient {
     // MARK: - The network thread
 
     func networkLoop() {
-        var backoff = Backoff(minimum: options.reconnectMin, maximum: options.reconnectMax)
+        var backoff = options.reconnect
         var random = SystemRandomNumberGenerator()
         // `mqtt.host`, then each failover broker: a failed attempt or an ended session moves on to the
         // next (after the last, the first again), so the agent stays on a broker while it works.

@@ -22,17 +22,17 @@ extension HomeAssistantDiscovery {
 
         var rate = diagnostic(
             device, "reports_per_s", "Reports per second", stats, "{{ value_json.reports_per_s | round(0) }}")
-        rate.unit = "reports/s"
-        rate.stateClass = "measurement"
+        rate.measurement.unit = "reports/s"
+        rate.measurement.stateClass = "measurement"
         rate.icon = "mdi:bluetooth-transfer"
 
         var tracked = diagnostic(
             device, "beacons_tracked", "Beacons tracked", stats, "{{ value_json.beacons_tracked }}")
-        tracked.stateClass = "measurement"
+        tracked.measurement.stateClass = "measurement"
         tracked.icon = "mdi:bluetooth"
 
         var dropped = diagnostic(device, "dropped", "Dropped messages", stats, "{{ value_json.dropped }}")
-        dropped.stateClass = "total_increasing"
+        dropped.measurement.stateClass = "total_increasing"
         dropped.icon = "mdi:email-remove-outline"
 
         // A start time, not a growing uptime: it stays put, so it costs no recorder rows. Floored
@@ -47,9 +47,9 @@ extension HomeAssistantDiscovery {
         var clock = diagnostic(
             device, "clock_offset", "Clock offset", topics.gatewayClock, "{{ value_json.offset }}")
         clock.deviceClass = "duration"
-        clock.unit = "s"
-        clock.stateClass = "measurement"
-        clock.displayPrecision = 1
+        clock.measurement.unit = "s"
+        clock.measurement.stateClass = "measurement"
+        clock.measurement.displayPrecision = 1
 
         var mode = diagnostic(device, "scan_mode", "Scan mode", stats, "{{ value_json.scan_mode }}")
         mode.icon = "mdi:radar"

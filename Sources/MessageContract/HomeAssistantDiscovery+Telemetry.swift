@@ -25,10 +25,10 @@ extension HomeAssistantDiscovery {
                 .sensor, device: device, node: node, key: key + "_battery", name: "\(place) battery", stateTopic: topic)
             battery.valueTemplate = "{{ value_json.battery_mv }}"
             battery.deviceClass = "voltage"
-            battery.unit = "mV"
-            battery.displayPrecision = 0
+            battery.measurement.unit = "mV"
+            battery.measurement.displayPrecision = 0
             // A battery's slow decline is what long-term statistics are for.
-            battery.stateClass = "measurement"
+            battery.measurement.stateClass = "measurement"
             battery.diagnostic = true
             battery.availability = [gatewayOnline]
             battery.expireAfter = expire
@@ -39,9 +39,9 @@ extension HomeAssistantDiscovery {
                 stateTopic: topic)
             temperature.valueTemplate = "{{ value_json.temperature }}"
             temperature.deviceClass = "temperature"
-            temperature.unit = "°C"
-            temperature.displayPrecision = 1
-            temperature.stateClass = "measurement"
+            temperature.measurement.unit = "°C"
+            temperature.measurement.displayPrecision = 1
+            temperature.measurement.stateClass = "measurement"
             temperature.diagnostic = true
             temperature.availability = [gatewayOnline]
             temperature.expireAfter = expire

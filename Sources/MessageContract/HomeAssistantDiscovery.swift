@@ -213,8 +213,8 @@ package struct HomeAssistantDiscovery: HomeAssistantAnnouncer {
     ) -> HomeAssistantEntity {
         var e = rangedSensor(device, key: key, name: name, topic: topic, template: template, availability: availability)
         e.deviceClass = "distance"
-        e.unit = "m"
-        e.displayPrecision = 1
+        e.measurement.unit = "m"
+        e.measurement.displayPrecision = 1
         e.enabledByDefault = false
         return e
     }

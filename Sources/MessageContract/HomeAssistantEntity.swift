@@ -48,10 +48,8 @@ package struct HomeAssistantEntity {
     package var diagnostic = false
     package var icon: String? = nil
     package var deviceClass: String? = nil
-    /// Only where HA's long-term statistics make sense (counters, rates), never on enums or states.
-    package var stateClass: String? = nil
-    package var unit: String? = nil
-    package var displayPrecision: Int? = nil
+    /// A sensor's unit, state class and display precision.
+    package var measurement = HomeAssistantMeasurement()
     /// Seconds after the last message that a sensor goes unavailable; HA also restores the last
     /// value across its own restart only for sensors that set it.
     package var expireAfter: Int? = nil
@@ -117,9 +115,9 @@ package struct HomeAssistantEntity {
         if let valueTemplate { w.field("value_template", valueTemplate) }
         fields(&w)
         if let deviceClass { w.field("device_class", deviceClass) }
-        if let stateClass { w.field("state_class", stateClass) }
-        if let unit { w.field("unit_of_measurement", unit) }
-        if let displayPrecision { w.field("suggested_display_precision", displayPrecision) }
+        if let stateClass = measurement.stateClass { w.field("state_class", stateClass) }
+        if let unit = measurement.unit { w.field("unit_of_measurement", unit) }
+        if let precision = measurement.displayPrecision { w.field("suggested_display_precision", precision) }
         if let icon { w.field("icon", icon) }
         if diagnostic { w.field("entity_category", "diagnostic") }
         if !enabledByDefault { w.field("enabled_by_default", false) }

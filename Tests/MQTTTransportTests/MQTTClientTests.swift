@@ -74,8 +74,7 @@ import Vocabulary
     @Test func anUnreachableBrokerIsRetriedWithBackoffNotInAHotLoop() throws {
         let port = try MosquittoBroker.freePort()
         let (client, events) = ClientEvents.client(port: port) {
-            $0.reconnectMin = .milliseconds(300)
-            $0.reconnectMax = .seconds(2)
+            $0.reconnect = Backoff(minimum: .milliseconds(300), maximum: .seconds(2))
         }
         client.start()
         defer { client.stop() }
