@@ -2,6 +2,11 @@ import BeaconWire
 import Vocabulary
 
 /// Everything `BeaconMonitor` keeps about one tracked beacon identity: a row of `BeaconTable`.
+///
+/// Flat on purpose, the one type allowed over 15 stored properties (`StoredPropertyLimitTests`):
+/// the table holds a row per tracked identity (thousands, up to its capacity) in one array, and a
+/// report reads and writes across the groups below in the one row it touches, so the groups stay
+/// comments rather than types of their own.
 struct BeaconSlot: Sendable {
     var identity: BeaconIdentity
     var kind: BeaconSighting.Kind
