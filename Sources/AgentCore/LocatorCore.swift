@@ -14,11 +14,9 @@ package struct LocatorCore: AgentMachine {
     package private(set) var locator: Locator
     package private(set) var termination: AgentTermination?
     private let clock: LocatorClock
-    private let tick: TimeSpan
-    private let flush: TimeSpan
     private var delivery: DeliveryPolicy
-    private var nextTick: MonotonicInstant
-    private var finishing: MonotonicInstant?
+    /// The tick period, the next tick, and a stop's flush.
+    private var cadence: LocatorCadence
     private var link = BrokerLink()
     private var actions: [AgentAction] = []
     /// Both clocks, and where they started.
@@ -58,10 +56,8 @@ package struct LocatorCore: AgentMachine {
         self.discovery = discovery.flatMap { $0.settings.discovery ? $0 : nil }
         softwareVersion = discovery?.softwareVersion ?? ""
         self.clock = clock
-        self.tick = max(tick, .milliseconds(1))
-        self.flush = flush
+        cadence = LocatorCadence(period: tick, flush: flush, start: now)
         delivery = DeliveryPolicy(outboxLimit: outboxLimit, inFlightWindow: Self.inFlightWindow)
-        nextTick = now
         time = AgentClock(now: now, wall: wall, origin: (now, wall))
     }
 
@@ -100,7 +96,7 @@ package struct LocatorCore: AgentMachine {
     package var liveMap: LiveMap? { trails.map { locator.liveMap(trails: $0, at: wall) } }
 
     package var nextWake: MonotonicInstant {
-        guard let finishing else { return nextTick }
+        guard let finishing = cadence.finishing else { return cadence.next }
         return min(finishing, now + .milliseconds(50))
     }
 
@@ -113,17 +109,18 @@ package struct LocatorCore: AgentMachine {
         at now: MonotonicInstant, wall: Timestamp, _ session: inout Session
     ) {
         set(now, wall)
-        if let finishing {
+        if let finishing = cadence.finishing {
             if delivery.isIdle || now >= finishing { termination = .clean }
             return publishQueued(&session)
         }
-        if now >= nextTick {
+        if now >= cadence.next {
             decide()
-            nextTick = max(nextTick + tick, now + TimeSpan(microseconds: tick.microseconds / 10))
+            cadence.next = max(
+                cadence.next + cadence.period, now + TimeSpan(microseconds: cadence.period.microseconds / 10))
             // On the wall clock, wake when the next tick falls due rather than up to `tick` later, so
             // a location goes out `settle` after its tick (issue #18: p99 ≤ settle + 50 ms).
             if clock == .wall, let due = locator.nextDue {
-                nextTick = min(nextTick, now + max(due - wall, .milliseconds(1)))
+                cadence.next = min(cadence.next, now + max(due - wall, .milliseconds(1)))
             }
         }
         publishQueued(&session)
@@ -175,9 +172,9 @@ package struct LocatorCore: AgentMachine {
                 decide()
             }
         case .signal(.stop):
-            guard finishing == nil else { break }
+            guard cadence.finishing == nil else { break }
             decide()
-            finishing = now + flush
+            cadence.finishing = now + cadence.flush
         case .configuration(let c):
             reconfigure(c, &session)
         case .mqtt(.connectFailed), .mqtt(.subscribed), .signal(.reload), .source, .sourceFinished:
