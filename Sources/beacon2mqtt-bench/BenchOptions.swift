@@ -9,9 +9,8 @@ struct BenchOptions {
     var resultsDirectory = "bench/results"
     /// The agent executable for e2e and footprint.
     var agent = ".build/release/beacon2mqtt"
-    /// The Python interpreter of the peer venv and the peer script.
-    var python = "bench/.venv/bin/python"
-    var peerScript = "scripts/bench_peer.py"
+    /// The peer section's Python interpreter (the peer venv's) and script.
+    var peer = Peer()
     /// Footprint run length at 3,000 reports/s.
     var footprintSeconds = 60
     /// Distinct identities in the footprint flood.
@@ -22,29 +21,43 @@ struct BenchOptions {
     var e2eReports = 1_000_000
     /// Reports in each replay of the metrics section (long enough that a run's wall time is not noise).
     var metricsReports = 5_000_000
-    /// Campus section: gateways per load point, floors (one broker each), beacons per gateway,
-    /// seconds measured after a warm-up.
-    var campusGateways = [100]
-    var campusFloors = 10
-    var campusBeacons = 4
-    var campusSeconds = 20
-    var campusWarmup = 15
-    /// Location section: the site description, the gateways' replay speed (`max` or a multiple of
-    /// capture speed) and where each run's messages and ticks go (nil: the results directory).
-    var site = "bench/realdata/kolakowski_flat/site.json"
-    var locationSpeed = "max"
-    var locationLog: String? = nil
-    /// Location section: the locators compared, each a YAML flow mapping of `locator` keys (one
-    /// `locate` each, on the same gateway messages; none: one `locate` with its defaults), and
-    /// top-level YAML added to every gateway's configuration (its publish policy, say).
-    var locatorConfigs: [String] = []
-    var gatewayConfig: String? = nil
+    var campus = Campus()
+    var location = Location()
     /// Shorter everything (smoke runs while developing).
     var quick = false
     /// Only the measurements whose name contains this (for profiling one case).
     var only: String? = nil
 
     func includes(_ name: String) -> Bool { only.map { name.contains($0) } ?? true }
+
+    /// The peer section's Python interpreter (the peer venv's) and the peer script.
+    struct Peer {
+        var python = "bench/.venv/bin/python"
+        var script = "scripts/bench_peer.py"
+    }
+
+    /// The campus section: gateways per load point, floors (one broker each), beacons per gateway,
+    /// seconds measured after a warm-up.
+    struct Campus {
+        var gateways = [100]
+        var floors = 10
+        var beacons = 4
+        var seconds = 20
+        var warmup = 15
+    }
+
+    /// The location section: the site description, the gateways' replay speed (`max` or a multiple
+    /// of capture speed), where each run's messages and ticks go (nil: the results directory), the
+    /// locators compared, each a YAML flow mapping of `locator` keys (one `locate` each, on the same
+    /// gateway messages; none: one `locate` with its defaults), and top-level YAML added to every
+    /// gateway's configuration (its publish policy, say).
+    struct Location {
+        var site = "bench/realdata/kolakowski_flat/site.json"
+        var speed = "max"
+        var log: String? = nil
+        var locatorConfigs: [String] = []
+        var gatewayConfig: String? = nil
+    }
 
     static let allSections = [
         "decode", "peer", "pipeline", "json", "locator", "locator-broker", "messages", "irk", "e2e", "footprint",
@@ -113,8 +126,8 @@ struct BenchOptions {
                     options.minimumSeconds = s
                 case "--results": options.resultsDirectory = try value(arg)
                 case "--agent": options.agent = try value(arg)
-                case "--python": options.python = try value(arg)
-                case "--peer-script": options.peerScript = try value(arg)
+                case "--python": options.peer.python = try value(arg)
+                case "--peer-script": options.peer.script = try value(arg)
                 case "--footprint-seconds": options.footprintSeconds = try number(arg)
                 case "--flood": options.floodIdentities = try number(arg)
                 case "--agent-telemetry":
@@ -126,27 +139,27 @@ struct BenchOptions {
                 case "--e2e-reports": options.e2eReports = try number(arg)
                 case "--metrics-reports": options.metricsReports = try number(arg)
                 case "--only": options.only = try value(arg)
-                case "--site": options.site = try value(arg)
-                case "--location-log": options.locationLog = try value(arg)
-                case "--locator-config": options.locatorConfigs.append(try value(arg))
-                case "--gateway-config": options.gatewayConfig = try value(arg)
+                case "--site": options.location.site = try value(arg)
+                case "--location-log": options.location.log = try value(arg)
+                case "--locator-config": options.location.locatorConfigs.append(try value(arg))
+                case "--gateway-config": options.location.gatewayConfig = try value(arg)
                 case "--location-speed":
                     let text = try value(arg)
                     guard text == "max" || (Double(text) ?? 0) > 0 else {
                         throw BenchUsageError(message: "--location-speed takes max or a positive number, not '\(text)'")
                     }
-                    options.locationSpeed = text
+                    options.location.speed = text
                 case "--campus-gateways":
                     let text = try value(arg)
                     let list = text.split(separator: ",").compactMap { Int($0) }.filter { $0 > 0 }
                     guard !list.isEmpty else {
                         throw BenchUsageError(message: "\(arg) needs numbers like 100,300, not '\(text)'")
                     }
-                    options.campusGateways = list
-                case "--campus-floors": options.campusFloors = try number(arg)
-                case "--campus-beacons": options.campusBeacons = try number(arg)
-                case "--campus-seconds": options.campusSeconds = try number(arg)
-                case "--campus-warmup": options.campusWarmup = try number(arg)
+                    options.campus.gateways = list
+                case "--campus-floors": options.campus.floors = try number(arg)
+                case "--campus-beacons": options.campus.beacons = try number(arg)
+                case "--campus-seconds": options.campus.seconds = try number(arg)
+                case "--campus-warmup": options.campus.warmup = try number(arg)
                 case "--quick":
                     options.quick = true
                     options.repetitions = 3
@@ -155,10 +168,10 @@ struct BenchOptions {
                     options.floodIdentities = 100_000
                     options.e2eReports = 100_000
                     options.metricsReports = 100_000
-                    options.campusGateways = [6]
-                    options.campusFloors = 2
-                    options.campusSeconds = 10
-                    options.campusWarmup = 8
+                    options.campus.gateways = [6]
+                    options.campus.floors = 2
+                    options.campus.seconds = 10
+                    options.campus.warmup = 8
                 case "-h", "--help": throw BenchUsageError(message: "")
                 default: throw BenchUsageError(message: "unknown argument '\(arg)'")
                 }

@@ -28,16 +28,16 @@ struct CampusBench {
         guard FileManager.default.isExecutableFile(atPath: options.agent) else {
             throw BenchFailure("no agent at \(options.agent) (swift build -c release --product beacon2mqtt)")
         }
-        for gateways in options.campusGateways { try point(gateways: gateways, into: &report) }
+        for gateways in options.campus.gateways { try point(gateways: gateways, into: &report) }
     }
 
     func generator(gateways: Int) -> FloorPlanGenerator {
         var g = FloorPlanGenerator()
-        g.floors = max(1, min(options.campusFloors, gateways))
+        g.floors = max(1, min(options.campus.floors, gateways))
         g.gatewaysPerFloor = max(1, gateways / g.floors)
-        g.beaconsPerGateway = options.campusBeacons
+        g.beaconsPerGateway = options.campus.beacons
         g.seed = 18
-        g.duration = Double(options.campusWarmup + options.campusSeconds + 60)
+        g.duration = Double(options.campus.warmup + options.campus.seconds + 60)
         return g
     }
 
@@ -82,7 +82,7 @@ struct CampusBench {
                     stderr: scratch.path("campus-\(tag)-host\(k).err")))
         }
 
-        BenchClock.sleep(Double(options.campusWarmup))
+        BenchClock.sleep(Double(options.campus.warmup))
         guard hosts.allSatisfy(\.isRunning), locate.isRunning else {
             throw BenchFailure("a campus host or the locator stopped during the warm-up; see BENCH_KEEP_SCRATCH=1")
         }
@@ -98,7 +98,7 @@ struct CampusBench {
         let tallies = [centre] + floorTallies
         let countsBefore = tallies.map { $0.state.withLock { $0 } }
         let started = BenchClock.now()
-        BenchClock.sleep(Double(options.campusSeconds))
+        BenchClock.sleep(Double(options.campus.seconds))
         let seconds = BenchClock.seconds(since: started)
         let after = groups.map { $0.1.map { ProcessProbe(pid: $0).sample() } }
         let threadsAfter = Self.threadTicks(hosts.map(\.processIdentifier))

@@ -30,7 +30,7 @@ struct LocationBench {
 
     static let baselines = ["latest", "median 4 s", "median + 3 dB / 2 s"]
     /// The locators compared: their `locator` keys as a YAML flow mapping ("" for the defaults).
-    var locators: [String] { options.locatorConfigs.isEmpty ? [""] : options.locatorConfigs }
+    var locators: [String] { options.location.locatorConfigs.isEmpty ? [""] : options.location.locatorConfigs }
     /// A locator run: its name, its `locator` keys, whether half of the receivers are ESPresense
     /// nodes, and the name its positions are scored by when it places beacons on the site plan.
     struct Variant {
@@ -84,7 +84,7 @@ struct LocationBench {
             throw BenchFailure("no agent at \(options.agent) (swift build -c release --product beacon2mqtt)")
         }
         let started = BenchClock.now()
-        let site = try SiteDescription(path: options.site)
+        let site = try SiteDescription(path: options.location.site)
         let runs = try SiteRecording.load(site)
         let placing = try SitePlacing(site: site, runs: runs, scratch: scratch)
         let variants = variants(placing: placing)
@@ -145,7 +145,7 @@ struct LocationBench {
         let positionTable = placing.map { positionResults(outcomes, placing: $0, site: site, into: &report) } ?? []
         report.echo = echo
         Console.line("location on real radio: \(site.name), \(runs.count) runs, section wall time \(fmt(wall, 1)) s")
-        if let g = options.gatewayConfig { Console.line("gateways' configuration adds: \(g)") }
+        if let g = options.location.gatewayConfig { Console.line("gateways' configuration adds: \(g)") }
         for line in table { Console.line(line) }
         for line in positionTable { Console.line(line) }
     }
@@ -281,7 +281,7 @@ struct LocationBench {
         }
         for m in relayed where m.topic.hasSuffix("/proximity") { rate.addMessage(at: m.time) }
         let slug = run.name.replacingOccurrences(of: " ", with: "-")
-        let directory = options.locationLog ?? options.resultsDirectory
+        let directory = options.location.log ?? options.resultsDirectory
         try log.write(to: "\(directory)/location-\(site.name)-\(slug).jsonl")
         try Self.write(
             relayed.map { "\($0.topic) \($0.payload)" }, to: "\(directory)/survey-\(site.name)-\(slug).messages")
@@ -355,12 +355,12 @@ struct LocationBench {
                   port: \(broker.port)
                   base_topic: beacons
                   client_id: \(Self.quoted("bench-\(receiver.gateway)"))
-                \(options.gatewayConfig ?? "")
+                \(options.location.gatewayConfig ?? "")
 
                 """, to: "\(prefix)-\(receiver.gateway).yaml")
             gateways.append(
                 try Subprocess.spawn(
-                    options.agent, ["run", "--config", config, "--replay", capture, "--speed", options.locationSpeed],
+                    options.agent, ["run", "--config", config, "--replay", capture, "--speed", options.location.speed],
                     stderr: scratch.path("\(prefix)-\(receiver.gateway).err")))
         }
         let deadline = BenchClock.now() + 600_000_000_000

@@ -10,18 +10,18 @@ struct PeerBench {
     )
         throws(BenchFailure)
     {
-        guard FileManager.default.isExecutableFile(atPath: options.python) else {
-            throw BenchFailure("no peer venv at \(options.python) (scripts/bench.sh creates it)")
+        guard FileManager.default.isExecutableFile(atPath: options.peer.python) else {
+            throw BenchFailure("no peer venv at \(options.peer.python) (scripts/bench.sh creates it)")
         }
         var arguments = [
-            options.peerScript, "--reps", String(options.repetitions), "--min-seconds",
+            options.peer.script, "--reps", String(options.repetitions), "--min-seconds",
             String(options.minimumSeconds),
         ]
         for stream in DecodeWorkloads.all() {
             arguments.append(
                 "\(stream.name)=\(try scratch.write(stream.lengthPrefixed, to: "peer-\(stream.name).bin"))")
         }
-        let output = try Subprocess.run(options.python, arguments, in: scratch)
+        let output = try Subprocess.run(options.peer.python, arguments, in: scratch)
         guard output.status == 0 else {
             throw BenchFailure("peer script failed (\(output.status)): \(output.stderr.suffix(400))")
         }

@@ -16,7 +16,6 @@ import Testing
         "TelemetryTracker.Record": "to split: a per-report row; a split is measured with scripts/bench.sh instructions",
         "Pipeline": "to split: on the per-report path; a split is measured with scripts/bench.sh instructions",
         "BeaconMonitor": "to split: on the per-report path; a split is measured with scripts/bench.sh instructions",
-        "BenchOptions": "to split: each bench section's options",
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
