@@ -12,32 +12,12 @@ import MessageContract
 /// (after the events of packets heard in between, which go out first anyway).
 extension Pipeline {
     /// Ranging results waiting to be composed.
-    package var deferredOutput: Int { deferredRanging.count - deferredHead }
+    package var deferredOutput: Int { deferredRanging.count }
 
     /// Composes up to `limit` deferred results (a proximity message each, with its `mqtt_room`
     /// companion; a region's whole ranging list), oldest first.
     package mutating func composeDeferred(upTo limit: Int, into out: inout [OutboundMessage]) {
-        Self.compose(&deferredRanging, head: &deferredHead, upTo: limit, with: &composer, into: &out)
-    }
-
-    /// Composes up to `limit` of `deferred` from `head` on, and empties it once all are composed.
-    /// Static, on the stored properties themselves, so `composeDeferring` can call it while it
-    /// borrows `events`.
-    private static func compose(
-        _ deferred: inout [MonitoringEvent], head: inout Int, upTo limit: Int, with composer: inout MessageComposer,
-        into out: inout [OutboundMessage]
-    ) {
-        let end = head + min(limit, deferred.count - head)
-        guard end > head else { return }
-        // Borrowed in place, as `composeEvents` does: an event is as large as its largest case.
-        deferred.withUnsafeBufferPointer { buffer in
-            for i in head..<end { composer.compose(buffer[i], into: &out) }
-        }
-        head = end
-        if head == deferred.count {
-            deferred.removeAll(keepingCapacity: true)
-            head = 0
-        }
+        deferredRanging.compose(upTo: limit, with: &composer, into: &out)
     }
 
     /// `composeEvents` while deferring: ranging results join the deferred ones, the rest is
@@ -51,7 +31,7 @@ extension Pipeline {
                 switch buffer[i] {
                 case .didRangeBeacon, .didRange:
                     if !started {
-                        Self.compose(&deferredRanging, head: &deferredHead, upTo: .max, with: &composer, into: &out)
+                        deferredRanging.compose(upTo: .max, with: &composer, into: &out)
                         deferredTicks += 1
                         started = true
                     }

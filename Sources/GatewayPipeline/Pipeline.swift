@@ -31,11 +31,8 @@ package struct Pipeline: Sendable {
     private var telemetry: TelemetryTracker?
     /// The monitor's events of one call, reused so the per-report path allocates nothing.
     var events: [MonitoringEvent] = []
-    /// With `defersRanging`: ranging results (`didRangeBeacon`, `didRange`), composed up to
-    /// `deferredHead`. At most one tick's (a new tick composes what the last one left), so a plain
-    /// array emptied when composed is bounded, and composing borrows each event in place.
-    var deferredRanging: [MonitoringEvent] = []
-    var deferredHead = 0
+    /// With `defersRanging`: the ranging results a tick left uncomposed.
+    var deferredRanging = DeferredRanging()
     /// Ticks whose ranging results were deferred so far.
     package internal(set) var deferredTicks = 0
     /// Keep a tick's ranging results uncomposed until `composeDeferred` asks for them (the agent,
