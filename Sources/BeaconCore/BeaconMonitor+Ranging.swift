@@ -120,24 +120,12 @@ extension BeaconMonitor {
             }
             guard settings.ranging.publish.rangingList else { continue }
             if !rangeLists[r].isEmpty {
-                // Sort keys gathered once, so comparisons never reach back into the table: the
-                // accuracy's bits (unknown = +∞, −0 as 0; a non-negative double's bits order as the
-                // double does) and the entry's place in the list, whose identity breaks ties. The
-                // sort moves 16-byte keys (with the identity in them, 48 bytes: twice the cost).
-                sortKeys.removeAll(keepingCapacity: true)
-                sortIdentities.removeAll(keepingCapacity: true)
-                for i in rangeLists[r] {
-                    let a = table[i].accuracy
-                    sortKeys.append(
-                        ((a >= 0 ? a + 0 : .infinity).bitPattern, Int32(truncatingIfNeeded: sortKeys.count)))
-                    sortIdentities.append(table[i].identity)
-                }
-                sortIdentities.withUnsafeBufferPointer { ids in
-                    sortKeys.sort { $0.0 != $1.0 ? $0.0 < $1.0 : ids[Int($0.1)] < ids[Int($1.1)] }
-                }
+                rangingOrder.reset()
+                for i in rangeLists[r] { rangingOrder.append(accuracy: table[i].accuracy, identity: table[i].identity) }
+                rangingOrder.sort()
                 var list: [RangedBeacon] = []
-                list.reserveCapacity(sortKeys.count)
-                for k in sortKeys.indices { list.append(rangedBeacon(rangeLists[r][Int(sortKeys[k].1)])) }
+                list.reserveCapacity(rangingOrder.keys.count)
+                for key in rangingOrder.keys { list.append(rangedBeacon(rangeLists[r][Int(key.1)])) }
                 emit(.didRange(settings.regions[r].name, list), into: &out)
                 regions[r].rangingNonEmpty = true
             } else if regions[r].rangingNonEmpty {

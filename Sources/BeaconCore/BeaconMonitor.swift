@@ -33,10 +33,8 @@ package struct BeaconMonitor: Sendable {
     /// Longest time after its last sighting that a slot can still matter to a tick.
     var horizon: TimeSpan = .zero
     var rangeLists: [[Int32]] = []
-    /// A tick's sort keys for one region's list: (accuracy's bits, unknown = ∞; place in the
-    /// list), and the identities by place, for ties.
-    var sortKeys: [(UInt64, Int32)] = []
-    var sortIdentities: [BeaconIdentity] = []
+    /// A tick's scratch for ordering one region's list.
+    var rangingOrder = RangingOrder()
 
     /// Starts monitoring at `start`: every region is `unknown` until a matching sighting, or until its
     /// exit timeout passes without one (then `outside`, without an event).

@@ -14,7 +14,6 @@ import Testing
         "BeaconSlot":
             "a flat row of BeaconTable, one per tracked identity, read and written across its groups on the per-report path",
         "TelemetryTracker.Record": "to split: a per-report row; a split is measured with scripts/bench.sh instructions",
-        "BeaconMonitor": "to split: on the per-report path; a split is measured with scripts/bench.sh instructions",
     ]
 
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
