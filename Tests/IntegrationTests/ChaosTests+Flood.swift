@@ -39,16 +39,19 @@ extension ChaosTests {
         try Data(out).write(to: URL(fileURLWithPath: path))
     }
 
-    /// VmRSS of `pid` in KiB.
-    static func residentKiB(_ pid: pid_t) -> Int? {
+    /// A field of `pid`'s /proc status in KiB (`VmRSS`, `RssAnon`).
+    static func statusKiB(_ field: String, of pid: pid_t) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") })
         else { return nil }
         return Int(line.split(separator: " ").dropFirst().first ?? "")
     }
 
     /// 1,000,000 identities in 600 s of capture time, the tracking table at its default cap (4,096):
-    /// RSS from 10 % of the run to its end stays within 10 % of its value at 10 %. The replay may be
+    /// anonymous RSS (what a leak or an unbounded table grows) from 10 % of the run to its end stays
+    /// within 10 % of its value at 10 %. The whole RSS is reported beside it, but not judged: `run`
+    /// drops its read-only file pages two seconds in (`StartupPages`), and the code the run reaches
+    /// later (each stats message, the shutdown) maps its pages again. The replay may be
     /// stopped at the time limit on a slow or busy machine, once its stats show a fifth of the flood
     /// (fifty times the table's cap) decoded: the verdict is about memory, not speed.
     @Test func aMillionIdentityFloodForTenSimulatedMinutesKeepsRSSFlat() throws {
@@ -79,9 +82,13 @@ extension ChaosTests {
         let began = Date()
         let agent = try workspace.start(["--replay", capture, "--speed", "max"])
         defer { agent.signal(SIGKILL) }
-        var samples: [(at: Double, kib: Int)] = []
+        var samples: [(kib: Int, anonymous: Int)] = []
         while agent.isRunning, Date().timeIntervalSince(began) < 240 {
-            if let kib = Self.residentKiB(agent.pid) { samples.append((Date().timeIntervalSince(began), kib)) }
+            if let kib = Self.statusKiB("VmRSS", of: agent.pid),
+                let anonymous = Self.statusKiB("RssAnon", of: agent.pid)
+            {
+                samples.append((kib, anonymous))
+            }
             Thread.sleep(forTimeInterval: 0.25)
         }
         let finished = agent.wait(timeout: 0) == 0
@@ -95,18 +102,21 @@ extension ChaosTests {
             }
             .max() ?? 0
         try #require(samples.count >= 8, "too few samples: \(samples.count); \(workspace.logText.suffix(1500))")
-        let early = samples[samples.count / 10].kib
-        let late = samples[(samples.count / 10)...].map(\.kib)
-        let growth = Double((late.max() ?? 0) - early) / Double(early) * 100
+        let early = samples[samples.count / 10]
+        let late = samples[(samples.count / 10)...]
+        let lateAnonymous = late.map(\.anonymous).max() ?? 0
+        let growth = Double(lateAnonymous - early.anonymous) / Double(early.anonymous) * 100
         let reports = workspace.logText.split(separator: "\n").first { $0.contains("stopped") } ?? ""
         Self.report(
             "chaos flood: \(identities) identities in 600 s of capture time, replayed in \(String(format: "%.0f", seconds)) s "
-                + "(\(finished ? "whole capture" : "stopped at the limit, \(decoded) reports decoded")); RSS at 10 % \(early / 1024) MiB, max after "
-                + "\((late.max() ?? 0) / 1024) MiB, end \(samples.last!.kib / 1024) MiB: \(String(format: "%+.1f", growth)) %; \(reports)"
+                + "(\(finished ? "whole capture" : "stopped at the limit, \(decoded) reports decoded")); anonymous RSS at 10 % \(early.anonymous / 1024) MiB, "
+                + "max after \(lateAnonymous / 1024) MiB, end \(samples.last!.anonymous / 1024) MiB: "
+                + "\(String(format: "%+.1f", growth)) % (whole RSS \(early.kib / 1024), \((late.map(\.kib).max() ?? 0) / 1024), "
+                + "\(samples.last!.kib / 1024) MiB); \(reports)"
         )
         #expect(
             finished || decoded >= identities / 5,
             "stopped at the limit with \(decoded) reports decoded: \(workspace.logText.suffix(1000))")
-        #expect(growth < 10, "RSS grew \(growth) % after the first 10 % of the run")
+        #expect(growth < 10, "anonymous RSS grew \(growth) % after the first 10 % of the run")
     }
 }
