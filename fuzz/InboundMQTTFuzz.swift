@@ -48,7 +48,7 @@ public func inboundMQTTFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: I
     var locator = Locator(baseTopic: base)
     locator.handle(topic: topic, payload: payload)
     var out: [OutboundMessage] = []
-    let start = locator.newestReading ?? Timestamp(microseconds: 1_714_564_800_000_000)
+    let start = locator.timeline.newestReading ?? Timestamp(microseconds: 1_714_564_800_000_000)
     for second in 1...3 { locator.advance(to: start + .seconds(Int64(second)), into: &out) }
     for message in out { precondition(!message.topic.isEmpty) }
     return 0
