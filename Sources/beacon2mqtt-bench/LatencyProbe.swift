@@ -33,8 +33,11 @@ struct LatencyProbe {
     }
 
     func run(port: Int, into report: inout BenchReport) throws(BenchFailure) {
-        let config = try scratch.write(
-            AgentConfigFile(port: port, telemetry: options.agentTelemetry).yaml, to: "latency.yaml")
+        // Every report read as it arrives: the daemon's own latency. The default (`adaptive`) holds
+        // reads at this rate, and the footprint section's live rows measure that hold.
+        var file = AgentConfigFile(port: port, telemetry: options.agentTelemetry)
+        file.readInterval = "0"
+        let config = try scratch.write(file.yaml, to: "latency.yaml")
         let fifo = scratch.path("latency.fifo")
         guard mkfifo(fifo, 0o600) == 0 else { throw BenchFailure("mkfifo \(fifo) failed") }
         let background = BeaconPopulation(beacons: 500, regions: 1)
@@ -126,7 +129,7 @@ struct LatencyProbe {
         result.add("ticks_seen", Double(ticks), "ticks")
         result.add("proximity_messages", Double(proximity.count), "proximity messages")
         result.note =
-            "daemon fed through a FIFO at \(Self.rate) reports/s; target p99 ≤ 1 ms (issue #18): "
+            "daemon fed through a FIFO at \(Self.rate) reports/s, read_interval 0; target p99 ≤ 1 ms: "
             + (percentile(0.99) <= 1 ? "met" : "MISSED")
         report.add(result)
     }
