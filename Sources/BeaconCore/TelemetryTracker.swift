@@ -41,32 +41,55 @@ package struct TelemetryTracker: Sendable {
         var pendingURL: String?
     }
 
-    /// The fields a report touches come first, so they share a cache line (Swift keeps a struct's
-    /// declared order); a row is cold in the cache once there are thousands of beacons.
+    /// One beacon's row. The parts a report touches come first, so they share a cache line (Swift
+    /// keeps a struct's declared order, nested parts inline); a row is cold in the cache once there
+    /// are thousands of beacons.
     struct Record: Sendable {
+        /// What the identity frames tell, updated by every report.
+        struct Advertising: Sendable {
+            var txPower: Int8?
+            var txPowerAtMetres: Int8 = 0
+            var address: BluetoothAddress
+            var lastSighting: Int64
+            /// When the address map was last visited for this beacon (µs).
+            var addressTouched: Int64 = .min
+            /// Shortest gap (µs) since the last message; .max when none.
+            var shortestGap: Int64 = .max
+        }
+
+        /// The rate limit's window: when it began, when its timer is due, whether it has news.
+        struct Window: Sendable {
+            var start: Timestamp
+            var timerDue: Int64?
+            /// Something was heard since the last message.
+            var dirty = false
+            var published = false
+        }
+
         /// The monitor slot's generation this row belongs to.
         var generation: UInt32
         /// False for a row no beacon holds (`vacant`).
         var live = true
-        var txPower: Int8?
-        var txPowerAtMetres: Int8 = 0
-        var dirty = false
-        var address: BluetoothAddress
-        var lastSighting: Int64
-        /// When the address map was last visited for this beacon (µs).
-        var addressTouched: Int64 = .min
-        /// Shortest gap (µs) since the last message; .max when none.
-        var shortestGap: Int64 = .max
-        var windowStart: Timestamp
-        var timerDue: Int64?
+        var advertising: Advertising
+        var window: Window
         // Read when a message is due.
         var identity: BeaconIdentity
-        var published = false
         var interval: TimeSpan?
         var tlm: EddystoneTLM?
         var tlmSeen: Timestamp?
         var url: String?
         var lowBattery: Bool?
+
+        init(
+            generation: UInt32, live: Bool = true, address: BluetoothAddress, lastSighting: Int64,
+            windowStart: Timestamp, identity: BeaconIdentity
+        ) {
+            self.generation = generation
+            self.live = live
+            advertising = Advertising(address: address, lastSighting: lastSighting)
+            window = Window(start: windowStart)
+            self.identity = identity
+        }
 
         /// A row no beacon holds. Rows are not optionals: reading an optional row's tag was an
         /// outlined call, two a report (callgrind: about 40 instructions with the ownership test).
@@ -129,27 +152,29 @@ package struct TelemetryTracker: Sendable {
         // The row is the slot's now (adopted above if it was not): updated in place, unchecked.
         let (windowOver, touchAddress) = { (r: inout Record) -> (Bool, Bool) in
             if !isNew {
-                let gap = seen - r.lastSighting
+                let gap = seen - r.advertising.lastSighting
                 if gap >= Self.minimumAdvertisingGap && gap <= Self.maximumAdvertisingGap {
-                    r.shortestGap = min(r.shortestGap, gap)
+                    r.advertising.shortestGap = min(r.advertising.shortestGap, gap)
                 }
             }
-            r.lastSighting = max(r.lastSighting, seen)
+            r.advertising.lastSighting = max(r.advertising.lastSighting, seen)
             // The address map is the per-report path's second table: visit it when the address
             // changed, and otherwise once a second (keeping the entry in use, and picking up a TLM
             // held after the entry was evicted).
-            let touch = isNew || r.address != s.address || t.microseconds - r.addressTouched >= Self.addressRefresh
-            if touch { r.addressTouched = t.microseconds }
-            r.address = s.address
+            let touch =
+                isNew || r.advertising.address != s.address
+                || t.microseconds - r.advertising.addressTouched >= Self.addressRefresh
+            if touch { r.advertising.addressTouched = t.microseconds }
+            r.advertising.address = s.address
             if let advertised {
-                r.txPower = advertised.dBm
-                r.txPowerAtMetres = Int8(clamping: advertised.atMetres)
+                r.advertising.txPower = advertised.dBm
+                r.advertising.txPowerAtMetres = Int8(clamping: advertised.atMetres)
             }
-            r.dirty = true
-            return (r.timerDue == nil && t >= r.windowStart + interval, touch)
+            r.window.dirty = true
+            return (r.window.timerDue == nil && t >= r.window.start + interval, touch)
         }(&records[Int(slot.index)])
         if touchAddress { visitAddress(s.address, of: slot, isNew: isNew, at: t, into: &out) }
-        if windowOver, modify(slot, { $0.timerDue == nil }) == true { publish(slot, at: t, into: &out) }
+        if windowOver, modify(slot, { $0.window.timerDue == nil }) == true { publish(slot, at: t, into: &out) }
     }
 
     /// The address map's side of an identity frame (when the address changed, a new beacon, or
@@ -203,7 +228,7 @@ package struct TelemetryTracker: Sendable {
             case .url(let url):
                 modify(slot) {
                     $0.url = url.url
-                    $0.dirty = true
+                    $0.window.dirty = true
                 }
             default: break
             }
@@ -223,9 +248,9 @@ package struct TelemetryTracker: Sendable {
         while let d = deadlines.first, d.due <= now.microseconds {
             _ = deadlines.pop()
             let due = modify(d.slot) { r -> Bool in
-                guard r.timerDue == d.due else { return false }
-                r.timerDue = nil
-                return r.dirty
+                guard r.window.timerDue == d.due else { return false }
+                r.window.timerDue = nil
+                return r.window.dirty
             }
             if due == true { publish(d.slot, at: Timestamp(microseconds: d.due), into: &out) }
         }
@@ -248,7 +273,7 @@ package struct TelemetryTracker: Sendable {
     /// The latest telemetry of every beacon that has published any, to republish after the broker
     /// lost its retained messages; the windows and the rate limit go on as they were.
     package func republishRetained(into out: inout [MonitoringEvent]) {
-        for r in records where r.live && r.published { out.append(.didUpdateTelemetry(snapshot(r, at: now))) }
+        for r in records where r.live && r.window.published { out.append(.didUpdateTelemetry(snapshot(r, at: now))) }
     }
 
     // MARK: Internals
@@ -285,10 +310,10 @@ package struct TelemetryTracker: Sendable {
         let threshold = settings.lowBatteryMillivolts
         let urgent: Bool =
             modify(slot) { r in
-                let firstTLM = r.tlm == nil && !r.published
+                let firstTLM = r.tlm == nil && !r.window.published
                 r.tlm = tlm
                 r.tlmSeen = seen
-                r.dirty = true
+                r.window.dirty = true
                 var crossed = false
                 if threshold > 0, let mv = tlm.battery.map(Int.init) {
                     let low: Bool
@@ -309,11 +334,13 @@ package struct TelemetryTracker: Sendable {
             let r = modify(
                 slot,
                 { r -> Record in
-                    if r.shortestGap != .max { r.interval = TimeSpan(microseconds: r.shortestGap) }
-                    r.shortestGap = .max
-                    r.windowStart = t
-                    r.published = true
-                    r.dirty = false
+                    if r.advertising.shortestGap != .max {
+                        r.interval = TimeSpan(microseconds: r.advertising.shortestGap)
+                    }
+                    r.advertising.shortestGap = .max
+                    r.window.start = t
+                    r.window.published = true
+                    r.window.dirty = false
                     return r
                 })
         else { return }
@@ -323,13 +350,14 @@ package struct TelemetryTracker: Sendable {
 
     private func snapshot(_ r: Record, at t: Timestamp) -> BeaconTelemetry {
         BeaconTelemetry(
-            identity: r.identity, name: names[r.identity], address: r.address, txPower: r.txPower,
-            txPowerAtMetres: Int(r.txPowerAtMetres), interval: r.interval, tlm: r.tlm, tlmSeen: r.tlmSeen, url: r.url,
+            identity: r.identity, name: names[r.identity], address: r.advertising.address,
+            txPower: r.advertising.txPower, txPowerAtMetres: Int(r.advertising.txPowerAtMetres), interval: r.interval,
+            tlm: r.tlm, tlmSeen: r.tlmSeen, url: r.url,
             lowBattery: settings.lowBatteryMillivolts > 0 ? r.lowBattery : nil, timestamp: t)
     }
 
     private mutating func arm(_ slot: MonitorSlot, due: Timestamp) {
-        modify(slot) { $0.timerDue = due.microseconds }
+        modify(slot) { $0.window.timerDue = due.microseconds }
         deadlines.push(Deadline(due: due.microseconds, slot: slot))
         // Dropped beacons and superseded windows leave entries behind; keep the queue near the rows' count.
         if deadlines.count > 2 * rows.count + 64 { rebuildDeadlines() }
@@ -340,8 +368,8 @@ package struct TelemetryTracker: Sendable {
         let interval = settings.interval
         var list: [Deadline] = []
         for i in records.indices where records[i].live {
-            let due = (records[i].windowStart + interval).microseconds
-            records[i].timerDue = due
+            let due = (records[i].window.start + interval).microseconds
+            records[i].window.timerDue = due
             list.append(Deadline(due: due, slot: MonitorSlot(index: Int32(i), generation: records[i].generation)))
         }
         list.sort { $0.due < $1.due }
