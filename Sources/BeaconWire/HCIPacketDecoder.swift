@@ -80,15 +80,25 @@ public enum HCIPacketDecoder {
     }
 
     /// Zero-allocation path: calls `body` once per report with its header and its AD data
-    /// (borrowed from `packet`, valid only during the call). Framing as in `eventFrame`.
+    /// (borrowed from `packet`, valid only during the call). Framing as in `eventFrame`, unless
+    /// `framedLEMetaEvent`: its source framed it already (`PacketView.isFramedLEMetaEvent`: an H4 LE
+    /// Meta event whose Parameter_Total_Length matches its bytes), so it goes straight to the
+    /// subevent without checking the indicator and the event header again (a packet too short to
+    /// hold a subevent is framed in full).
     public static func forEachReport(
-        in packet: UnsafeRawBufferPointer, indicator: H4Indicator = .auto,
+        in packet: UnsafeRawBufferPointer, indicator: H4Indicator = .auto, framedLEMetaEvent: Bool = false,
         _ body: (ReportHeader, UnsafeRawBufferPointer) -> Void
     ) throws(DecodeError) -> PacketClass {
         let frame: EventFrame
-        switch try eventFrame(in: packet, indicator: indicator) {
-        case .event(let f): frame = f
-        case .other(let other): return other
+        if framedLEMetaEvent && packet.count > 3 {
+            frame = EventFrame(
+                code: HCIEventCode.leMeta, parameters: UnsafeRawBufferPointer(rebasing: packet[3...]), origin: 3,
+                declared: packet.count - 3)
+        } else {
+            switch try eventFrame(in: packet, indicator: indicator) {
+            case .event(let f): frame = f
+            case .other(let other): return other
+            }
         }
         var result = PacketClass(packetType: .event, eventCode: frame.code)
         guard frame.code == HCIEventCode.leMeta else {

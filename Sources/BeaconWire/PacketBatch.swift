@@ -3,7 +3,8 @@
 /// the whole batch instead of an array per packet, and the pipeline reads each packet in place.
 ///
 /// Each packet is a record in the buffer (`PacketBatchStorage`): its timestamp (`Int64` microseconds, little-endian), its
-/// length (`UInt32`, little-endian), 1 if it came from the controller (0 otherwise), then its bytes
+/// length (`UInt32`, little-endian), a flags byte (`incomingFlag`: it came from the controller;
+/// `framedFlag`: the source framed it already, see `PacketView.isFramedLEMetaEvent`), then its bytes
 /// (H4 indicator first, as in `CapturedPacket`).
 import Vocabulary
 
@@ -17,6 +18,8 @@ public struct PacketBatch: Sendable, Equatable {
     @usableFromInline var lastRecord = 0
 
     @usableFromInline static let headerSize = 13
+    @usableFromInline static let incomingFlag: UInt8 = 1
+    @usableFromInline static let framedFlag: UInt8 = 2
 
     /// An empty batch with room for `bytes` bytes of records before it grows.
     public init(reservingBytes bytes: Int = 0) {
@@ -44,19 +47,30 @@ public struct PacketBatch: Sendable, Equatable {
     }
 
     /// A packet whose bytes lie elsewhere (a read buffer, a capture chunk); they are copied.
-    public mutating func append(timestamp: Timestamp, incoming: Bool, bytes: UnsafeRawBufferPointer) {
-        append(timestamp: timestamp, incoming: incoming, indicator: nil, body: bytes)
+    /// `framedLEMetaEvent`: the caller framed it as `PacketView.isFramedLEMetaEvent` says (the live
+    /// source, whose scan procedure reads every event), so the pipeline does not frame it again.
+    public mutating func append(
+        timestamp: Timestamp, incoming: Bool, bytes: UnsafeRawBufferPointer, framedLEMetaEvent: Bool = false
+    ) {
+        append(timestamp: timestamp, incoming: incoming, indicator: nil, body: bytes, framed: framedLEMetaEvent)
     }
 
     /// A packet of `indicator` then `body` (a capture that stores the H4 indicator apart).
     public mutating func append(timestamp: Timestamp, incoming: Bool, indicator: UInt8?, body: UnsafeRawBufferPointer) {
+        append(timestamp: timestamp, incoming: incoming, indicator: indicator, body: body, framed: false)
+    }
+
+    private mutating func append(
+        timestamp: Timestamp, incoming: Bool, indicator: UInt8?, body: UnsafeRawBufferPointer, framed: Bool
+    ) {
         let length = body.count + (indicator == nil ? 0 : 1)
         let start = used
         reserve(start + Self.headerSize + length)
         var at = storage.base + start
         at.storeBytes(of: timestamp.microseconds.littleEndian, as: Int64.self)
         (at + 8).storeBytes(of: UInt32(length).littleEndian, as: UInt32.self)
-        (at + 12).storeBytes(of: incoming ? 1 : 0, as: UInt8.self)
+        (at + 12).storeBytes(
+            of: (incoming ? Self.incomingFlag : 0) | (framed ? Self.framedFlag : 0), as: UInt8.self)
         at += Self.headerSize
         if let indicator {
             at.storeBytes(of: indicator, as: UInt8.self)
@@ -83,7 +97,9 @@ public struct PacketBatch: Sendable, Equatable {
         let last = lastRecord
         withPackets(from: last) { cursor in
             if let packet = cursor.next() {
-                other.append(timestamp: packet.timestamp, incoming: packet.incoming, bytes: packet.bytes)
+                other.append(
+                    timestamp: packet.timestamp, incoming: packet.incoming, bytes: packet.bytes,
+                    framedLEMetaEvent: packet.isFramedLEMetaEvent)
             }
         }
         reserve(last)
@@ -154,11 +170,13 @@ public struct PacketBatch: Sendable, Equatable {
             guard offset < raw.count else { return nil }
             let length = Int(ByteReader.uint32(raw, at: offset + 8, .littleEndian))
             let start = offset + PacketBatch.headerSize
+            let flags = raw[offset + 12]
             let packet = PacketView(
                 timestamp: Timestamp(
                     microseconds: Int64(bitPattern: ByteReader.uint64(raw, at: offset, .littleEndian))),
-                incoming: raw[offset + 12] != 0,
-                bytes: UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)]))
+                incoming: flags & PacketBatch.incomingFlag != 0,
+                bytes: UnsafeRawBufferPointer(rebasing: raw[start..<(start + length)]),
+                isFramedLEMetaEvent: flags & PacketBatch.framedFlag != 0)
             _offset = start + length
             return packet
         }
@@ -172,11 +190,19 @@ public struct PacketView {
     public var incoming: Bool
     /// The HCI packet starting with its H4 packet indicator; valid only while the batch is borrowed.
     public var bytes: UnsafeRawBufferPointer
+    /// The source framed it already: an H4 LE Meta event whose Parameter_Total_Length matches its
+    /// bytes (`HCIPacketDecoder.controllerEvent` returned `.leMeta` for it), so its reports are read
+    /// with `HCIPacketDecoder.forEachReport` with `framedLEMetaEvent`. False for a packet nobody
+    /// framed yet (a replay's), which the pipeline frames itself.
+    public var isFramedLEMetaEvent: Bool
 
     @inlinable
-    public init(timestamp: Timestamp, incoming: Bool, bytes: UnsafeRawBufferPointer) {
+    public init(
+        timestamp: Timestamp, incoming: Bool, bytes: UnsafeRawBufferPointer, isFramedLEMetaEvent: Bool = false
+    ) {
         self.timestamp = timestamp
         self.incoming = incoming
         self.bytes = bytes
+        self.isFramedLEMetaEvent = isFramedLEMetaEvent
     }
 }

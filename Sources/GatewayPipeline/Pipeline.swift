@@ -92,7 +92,11 @@ package struct Pipeline: Sendable {
         let time = packet.timestamp
         defer { composeEvents(into: &out) }
         do throws(DecodeError) {
-            let packetClass = try HCIPacketDecoder.forEachReport(in: packet.bytes, indicator: .present) { header, ad in
+            // A live packet comes framed by the source (its scan procedure reads every event): it
+            // is not framed again. A replayed one is framed here.
+            let packetClass = try HCIPacketDecoder.forEachReport(
+                in: packet.bytes, indicator: .present, framedLEMetaEvent: packet.isFramedLEMetaEvent
+            ) { header, ad in
                 countersStorage.reports += 1
                 guard let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: ad),
                     let sighting = BeaconSighting(

@@ -237,8 +237,11 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
                     let age = now.realtime - received
                     if age <= pacing.longestHold + .seconds(1) { stamp = now.wall - max(.zero, age) }
                 }
-                batch.append(timestamp: stamp ?? clock.wall(), incoming: true, bytes: raw)
-                actions += handle(raw, &procedure)
+                let time = stamp ?? clock.wall()
+                // Framed once, here: an LE Meta event (an advertising report) goes over marked, and
+                // the pipeline reads its reports without framing it again.
+                let framedLEMeta = handle(raw, &procedure, &actions)
+                batch.append(timestamp: time, incoming: true, bytes: raw, framedLEMetaEvent: framedLEMeta)
             }
             do {
                 // The stop wakes this wait at once. Its pipe then stays readable, so the procedure's
@@ -288,11 +291,17 @@ package final class HCIControllerLoop<Procedure: HCIProcedure>: Sendable {
         }
     }
 
-    /// Counts an advertising report and lets the procedure see a controller event.
-    private func handle(_ packet: UnsafeRawBufferPointer, _ procedure: inout Procedure) -> [Procedure.Action] {
-        guard let event = try? HCIPacketDecoder.controllerEvent(in: packet) else { return [] }
+    /// Counts an advertising report and lets the procedure see a controller event; true when the
+    /// packet is a well-framed LE Meta event (`PacketView.isFramedLEMetaEvent`). A packet that does
+    /// not frame is left to the pipeline, which counts it malformed.
+    private func handle(
+        _ packet: UnsafeRawBufferPointer, _ procedure: inout Procedure, _ actions: inout [Procedure.Action]
+    ) -> Bool {
+        guard let event = try? HCIPacketDecoder.controllerEvent(in: packet) else { return false }
         if event.isAdvertisingReport { state.withLock { $0.counters.advertisingReportEvents += 1 } }
-        return procedure.handle(event, at: clock.monotonic())
+        actions += procedure.handle(event, at: clock.monotonic())
+        if case .leMeta = event { return true }
+        return false
     }
 
     /// Performs the procedure's actions; returns how the session ends, if it does.

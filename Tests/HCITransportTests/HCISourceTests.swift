@@ -49,6 +49,22 @@ final class SourceRecorder: Sendable {
     var allPackets: [CapturedPacket] {
         events.withLock { $0.flatMap(\.carriedPackets) }
     }
+    /// Each incoming packet's bytes, and whether the source marked it framed
+    /// (`PacketView.isFramedLEMetaEvent`), in order.
+    var incomingMarks: [(bytes: [UInt8], framed: Bool)] {
+        events.withLock {
+            $0.flatMap { event -> [(bytes: [UInt8], framed: Bool)] in
+                guard case .packets(let batch) = event else { return [] }
+                return batch.withPackets(from: 0) { cursor in
+                    var marks: [(bytes: [UInt8], framed: Bool)] = []
+                    while let packet = cursor.next() {
+                        if packet.incoming { marks.append((Array(packet.bytes), packet.isFramedLEMetaEvent)) }
+                    }
+                    return marks
+                }
+            }
+        }
+    }
 }
 
 /// An `HCISource` running on its own thread against an `HCIFakeController`.
@@ -125,6 +141,31 @@ final class SourceHarness: Sendable {
         #expect(h.recorder.packets(incoming: false).count == 4)
         #expect(h.stopLegacyScan())
         #expect(h.error == nil)
+        #expect(h.source.statistics.advertisingReportEvents == 1)
+    }
+
+    /// The source frames every event for its procedure, once: an LE Meta event that framed goes over
+    /// marked, so the pipeline does not frame it again; a command's answer, and an event that does
+    /// not frame (left to the pipeline, which counts it malformed), go over unmarked.
+    @Test func anLEMetaEventTheSourceFramedGoesOverMarked() {
+        let h = SourceHarness(Self.quickTimeouts)
+        h.fake.answerLegacySetUp()
+        #expect(h.awaitHealth(count: 1))
+        var truncated = HCIFakeController.iBeaconReport
+        truncated[2] += 1
+        let noReports: [UInt8] = [0x04, 0x3E, 0x01, 0x14]
+        h.fake.advertise()
+        h.fake.send(truncated)
+        h.fake.send(noReports)
+        #expect(waitUntil { h.recorder.incomingMarks.contains { $0.bytes == noReports } })
+        let marks = h.recorder.incomingMarks
+        #expect(marks.filter { $0.bytes == HCIFakeController.iBeaconReport }.map { $0.framed } == [true])
+        #expect(marks.filter { $0.bytes == truncated }.map { $0.framed } == [false])
+        #expect(marks.filter { $0.bytes == noReports }.map { $0.framed } == [true])
+        // The set-up's command answers.
+        let answers = marks.filter { $0.bytes[1] == 0x0E }
+        #expect(answers.count == 4 && answers.allSatisfy { !$0.framed })
+        #expect(h.stopLegacyScan())
         #expect(h.source.statistics.advertisingReportEvents == 1)
     }
 
