@@ -38,7 +38,7 @@ public func decoderFuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
     let framed: Result<PacketClass, DecodeError>
     do throws(DecodeError) {
         framed = .success(
-            try HCIPacketDecoder.forEachReport(in: input, indicator: .present, framedLEMetaEvent: true) { _, _ in
+            try HCIPacketDecoder.forEachReport(in: input, indicator: .framedLEMetaEvent) { _, _ in
                 framedCount += 1
             })
     } catch {

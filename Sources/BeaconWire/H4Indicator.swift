@@ -8,4 +8,9 @@ public enum H4Indicator: Sendable, Equatable {
     /// No indicator: the buffer is a bare HCI event (event code, length, parameters), as an HCI
     /// user channel or a filter that only passes events delivers it.
     case absent
+    /// The first byte is the H4 packet indicator, and the packet's source framed it already as an
+    /// LE Meta event whose Parameter_Total_Length matches its bytes (`PacketView.isFramedLEMetaEvent`):
+    /// the decoder goes straight to the subevent. A packet too short to hold a subevent is read as
+    /// `.present`.
+    case framedLEMetaEvent
 }

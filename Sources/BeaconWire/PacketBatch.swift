@@ -192,7 +192,7 @@ public struct PacketView {
     public var bytes: UnsafeRawBufferPointer
     /// The source framed it already: an H4 LE Meta event whose Parameter_Total_Length matches its
     /// bytes (`HCIPacketDecoder.controllerEvent` returned `.leMeta` for it), so its reports are read
-    /// with `HCIPacketDecoder.forEachReport` with `framedLEMetaEvent`. False for a packet nobody
+    /// with `HCIPacketDecoder.forEachReport` and `indicator: .framedLEMetaEvent`. False for a packet nobody
     /// framed yet (a replay's), which the pipeline frames itself.
     public var isFramedLEMetaEvent: Bool
 

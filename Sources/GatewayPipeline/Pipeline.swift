@@ -95,7 +95,7 @@ package struct Pipeline: Sendable {
             // A live packet comes framed by the source (its scan procedure reads every event): it
             // is not framed again. A replayed one is framed here.
             let packetClass = try HCIPacketDecoder.forEachReport(
-                in: packet.bytes, indicator: .present, framedLEMetaEvent: packet.isFramedLEMetaEvent
+                in: packet.bytes, indicator: packet.isFramedLEMetaEvent ? .framedLEMetaEvent : .present
             ) { header, ad in
                 countersStorage.reports += 1
                 guard let beacon = BeaconDecoder.firstIdentifiedBeacon(inAD: ad),
