@@ -1,8 +1,8 @@
 /// Where on its floor a beacon is, from what every gateway of the floor hears of it or misses
 /// (docs/locator.md, "Positions on a floor plan").
 ///
-/// A Bayes filter on a grid of the floor's rooms (`Model.cell` apart), its belief carried between
-/// ticks as a Gaussian:
+/// A Bayes filter on a grid of the floor's rooms (`Model.cell` apart), the whole posterior carried
+/// between ticks (`Belief`, an HMM's forward pass):
 /// - **Evidence.** A gateway that hears the beacon at `rssi` (its calibration applied) makes each
 ///   cell as likely as the log-distance model `measured power − 10·n·log10(d)` explains it, with a
 ///   Cauchy tail (`shadowing` dB wide), so one reflected or blocked gateway cannot pull the position
@@ -10,8 +10,9 @@
 ///   where the model says it should hear the beacon above `silent`. Where the plan has survey
 ///   points, the expected level is the model's plus what the survey measured beside it
 ///   (`map(offsets:exponent:)`).
-/// - **Motion.** The previous position spreads by `speed` metres per second between ticks, so a
-///   still beacon is held and a walking one followed.
+/// - **Motion.** The previous posterior spreads by `speed` metres per second between ticks (a
+///   Gaussian blur on the grid), so a still beacon is held, a walking one followed, and a belief
+///   split between two rooms keeps both until the evidence settles it.
 /// - **Answer.** The posterior mean, and as error radius the root-mean-square distance of the
 ///   posterior from it.
 ///
@@ -30,8 +31,16 @@ package struct PositionEstimator: Sendable, Equatable {
         package var silent = -100.0
         /// Metres above its floor a beacon is carried (a pocket, a hand, a desk).
         package var beaconHeight = 1.0
-        /// How many standard deviations of the spread previous position the search covers.
-        package var window = 3.0
+        /// Metres a still beacon's position wanders between two ticks however close (a hand, a
+        /// pocket, a body turning): the least spread of the motion step.
+        package var fidget = 0.25
+        /// Relative weight below which a square leaves the belief carried to the next tick and the
+        /// prior's cut: a hundredth of the likeliest square's is a difference the evidence of a
+        /// tick seldom reverses (a gateway 6 dB off makes ~1/20).
+        package var prune = 1e-2
+        /// Squares a carried belief holds at most (the heaviest): 256 squares of 0.5 m are 64 m², a
+        /// room or two, and 2 kB.
+        package var beliefCells = 256
         /// Metres: the width of the Gaussian kernel that spreads a survey point's residual to the
         /// cells about it, about the size of the furniture and doorways that make it.
         package var surveyKernel = 1.0
@@ -51,12 +60,15 @@ package struct PositionEstimator: Sendable, Equatable {
         package var radius: Double
         /// The posterior's share in each room of the floor that holds any, in the plan's order.
         package var rooms: [Share] = []
-        package init(floor: String, x: Double, y: Double, radius: Double, rooms: [Share] = []) {
+        /// The posterior itself, pruned, for the next tick's prior; nil: the next weighs the floor.
+        package var belief: Belief?
+        package init(floor: String, x: Double, y: Double, radius: Double, rooms: [Share] = [], belief: Belief? = nil) {
             self.floor = floor
             self.x = x
             self.y = y
             self.radius = radius
             self.rooms = rooms
+            self.belief = belief
         }
     }
 
@@ -92,8 +104,8 @@ package struct PositionEstimator: Sendable, Equatable {
         /// (a cell's gateways side by side, as the estimate reads them).
         var logDistance2: [Double] = []
         /// The grid the cells lie on: the centre of its first square, its columns and rows, and
-        /// per square (row by row) the cell there, or −1 outside every room. A window around the
-        /// previous position reads only its own squares.
+        /// per square (row by row) the cell there, or −1 outside every room. A prior's box reads
+        /// only its own squares.
         var origin = SitePlan.Point(x: 0, y: 0)
         var columns = 0
         var rows = 0
@@ -103,6 +115,8 @@ package struct PositionEstimator: Sendable, Equatable {
         /// `logDistance2` with the radio map in it: per cell and gateway, the ln d² at which the
         /// model expects the level the map does (empty: no survey, or not built yet).
         var mapped: [Double] = []
+
+        var grid: Grid { Grid(origin: origin, columns: columns, rows: rows) }
     }
 
     package let model: Model
@@ -170,7 +184,8 @@ package struct PositionEstimator: Sendable, Equatable {
     package func covers(floor: String) -> Bool { covered.contains(floor) }
 
     /// The beacon's position on `floor` at this tick; nil when no gateway of the floor on the plan
-    /// hears it. `previous` (on the same floor, `elapsed` seconds ago) is the motion model's prior.
+    /// hears it. `previous` (on the same floor, `elapsed` seconds ago) gives the motion model its
+    /// belief to spread.
     package func estimate(
         floor: String, signals: [Signal], measuredPower: Double, exponent: Double, offline: Set<String> = [],
         previous: Estimate?, elapsed: Double
@@ -188,25 +203,21 @@ package struct PositionEstimator: Sendable, Equatable {
             }
         }
         guard !heard.isEmpty else { return nil }
-        let prior = previous.flatMap { $0.floor == floor ? $0 : nil }
-        // Per axis variance of the prior: the previous posterior's, spread by the walk since.
-        let spread = model.speed * max(elapsed, 0)
-        let variance = prior.map { $0.radius * $0.radius / 2 + spread * spread } ?? 0
-        let reach = prior.map { _ in model.window * variance.squareRoot() + model.cell } ?? .infinity
+        let prior = previous.flatMap { p in
+            p.floor == floor ? p.belief.flatMap { spread($0, on: f, elapsed: elapsed) } : nil
+        }
         let slope = 10 * exponent / Numerics.ln10 / 2  // dB per unit of ln(d²)
         let tail = 1 / (2 * model.shadowing * model.shadowing)
         // Heard nothing where the model expects a reading: as unlikely as that reading is.
         let audible = measuredPower - model.silent
-        // The squares of the window (the whole grid without a prior).
-        var (columns, rows) = (0..<f.columns, 0..<f.rows)
-        if let p = prior {
-            columns = Self.squares(p.x - reach, p.x + reach, from: f.origin.x, cell: model.cell, within: columns)
-            rows = Self.squares(p.y - reach, p.y + reach, from: f.origin.y, cell: model.cell, within: rows)
-        }
+        // The squares of the prior's box (the whole grid without a prior).
+        let (columns, rows) = prior.map { ($0.columns, $0.rows) } ?? (0..<f.columns, 0..<f.rows)
         var logs: [Double] = []
         var cells: [Int] = []
+        var squares: [Int32] = []
         logs.reserveCapacity(columns.count * rows.count)
         cells.reserveCapacity(columns.count * rows.count)
+        squares.reserveCapacity(columns.count * rows.count)
         var best = -Double.infinity
         let stride = f.gateways.count
         // The radio map holds for the exponent it was built with; another one gets the model alone.
@@ -214,17 +225,19 @@ package struct PositionEstimator: Sendable, Equatable {
         distances.withUnsafeBufferPointer { distance in
             for row in rows {
                 for column in columns {
-                    let i = Int(f.squares[row * f.columns + column])
+                    let square = row * f.columns + column
+                    let i = Int(f.squares[square])
                     if i < 0 { continue }
                     var l = 0.0
-                    if let p = prior {
-                        let (dx, dy) = (f.xs[i] - p.x, f.ys[i] - p.y)
-                        if dx * dx + dy * dy > reach * reach { continue }
-                        l -= (dx * dx + dy * dy) / (2 * max(variance, 1e-4))
-                    }
-                    // The Cauchy terms multiplied, one logarithm a cell (rescaled long before overflow).
-                    let at = i * stride
+                    // The prior's terms and the Cauchy terms multiplied, one logarithm a cell
+                    // (rescaled long before overflow); the prior relative to its heaviest square.
                     var product = 1.0
+                    if let p = prior {
+                        let w = p.weights[(row - rows.lowerBound) * columns.count + column - columns.lowerBound]
+                        if w < model.prune * p.top { continue }
+                        product = p.top / w
+                    }
+                    let at = i * stride
                     for t in heard {
                         let r = t.level + slope * distance[at + t.index]
                         product *= 1 + r * r * tail
@@ -244,11 +257,12 @@ package struct PositionEstimator: Sendable, Equatable {
                     l -= Numerics.likelihoodLog(product)
                     logs.append(l)
                     cells.append(i)
+                    squares.append(Int32(square))
                     best = max(best, l)
                 }
             }
         }
-        // The prior's window missed every room cell (a beacon carried off the plan): start afresh.
+        // The prior left no room cell (a plan reloaded beneath it): start afresh.
         guard !cells.isEmpty else {
             return prior == nil
                 ? nil
@@ -278,7 +292,8 @@ package struct PositionEstimator: Sendable, Equatable {
         let radius = max((spread2 / sum).squareRoot(), model.cell / 2)
         return Estimate(
             floor: floor, x: mx, y: my, radius: radius,
-            rooms: f.rooms.indices.filter { shares[$0] > 0 }.map { Share(room: f.rooms[$0], probability: shares[$0]) })
+            rooms: f.rooms.indices.filter { shares[$0] > 0 }.map { Share(room: f.rooms[$0], probability: shares[$0]) },
+            belief: belief(on: f, squares: squares, weights: weights))
     }
 
     /// The squares of `within` whose centres may lie in [low, high].

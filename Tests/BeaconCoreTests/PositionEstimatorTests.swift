@@ -135,3 +135,126 @@ import Testing
         #expect(Set(positions[settled...].map { "\($0.x) \($0.y) \($0.radius)" }).count == 1)
     }
 }
+
+/// The belief carried between ticks is the whole posterior on the grid (`PositionEstimator.Belief`):
+/// what a Gaussian summary would lose, and its bound.
+@Suite struct PositionBeliefTests {
+    /// Two rooms either side of a wall with one gateway on the wall: its reading says how far, not
+    /// which side.
+    static let plan = RadioMapTests.westAndEast([
+        .init(id: "wall", floor: "1", room: "west", position: .init(x: 5, y: 2, z: 2))
+    ])
+
+    /// The belief of a beacon at (x, y) on the estimator's grid, one square each, equal weights.
+    static func belief(_ estimator: PositionEstimator, at points: [(x: Double, y: Double)]) -> PositionEstimator.Belief
+    {
+        let f = estimator.floors["1"]!
+        let squares = points.map { p in
+            Int32(
+                Int(((p.y - f.origin.y) / estimator.model.cell).rounded()) * f.columns
+                    + Int(((p.x - f.origin.x) / estimator.model.cell).rounded()))
+        }
+        return .init(grid: f.grid, squares: squares.sorted(), weights: squares.map { _ in 1 })
+    }
+
+    static func share(_ e: PositionEstimator.Estimate, _ room: String) -> Double {
+        e.rooms.first { $0.room == room }?.probability ?? 0
+    }
+
+    @Test func aBeliefEitherSideOfAWallKeepsBothSides() throws {
+        let estimator = PositionEstimator(plan: Self.plan)
+        // Heard as 3 m away: as likely 3 m west as 3 m east.
+        let d = SitePosition(x: 2, y: 2, z: 1).distance(to: Self.plan.gateways[0].position)
+        let signals = [PositionEstimator.Signal(gateway: "wall", rssi: -59 - 20 * PositionEstimatorTests.log10(d))]
+        var e = PositionEstimator.Estimate(
+            floor: "1", x: 5, y: 2, radius: 3, belief: Self.belief(estimator, at: [(2.25, 1.75), (7.75, 1.75)]))
+        for _ in 0..<30 {
+            e = try #require(
+                estimator.estimate(
+                    floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: e, elapsed: 1))
+        }
+        #expect(Self.share(e, "west") > 0.4 && Self.share(e, "east") > 0.4, "\(e.rooms)")
+        // Two modes, not one blob about the mean on the wall: the likeliest squares lie either side,
+        // and those by the wall are well below them.
+        let f = estimator.floors["1"]!
+        let belief = try #require(e.belief)
+        let x = belief.squares.map { f.origin.x + Double(Int($0) % f.columns) * estimator.model.cell }
+        func heaviest(_ within: (Double) -> Bool) -> Float {
+            zip(x, belief.weights).filter { within($0.0) }.map(\.1).max() ?? 0
+        }
+        #expect(heaviest { $0 < 4 } > 0.8 && heaviest { $0 > 6 } > 0.8)
+        #expect(heaviest { abs($0 - 5) < 1 } < 0.5, "\(zip(x, belief.weights).map { ($0, $1) })")
+    }
+
+    @Test func aStillBeaconsPosteriorConverges() throws {
+        let estimator = PositionEstimator(plan: PositionEstimatorTests.plan)
+        var noise: UInt64 = 5
+        let signals = PositionEstimatorTests.signals(x: 3, y: 1.5, noise: &noise)
+        var e = try #require(
+            estimator.estimate(floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: nil, elapsed: 0)
+        )
+        var steps: [Double] = []
+        for _ in 0..<40 {
+            let next = try #require(
+                estimator.estimate(
+                    floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: e, elapsed: 1))
+            steps.append(((next.x - e.x) * (next.x - e.x) + (next.y - e.y) * (next.y - e.y)).squareRoot())
+            e = next
+        }
+        // The steps shrink to nothing: the same evidence reaches a fixed point, near the beacon.
+        #expect(steps.last! < 1e-4, "\(steps)")
+        #expect(steps.suffix(10).max()! < steps.prefix(3).max()! || steps.prefix(3).max()! < 1e-4)
+        #expect(abs(e.x - 3) < 0.6 && abs(e.y - 1.5) < 0.6, "\(e.x) \(e.y)")
+        // Sharper than one tick's evidence alone, which the prior adds to.
+        let alone = try #require(
+            estimator.estimate(floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: nil, elapsed: 0)
+        )
+        #expect(e.radius < alone.radius)
+    }
+
+    @Test func theCarriedBeliefIsBounded() throws {
+        // One gateway of the flat plan heard: a ring over most of the floor.
+        var model = PositionEstimator.Model()
+        let wide = PositionEstimator(plan: Self.plan, model: model)
+        let signals = [PositionEstimator.Signal(gateway: "wall", rssi: -70)]
+        let e = try #require(
+            wide.estimate(floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: nil, elapsed: 0))
+        let all = try #require(e.belief)
+        #expect(all.count > 40 && all.count <= model.beliefCells)
+        #expect(all.weights.allSatisfy { Double($0) >= model.prune } && all.weights.max() == 1)
+        #expect(all.squares == all.squares.sorted())
+        model.beliefCells = 16
+        let bounded = PositionEstimator(plan: Self.plan, model: model)
+        let few = try #require(
+            bounded.estimate(floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: nil, elapsed: 0)?
+                .belief)
+        #expect(few.count <= 16 && few.weights.contains(1))
+        // The heaviest are kept: none left out outweighs one kept.
+        let kept = Dictionary(uniqueKeysWithValues: zip(few.squares, few.weights))
+        let dropped = zip(all.squares, all.weights).filter { kept[$0.0] == nil }.map(\.1)
+        #expect(dropped.max()! <= few.weights.min()!)
+        #expect(few.squares.allSatisfy { kept[$0] == all.weights[all.squares.firstIndex(of: $0)!] })
+    }
+
+    @Test func aBeliefOnAnotherGridIsNoPrior() throws {
+        let estimator = PositionEstimator(plan: Self.plan)
+        let signals = [PositionEstimator.Signal(gateway: "wall", rssi: -66)]
+        var stale = Self.belief(estimator, at: [(2.25, 1.75)])
+        stale.grid.columns += 2
+        let previous = PositionEstimator.Estimate(floor: "1", x: 2.25, y: 1.75, radius: 0.25, belief: stale)
+        let afresh = estimator.estimate(
+            floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: nil, elapsed: 0)
+        #expect(
+            estimator.estimate(
+                floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: previous, elapsed: 1) == afresh
+        )
+        // On its own grid the same belief holds the beacon west.
+        stale.grid.columns -= 2
+        let held = try #require(
+            estimator.estimate(
+                floor: "1", signals: signals, measuredPower: -59, exponent: 2,
+                previous: .init(floor: "1", x: 2.25, y: 1.75, radius: 0.25, belief: stale), elapsed: 1))
+        let whole = try #require(afresh)
+        #expect(Self.share(held, "west") > 0.9 && abs(whole.x - 5) < 0.5)
+    }
+}

@@ -5,7 +5,15 @@ import Testing
 /// stands in the east room behind a partition that takes 10 dB off everything it hears from that
 /// room, which the path-loss model cannot know.
 @Suite struct RadioMapTests {
-    static let plan: SitePlan = {
+    static let plan = westAndEast([
+        .init(id: "a", floor: "1", room: "west", position: .init(x: 0.5, y: 2, z: 2)),
+        .init(id: "b", floor: "1", room: "east", position: .init(x: 9.5, y: 2, z: 2)),
+        .init(id: "c", floor: "1", room: "west", position: .init(x: 4.8, y: 0.2, z: 2)),
+        .init(id: "d", floor: "1", room: "east", position: .init(x: 5.2, y: 3.8, z: 2)),
+    ])
+
+    /// Two rooms of floor 1 side by side, west and east, each 5 m × 4 m, and `gateways`.
+    static func westAndEast(_ gateways: [SitePlan.Gateway]) -> SitePlan {
         var p = SitePlan()
         p.rooms = [
             .init(
@@ -15,14 +23,9 @@ import Testing
                 floor: "1", name: "east",
                 outline: [.init(x: 5, y: 0), .init(x: 10, y: 0), .init(x: 10, y: 4), .init(x: 5, y: 4)]),
         ]
-        p.gateways = [
-            .init(id: "a", floor: "1", room: "west", position: .init(x: 0.5, y: 2, z: 2)),
-            .init(id: "b", floor: "1", room: "east", position: .init(x: 9.5, y: 2, z: 2)),
-            .init(id: "c", floor: "1", room: "west", position: .init(x: 4.8, y: 0.2, z: 2)),
-            .init(id: "d", floor: "1", room: "east", position: .init(x: 5.2, y: 3.8, z: 2)),
-        ]
+        p.gateways = gateways
         return p
-    }()
+    }
 
     /// What each gateway publishes of a −59 dBm beacon at (x, y), exponent 2; `wall` dB off `b`
     /// in the east room.
@@ -153,7 +156,9 @@ import Testing
         estimator.map(offsets: [0, 0, 0, 0], exponent: 2)
         let plain = PositionEstimator(plan: Self.plan)
         let signals = Self.signals(Self.readings(x: 9, y: 2, wall: 0))
-        let previous = PositionEstimator.Estimate(floor: "1", x: 9, y: 2, radius: 0.5)
+        // A beacon held by its belief about (9, 2): the cells the prior reaches are all far from the points.
+        let previous = PositionEstimator.Estimate(
+            floor: "1", x: 9, y: 2, radius: 0.5, belief: PositionBeliefTests.belief(plain, at: [(9.25, 1.75)]))
         #expect(
             try Self.place(estimator, signals, previous: previous) == Self.place(plain, signals, previous: previous))
         // Near the points it does not.
