@@ -7,18 +7,19 @@ extension LocatorTrack {
     /// Places the beacon at `t` on the floor of the strongest fresh gateway, when the plan covers
     /// that floor; else it has no position.
     mutating func locate(at t: Timestamp, _ cands: [Candidate], _ site: SitePlacement, offline: Set<String>) {
-        let strongest = cands.max { ($0.latest.signal, $1.gateway) < ($1.latest.signal, $0.gateway) }
-        guard let floor = strongest?.latest.floor, site.estimator.covers(floor: floor) else {
+        // The strongest, the first in gateway order among equals; read in place, no candidate copied.
+        var strongest = cands.startIndex
+        for i in cands.indices.dropFirst() where cands[i].latest.signal > cands[strongest].latest.signal {
+            strongest = i
+        }
+        guard let floor = cands.isEmpty ? nil : cands[strongest].latest.floor, site.estimator.covers(floor: floor)
+        else {
             position.set(nil, at: t)
             return
         }
         // A settled position and the same evidence: nothing to estimate (checked without building
         // the signals, as most beacons at most ticks are so).
-        if position.settled, let p = position.estimate, p.floor == floor, let input = position.input,
-            input.offline == offline,
-            input.signals.count == cands.count,
-            zip(input.signals, cands).allSatisfy({ $0.gateway == $1.gateway && $0.rssi == $1.latest.signal })
-        {
+        if position.stands(on: floor, cands, offline: offline) {
             position.tick = t
             return
         }
@@ -27,53 +28,62 @@ extension LocatorTrack {
         let estimate = site.estimator.estimate(
             floor: floor, signals: signals, measuredPower: measuredPower ?? Self.defaultMeasuredPower,
             exponent: site.exponent, offline: offline, previous: position.estimate, elapsed: elapsed)
-        let same = position.input.map { $0.signals == signals && $0.offline == offline } ?? false
-        let previous = position.estimate
-        position.set(estimate, at: t)
-        position.input = estimate.map { _ in (signals, offline) }
-        position.settled = same && previous.flatMap { p in estimate.map { Self.isSettled(p, $0) } } ?? false
+        let same = position.isEstimated(from: signals, offline: offline)
+        let settled =
+            same
+            && position.estimate.flatMap { p in estimate.map { Self.isSettled(p, $0, site.estimator.model) } } ?? false
+        position.set(estimate, at: t, signals: signals, offline: offline, settled: settled)
     }
 
-    /// Whether an estimate stands where the last one did, as published (to the centimetre).
-    static func isSettled(_ a: PositionEstimator.Estimate, _ b: PositionEstimator.Estimate) -> Bool {
-        a.floor == b.floor && abs(a.x - b.x) < 0.005 && abs(a.y - b.y) < 0.005 && abs(a.radius - b.radius) < 0.005
+    /// Whether an estimate stands where the last one did, for a position known to within its error
+    /// radius: it moved, and its radius changed, by less than `PositionEstimator.Model.settled` of
+    /// that radius. The same evidence again would move it on by a few such steps at most, each a
+    /// fraction of the last: no distance its uncertainty can tell.
+    static func isSettled(
+        _ a: PositionEstimator.Estimate, _ b: PositionEstimator.Estimate, _ model: PositionEstimator.Model
+    ) -> Bool {
+        let (dx, dy) = (a.x - b.x, a.y - b.y)
+        let within = model.settled * b.radius
+        return a.floor == b.floor && dx * dx + dy * dy < within * within && abs(a.radius - b.radius) < within
     }
 
     /// The belief engine's evidence with the rooms of the position's floor weighed by the position:
     /// each room of the plan as likely as the position's share in it, scaled to the floor's
-    /// strongest signal (so floors still weigh against each other by signal).
+    /// strongest signal (so floors still weigh against each other by signal). Generic so the
+    /// engine passes its gateways' evidence unbuilt: on a floor of its own, none is kept.
     mutating func positionEvidence(
-        _ evidence: [RoomBelief.Evidence], at t: Timestamp, _ model: RoomBelief.Model
+        _ evidence: some Collection<RoomBelief.Evidence>, at t: Timestamp, _ model: RoomBelief.Model
     ) -> [RoomBelief.Evidence] {
-        guard let p = position.estimate, position.tick == t else { return evidence }
+        guard position.tick == t, let floor = position.estimate?.floor else { return Array(evidence) }
         var top = -Double.infinity
         var elsewhere = false
         for e in evidence {
-            if e.place.floor == p.floor { top = max(top, e.signal) } else { elsewhere = true }
+            if e.place.floor == floor { top = max(top, e.signal) } else { elsewhere = true }
         }
-        guard top > -.infinity else { return evidence }
+        guard top > -.infinity else { return Array(evidence) }
         // The rooms' evidence is built once per position, strongest signal and model: the same
         // array again (no copy) while they stand, as the belief's settled check compares it.
-        if position.planEvidence.map({ $0.top != top || $0.model != model }) ?? true {
+        let rooms: [RoomBelief.Evidence]
+        if let kept = position.rooms(top: top, model) {
+            rooms = kept
+        } else {
             // A room gets about (1 − stay) / (places − 1) of the belief a tick by moves, weighed by
             // its share against the likeliest room's: below `forget` · (capacity − 1) / (1 − stay)
             // of that share a full belief could not keep it, and it would be admitted and
             // forgotten over and over (its belief never settled), so it is no evidence.
+            let shares = position.estimate?.rooms ?? []
             let least =
-                (p.rooms.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
+                (shares.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
                 / max(1 - model.stay, model.forget)
-            position.planEvidence = (
-                top, model,
-                p.rooms.filter { $0.probability >= least }.map { share in
-                    RoomBelief.Evidence(
-                        gateway: Self.planGateway, place: .init(floor: p.floor, room: share.room),
-                        signal: top + model.spread * Numerics.log(max(share.probability, Self.leastShare)))
-                }
-            )
+            rooms = shares.filter { $0.probability >= least }.map { share in
+                RoomBelief.Evidence(
+                    gateway: Self.planGateway, place: .init(floor: floor, room: share.room),
+                    signal: top + model.spread * Numerics.log(max(share.probability, Self.leastShare)))
+            }
+            position.keep(rooms: rooms, top: top, model)
         }
-        let rooms = position.planEvidence?.rooms ?? []
         guard elsewhere else { return rooms }
-        return evidence.filter { $0.place.floor != p.floor } + rooms
+        return evidence.filter { $0.place.floor != floor } + rooms
     }
 
     /// The engine's `change` with the position on its location; with no change, the location again
@@ -82,22 +92,18 @@ extension LocatorTrack {
     mutating func positioned(
         _ change: (previous: LocatorLocation?, current: LocatorLocation)?, at t: Timestamp, _ site: SitePlacement
     ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
-        guard var l = location, l.isHome else { return change }
-        let now = position.estimate.flatMap { p in
-            p.floor == l.floor
-                ? LocatorLocation.Position(x: Self.centi(p.x), y: Self.centi(p.y), radius: Self.centi(p.radius), at: t)
-                : nil
-        }
+        // One copy of the location read (each read of a field through the optional copies all of
+        // it), and the position written in place: most ticks publish nothing.
+        let current = location
+        guard current?.isHome == true else { return change }
+        let now = position.point(on: current?.floor, at: t)
         if let change {
-            l.position = now
-            location = l
-            return (change.previous, l)
+            location?.position = now
+            return location.map { (change.previous, $0) }
         }
-        guard let now, l.position.map({ now.distance(to: $0) > site.deadband }) ?? true else { return nil }
-        let previous = l
-        l.position = now
-        location = l
-        return (previous, l)
+        guard let now, current?.position.map({ now.distance(to: $0) > site.deadband }) ?? true else { return nil }
+        location?.position = now
+        return location.map { (current, $0) }
     }
 
     /// The plan speaks for the rooms of its floor as one gateway that is never offline.

@@ -377,26 +377,30 @@ package struct LocatorTrack: Sendable {
             belief.rooms.seed(.init(floor: l.floor, room: l.room ?? owner), gateway: owner)
             if !cands.contains(where: { $0.gateway == owner }) { offline.insert(owner) }
         }
-        var evidence = cands.map { RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal) }
-        if site != nil { evidence = positionEvidence(evidence, at: t, s.belief.model) }
+        let gateways = cands.lazy.map {
+            RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal)
+        }
+        let evidence = site == nil ? Array(gateways) : positionEvidence(gateways, at: t, s.belief.model)
         let change = belief.update(at: t, evidence: evidence, offline: offline, interval: s.interval, s.belief.model)
         guard let best = belief.rooms.best else { return nil }
-        let named = location.flatMap { l in
+        // One copy of the location: each read of a field through the optional copies all of it.
+        let current = location
+        let named = current.flatMap { l in
             l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil
         }
-        let floor = named?.floor ?? location?.floor
+        let floor = named?.floor ?? current?.floor
         belief.floorLead =
             best.place.floor != floor && best.probability >= s.belief.minConfidence ? belief.floorLead + 1 : 0
         // No room before `firstTicks` of evidence, in place of a restored one neither.
         let ready = belief.rooms.updates >= s.belief.model.firstTicks
         // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
         // ticks of evidence, another floor's lead), though no message comes.
-        belief.moving = change > 1e-6 || !ready || belief.floorLead > 0
+        belief.moving = change > s.belief.model.settled || !ready || belief.floorLead > 0
         // A place is newly named only while evidence speaks for it: one whose gateways went offline
         // is kept, never taken up again.
         if best.place != named, best.probability >= s.belief.minConfidence, ready,
             evidence.contains(where: { $0.place == best.place }),
-            location?.isHome != true || best.place.floor == floor
+            current?.isHome != true || best.place.floor == floor
                 || belief.floorLead >= max(2, s.floorConfirmations)
         {
             return placed(best.place, probability: best.probability, cands, at: t, unknown: false)
@@ -409,11 +413,11 @@ package struct LocatorTrack: Sendable {
         }
         // The named room's confidence moved to another band: the location again, its room and
         // `since` unchanged, so readers (Home Assistant's attributes) see it in steps, not ticks.
-        guard heard, let l = location, let was = l.confidence,
+        guard heard, let was = current?.confidence, let since = current?.since,
             LocatorLocation.band(probability, s.belief.minConfidence, was: was)
                 != LocatorLocation.band(was, s.belief.minConfidence)
         else { return nil }
-        return placed(named, probability: probability, cands, at: t, unknown: false, since: l.since)
+        return placed(named, probability: probability, cands, at: t, unknown: false, since: since)
     }
 
     /// The location naming `place` (or, `unknown`, no room): its strongest fresh gateway owns it.

@@ -25,12 +25,20 @@ enum Numerics {
     static func likelihoodLog(_ x: Double) -> Double {
         let (e, s) = reduced(x)
         let s2 = s * s
-        // s2 ≤ 0.0295: the remainder after s2^5 / 11 is below 2e-10.
-        return e * ln2 + 2 * atanh(s2, terms: 6) * s
+        // s2 ≤ 0.0295: the remainder after s2^5 / 11 is below 2e-10. Horner on literal
+        // reciprocals, unrolled: taken once per grid cell, the loop over the table cost more
+        // than the arithmetic.
+        var sum = 1.0 / 11
+        sum = sum * s2 + 1.0 / 9
+        sum = sum * s2 + 1.0 / 7
+        sum = sum * s2 + 1.0 / 5
+        sum = sum * s2 + 1.0 / 3
+        sum = sum * s2 + 1
+        return e * ln2 + 2 * sum * s
     }
 
     /// Σ s2^k / (2k+1) for k below `terms` (Horner on constant reciprocals: no division).
-    @inline(__always) private static func atanh(_ s2: Double, terms: Int) -> Double {
+    private static func atanh(_ s2: Double, terms: Int) -> Double {
         var sum = 0.0
         for k in stride(from: terms - 1, through: 0, by: -1) { sum = sum * s2 + oddReciprocals[k] }
         return sum

@@ -65,22 +65,31 @@ extension PositionEstimator {
         let columns = max(low - k, 0)..<min(high + k + 1, f.columns)
         let rows = max(firstRow - k, 0)..<min(lastRow + k + 1, f.rows)
         let width = columns.count
-        // Along the rows: only the belief's rows hold anything.
+        // Along the rows: only the belief's rows hold anything. (Read and written through buffer
+        // pointers: the passes are most of a position's cost after its likelihood.)
         var along = [Double](repeating: 0, count: (lastRow - firstRow + 1) * width)
-        for (s, w) in zip(belief.squares, belief.weights) {
-            let (row, column) = (Int(s) / f.columns, Int(s) % f.columns)
-            let base = (row - firstRow) * width - columns.lowerBound
-            for j in max(-k, columns.lowerBound - column)...min(k, columns.upperBound - 1 - column) {
-                along[base + column + j] += Double(w) * kernel[j + k]
-            }
-        }
-        // Then along the columns, into the prior's box.
         var weights = [Double](repeating: 0, count: rows.count * width)
-        for row in firstRow...lastRow {
-            let source = (row - firstRow) * width
-            for j in max(-k, rows.lowerBound - row)...min(k, rows.upperBound - 1 - row) {
-                let (kj, target) = (kernel[j + k], (row + j - rows.lowerBound) * width)
-                for c in 0..<width { weights[target + c] += kj * along[source + c] }
+        kernel.withUnsafeBufferPointer { kernel in
+            along.withUnsafeMutableBufferPointer { along in
+                for (s, w) in zip(belief.squares, belief.weights) {
+                    let (row, column) = (Int(s) / f.columns, Int(s) % f.columns)
+                    let base = (row - firstRow) * width - columns.lowerBound + column
+                    let w = Double(w)
+                    for j in max(-k, columns.lowerBound - column)...min(k, columns.upperBound - 1 - column) {
+                        along[base + j] += w * kernel[j + k]
+                    }
+                }
+                // Then along the columns, into the prior's box.
+                weights.withUnsafeMutableBufferPointer { weights in
+                    guard let into = weights.baseAddress, let from = along.baseAddress else { return }
+                    for row in firstRow...lastRow {
+                        let source = from + (row - firstRow) * width
+                        for j in max(-k, rows.lowerBound - row)...min(k, rows.upperBound - 1 - row) {
+                            let (kj, target) = (kernel[j + k], into + (row + j - rows.lowerBound) * width)
+                            for c in 0..<width { target[c] += kj * source[c] }
+                        }
+                    }
+                }
             }
         }
         // The heaviest square of the box, in a room or not: the cut is relative to it.

@@ -41,6 +41,10 @@ package struct PositionEstimator: Sendable, Equatable {
         /// Squares a carried belief holds at most (the heaviest): 256 squares of 0.5 m are 64 m², a
         /// room or two, and 2 kB.
         package var beliefCells = 256
+        /// The share of its error radius below which a position estimated again from the same
+        /// evidence counts as standing still, and is not estimated again until the evidence changes:
+        /// a twentieth of a 1 m radius is 5 cm, which no reader of the position can tell from 0.
+        package var settled = 0.05
         /// Metres: the width of the Gaussian kernel that spreads a survey point's residual to the
         /// cells about it, about the size of the furniture and doorways that make it.
         package var surveyKernel = 1.0
@@ -191,74 +195,91 @@ package struct PositionEstimator: Sendable, Equatable {
         previous: Estimate?, elapsed: Double
     ) -> Estimate? {
         guard let f = floors[floor], !f.xs.isEmpty else { return nil }
-        // Per gateway of the floor that hears the beacon: its index and rssi − measured power (the
-        // residual at a cell adds the path loss there); per one that misses it, its index.
-        var heard: [(index: Int, level: Double)] = []
-        var missed: [Int] = []
-        for (k, g) in f.gateways.enumerated() where !offline.contains(g.id) {
+        let slope = 10 * exponent / Numerics.ln10 / 2  // dB per unit of ln(d²)
+        // Per gateway of the floor, its residual at a cell is max(base + gain · ln d², least):
+        // - one that hears the beacon: rssi − measured power plus the path loss there;
+        // - one that misses it: the level the model expects there above `silent` (none below);
+        // - one offline: nothing (0).
+        // So every cell reads its gateways side by side, in one branch-free pass.
+        let stride = f.gateways.count
+        var base = [Double](repeating: 0, count: stride)
+        var gain = [Double](repeating: 0, count: stride)
+        var least = [Double](repeating: 0, count: stride)
+        var hears = false
+        for (k, g) in f.gateways.enumerated() where offline.isEmpty || !offline.contains(g.id) {
             if let rssi = signals.first(where: { $0.gateway == g.id })?.rssi {
-                heard.append((k, rssi - measuredPower))
+                (base[k], gain[k], least[k]) = (rssi - measuredPower, slope, -.infinity)
+                hears = true
             } else {
-                missed.append(k)
+                // Heard nothing where the model expects a reading: as unlikely as that reading is.
+                (base[k], gain[k], least[k]) = (measuredPower - model.silent, -slope, 0)
             }
         }
-        guard !heard.isEmpty else { return nil }
+        guard hears else { return nil }
         let prior = previous.flatMap { p in
             p.floor == floor ? p.belief.flatMap { spread($0, on: f, elapsed: elapsed) } : nil
         }
-        let slope = 10 * exponent / Numerics.ln10 / 2  // dB per unit of ln(d²)
         let tail = 1 / (2 * model.shadowing * model.shadowing)
-        // Heard nothing where the model expects a reading: as unlikely as that reading is.
-        let audible = measuredPower - model.silent
         // The squares of the prior's box (the whole grid without a prior).
         let (columns, rows) = prior.map { ($0.columns, $0.rows) } ?? (0..<f.columns, 0..<f.rows)
-        var logs: [Double] = []
+        // Per cell, the inverse of its posterior weight, relative (the prior's and the Cauchy terms
+        // multiplied, ≥ 1): the heaviest cell's over a cell's is its weight, with no logarithm and
+        // no exponential a cell. Where a product would overflow, its logarithm is folded out
+        // into `folded` (none in practice: eight gateways far off the model's level at once).
+        var inverse: [Double] = []
+        var folded: [Double] = []
         var cells: [Int] = []
         var squares: [Int32] = []
-        logs.reserveCapacity(columns.count * rows.count)
+        inverse.reserveCapacity(columns.count * rows.count)
         cells.reserveCapacity(columns.count * rows.count)
         squares.reserveCapacity(columns.count * rows.count)
-        var best = -Double.infinity
-        let stride = f.gateways.count
+        var heaviest = Double.infinity
         // The radio map holds for the exponent it was built with; another one gets the model alone.
         let distances = mappedWith?.exponent == exponent && !f.mapped.isEmpty ? f.mapped : f.logDistance2
         distances.withUnsafeBufferPointer { distance in
-            for row in rows {
-                for column in columns {
-                    let square = row * f.columns + column
-                    let i = Int(f.squares[square])
-                    if i < 0 { continue }
-                    var l = 0.0
-                    // The prior's terms and the Cauchy terms multiplied, one logarithm a cell
-                    // (rescaled long before overflow); the prior relative to its heaviest square.
-                    var product = 1.0
-                    if let p = prior {
-                        let w = p.weights[(row - rows.lowerBound) * columns.count + column - columns.lowerBound]
-                        if w < model.prune * p.top { continue }
-                        product = p.top / w
-                    }
-                    let at = i * stride
-                    for t in heard {
-                        let r = t.level + slope * distance[at + t.index]
-                        product *= 1 + r * r * tail
-                        if product > 1e200 {
-                            l -= Numerics.likelihoodLog(product)
-                            product = 1
+            base.withUnsafeBufferPointer { base in
+                gain.withUnsafeBufferPointer { gain in
+                    least.withUnsafeBufferPointer { least in
+                        for row in rows {
+                            for column in columns {
+                                let square = row * f.columns + column
+                                let i = Int(f.squares[square])
+                                if i < 0 { continue }
+                                // The prior's terms and the Cauchy terms multiplied, one logarithm a
+                                // cell; the prior relative to its heaviest square.
+                                var product = 1.0
+                                if let p = prior {
+                                    let w = p.weights[
+                                        (row - rows.lowerBound) * columns.count + column - columns.lowerBound]
+                                    if w < model.prune * p.top { continue }
+                                    product = p.top / w
+                                }
+                                var fold = 0.0
+                                let at = i * stride
+                                var k = 0
+                                while k < stride {
+                                    // Eight terms of at most 1 + (150 dB)² · tail each stay far below
+                                    // the range of a double; then the product is folded into l.
+                                    let end = min(k + 8, stride)
+                                    while k < end {
+                                        let r = max(base[k] + gain[k] * distance[at + k], least[k])
+                                        product *= 1 + r * r * tail
+                                        k += 1
+                                    }
+                                    if product > 1e200 {
+                                        fold += Numerics.likelihoodLog(product)
+                                        product = 1
+                                    }
+                                }
+                                if fold > 0, folded.isEmpty { folded = [Double](repeating: 0, count: inverse.count) }
+                                if !folded.isEmpty { folded.append(fold) }
+                                inverse.append(product)
+                                cells.append(i)
+                                squares.append(Int32(square))
+                                heaviest = min(heaviest, product)
+                            }
                         }
                     }
-                    for k in missed {
-                        let r = max(audible - slope * distance[at + k], 0)
-                        product *= 1 + r * r * tail
-                        if product > 1e200 {
-                            l -= Numerics.likelihoodLog(product)
-                            product = 1
-                        }
-                    }
-                    l -= Numerics.likelihoodLog(product)
-                    logs.append(l)
-                    cells.append(i)
-                    squares.append(Int32(square))
-                    best = max(best, l)
                 }
             }
         }
@@ -271,11 +292,18 @@ package struct PositionEstimator: Sendable, Equatable {
                     offline: offline, previous: nil, elapsed: elapsed)
         }
         var (sum, sx, sy) = (0.0, 0.0, 0.0)
-        var weights = logs
+        var weights = inverse
+        if folded.isEmpty {
+            for k in weights.indices { weights[k] = heaviest / inverse[k] }
+        } else {
+            for k in weights.indices { weights[k] = -(folded[k] + Numerics.likelihoodLog(inverse[k])) }
+            let best = weights.max() ?? 0
+            for k in weights.indices { weights[k] = Numerics.exp(weights[k] - best) }
+        }
         for k in weights.indices {
-            // e^−60 is below a double's precision beside the best cell's 1.
-            let w = logs[k] - best < -60 ? 0 : Numerics.exp(logs[k] - best)
-            weights[k] = w
+            // e^−60 is below a double's precision beside the heaviest cell's 1.
+            if weights[k] < Self.negligible { weights[k] = 0 }
+            let w = weights[k]
             sum += w
             sx += w * f.xs[cells[k]]
             sy += w * f.ys[cells[k]]
@@ -295,6 +323,9 @@ package struct PositionEstimator: Sendable, Equatable {
             rooms: f.rooms.indices.filter { shares[$0] > 0 }.map { Share(room: f.rooms[$0], probability: shares[$0]) },
             belief: belief(on: f, squares: squares, weights: weights))
     }
+
+    /// e^−60: a weight this far below the heaviest cell's 1 is below a double's precision beside it.
+    static let negligible = 8.75651076269652e-27
 
     /// The squares of `within` whose centres may lie in [low, high].
     static func squares(

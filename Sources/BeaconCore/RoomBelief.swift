@@ -67,6 +67,11 @@ package struct RoomBelief: Sendable, Equatable {
         /// Ticks of evidence before a beacon's first room is named: the gateways that hear a beacon
         /// each send their first reading within a ranging interval or two of each other.
         package var firstTicks: Int = 3
+        /// A tick that moved no probability by more than this left the belief at its fixed point
+        /// for the evidence: the same evidence again is not weighed. A ten-thousandth moves no
+        /// decision (`min_confidence` and the confidence bands are tenths), where a tighter one
+        /// weighs a beacon whose rooms are alike (a position split between two) for many ticks.
+        package var settled: Double = 1e-4
 
         package init() {}
     }
@@ -171,13 +176,17 @@ package struct RoomBelief: Sendable, Equatable {
         let n = places.count
         guard n > 1 else { return }
         let stay = Numerics.pow(m.stay, max(seconds, 0))
+        // Each place's floor as the index of the first place on that floor: the n² pairs below
+        // compare integers, not floor names.
+        var floors = [Int](repeating: 0, count: n)
+        for i in 1..<n { floors[i] = places.firstIndex { $0.floor == places[i].floor } ?? i }
         var next = [Double](repeating: 0, count: n)
         for j in 0..<n {
             var weights = 0.0
-            for i in 0..<n where i != j { weights += places[i].floor == places[j].floor ? 1 : m.floorMove }
+            for i in 0..<n where i != j { weights += floors[i] == floors[j] ? 1 : m.floorMove }
             next[j] += stay * probabilities[j]
             let moving = (1 - stay) * probabilities[j] / weights
-            for i in 0..<n where i != j { next[i] += moving * (places[i].floor == places[j].floor ? 1 : m.floorMove) }
+            for i in 0..<n where i != j { next[i] += moving * (floors[i] == floors[j] ? 1 : m.floorMove) }
         }
         probabilities = next
     }
@@ -207,7 +216,7 @@ package struct RoomBelief: Sendable, Equatable {
                 var others = m.silent
                 for j in places.indices where j != i { others = max(others, strongest[j]) }
                 lastHeard[i] = Heard(own: strongest[i], others: others)
-            } else if gateways[i].contains(where: { !offline.contains($0) }) {
+            } else if offline.isEmpty || gateways[i].contains(where: { !offline.contains($0) }) {
                 likelihood = Numerics.exp((m.silent - top) / m.spread)
             } else {
                 likelihood = Self.mute(lastHeard[i], top: top, m)

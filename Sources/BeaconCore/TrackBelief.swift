@@ -37,7 +37,7 @@ struct TrackBelief: Sendable {
             self.offline = offline
         }
         tick = t
-        settled = change <= 1e-6
+        settled = change <= model.settled
         return change
     }
 }

@@ -10,7 +10,7 @@ import Testing
     func file(_ text: String) -> String {
         var template = Array("/tmp/site-plan-XXXXXX".utf8CString)
         let fd = mkstemp(&template)
-        let path = String(cString: template)
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         _ = text.utf8CString.withUnsafeBufferPointer { write(fd, $0.baseAddress, $0.count - 1) }
         close(fd)
         return path

@@ -110,6 +110,22 @@ import Testing
 /// A track placed on the plan stops estimating once the same evidence leaves its position where it
 /// was: a still beacon costs its tick nothing more.
 @Suite struct LocatorTrackPositionTests {
+    /// The track's tick `tick` (a second apart) with `signals` heard again, reported from `room`;
+    /// whether its next decision waits for a message (its position settled).
+    static func tick(
+        _ tick: Int, _ track: inout LocatorTrack, _ signals: [PositionEstimator.Signal], room: String,
+        _ site: SitePlacement
+    ) -> Bool {
+        let t = Fixtures.at(Double(tick))
+        for s in signals {
+            track.insert(
+                .init(timestamp: t, distance: 2, floor: "1", room: room, signal: s.rssi), gateway: s.gateway,
+                keep: 5, decided: tick == 0 ? nil : Fixtures.at(Double(tick - 1)))
+        }
+        _ = track.decide(at: t, LocatorSettings(), offline: [], site: site)
+        return track.nextDecision != nil
+    }
+
     @Test func aStillBeaconsPositionSettles() {
         let site = SitePlacement(
             estimator: PositionEstimator(plan: PositionEstimatorTests.plan), exponent: 2, deadband: 1)
@@ -119,20 +135,37 @@ import Testing
         var settledAt: Int?
         var positions: [PositionEstimator.Estimate] = []
         for tick in 0..<60 {
-            let t = Fixtures.at(Double(tick))
-            for s in signals {
-                track.insert(
-                    .init(timestamp: t, distance: 2, floor: "1", room: "hall", signal: s.rssi), gateway: s.gateway,
-                    keep: 5, decided: tick == 0 ? nil : Fixtures.at(Double(tick - 1)))
-            }
-            _ = track.decide(at: t, LocatorSettings(), offline: [], site: site)
+            let settles = Self.tick(tick, &track, signals, room: "hall", site)
             positions.append(track.position.estimate!)
-            if settledAt == nil, track.nextDecision != nil { settledAt = tick }
+            if settledAt == nil, settles { settledAt = tick }
         }
         let settled = try! #require(settledAt)
         #expect(settled < 30)
         // From then on the position stands.
         #expect(Set(positions[settled...].map { "\($0.x) \($0.y) \($0.radius)" }).count == 1)
+    }
+
+    /// A position stops where the same evidence would take it within a few of its last steps: no
+    /// more than a tenth of its error radius from where estimating on and on leads.
+    @Test func aSettledPositionStandsNearWhereItsEvidenceLeads() throws {
+        let estimator = PositionEstimator(plan: PositionEstimatorTests.plan)
+        let site = SitePlacement(estimator: estimator, exponent: 2, deadband: 1)
+        var track = LocatorTrack()
+        var noise: UInt64 = 1
+        // In the store, which has no gateway: the posterior is wide and moves slowly.
+        let signals = PositionEstimatorTests.signals(x: 7.5, y: 2, noise: &noise)
+        let settled = try #require((0..<60).first { Self.tick($0, &track, signals, room: "store", site) })
+        let stood = try #require(track.position.estimate)
+        var on = stood
+        for _ in 0..<100 {
+            on = try #require(
+                estimator.estimate(
+                    floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: on, elapsed: 1))
+        }
+        let (dx, dy) = (on.x - stood.x, on.y - stood.y)
+        #expect((dx * dx + dy * dy).squareRoot() < stood.radius / 10)
+        #expect(abs(on.radius - stood.radius) < stood.radius / 10)
+        #expect(settled < 15)
     }
 }
 
