@@ -13,8 +13,9 @@
 /// - **Motion.** The previous posterior spreads by `speed` metres per second between ticks (a
 ///   Gaussian blur on the grid), so a still beacon is held, a walking one followed, and a belief
 ///   split between two rooms keeps both until the evidence settles it.
-/// - **Answer.** The posterior mean, and as error radius the root-mean-square distance of the
-///   posterior from it.
+/// - **Answer.** The posterior's geometric median (the point of least expected distance, in the
+///   heavier part of a split belief where the mean would lie on the wall), and as error radius the
+///   root-mean-square distance of the posterior from it.
 ///
 /// Only cells inside a room are considered, so a position is never outside the plan. Pure: the
 /// caller gives the time elapsed and the tick's evidence.
@@ -308,7 +309,7 @@ package struct PositionEstimator: Sendable, Equatable {
             sx += w * f.xs[cells[k]]
             sy += w * f.ys[cells[k]]
         }
-        let (mx, my) = (sx / sum, sy / sum)
+        let (mx, my) = Self.median(of: f, cells: cells, weights: weights, from: (sx / sum, sy / sum), cell: model.cell)
         var spread2 = 0.0
         var shares = [Double](repeating: 0, count: f.rooms.count)
         for k in weights.indices {
@@ -326,6 +327,36 @@ package struct PositionEstimator: Sendable, Equatable {
 
     /// e^−60: a weight this far below the heaviest cell's 1 is below a double's precision beside it.
     static let negligible = 8.75651076269652e-27
+
+    /// The posterior's geometric median, which minimises the expected distance to the beacon (the
+    /// mean minimises its square, and sits on the wall between two modes): Weiszfeld's iteration
+    /// from the mean, a cell's distance floored at half a cell (its own extent), until a step moves
+    /// less than a centimetre.
+    static func median(
+        of f: Floor, cells: [Int], weights: [Double], from mean: (Double, Double), cell: Double
+    ) -> (Double, Double) {
+        var (x, y) = mean
+        let floor = cell / 2
+        for _ in 0..<medianSteps {
+            var (sw, sx, sy) = (0.0, 0.0, 0.0)
+            for k in weights.indices where weights[k] > 0 {
+                let (cx, cy) = (f.xs[cells[k]], f.ys[cells[k]])
+                let (dx, dy) = (cx - x, cy - y)
+                let w = weights[k] / max((dx * dx + dy * dy).squareRoot(), floor)
+                sw += w
+                sx += w * cx
+                sy += w * cy
+            }
+            let (nx, ny) = (sx / sw, sy / sw)
+            let moved = (nx - x) * (nx - x) + (ny - y) * (ny - y)
+            (x, y) = (nx, ny)
+            if moved < 1e-4 { break }
+        }
+        return (x, y)
+    }
+
+    /// Weiszfeld steps at most: each step shrinks the distance to the median by a constant factor.
+    static let medianSteps = 20
 
     /// The squares of `within` whose centres may lie in [low, high].
     static func squares(

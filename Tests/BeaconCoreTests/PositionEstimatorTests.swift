@@ -219,6 +219,22 @@ import Testing
         #expect(heaviest { abs($0 - 5) < 1 } < 0.5, "\(zip(x, belief.weights).map { ($0, $1) })")
     }
 
+    @Test func aSplitBeliefIsAnsweredInItsHeavierPartNotOnTheWall() throws {
+        let estimator = PositionEstimator(plan: Self.plan)
+        let d = SitePosition(x: 2, y: 2, z: 1).distance(to: Self.plan.gateways[0].position)
+        let signals = [PositionEstimator.Signal(gateway: "wall", rssi: -59 - 20 * PositionEstimatorTests.log10(d))]
+        // Three times as likely west as east: the mean (x ≈ 3.5) lies between the two parts.
+        let previous = PositionEstimator.Estimate(
+            floor: "1", x: 3.6, y: 2, radius: 3,
+            belief: Self.belief(estimator, at: [(1.75, 1.75), (2.25, 1.75), (2.25, 2.25), (7.75, 1.75)]))
+        let e = try #require(
+            estimator.estimate(
+                floor: "1", signals: signals, measuredPower: -59, exponent: 2, previous: previous, elapsed: 1))
+        #expect(Self.share(e, "west") > 0.6 && Self.share(e, "east") > 0.1, "\(e.rooms)")
+        // The geometric median: in the heavier part, where the beacon is more often nearest.
+        #expect(e.x < 3, "\(e.x)")
+    }
+
     @Test func aStillBeaconsPosteriorConverges() throws {
         let estimator = PositionEstimator(plan: PositionEstimatorTests.plan)
         var noise: UInt64 = 5
