@@ -92,9 +92,9 @@ extension LocatorTrack {
     mutating func positioned(
         _ change: (previous: LocatorLocation?, current: LocatorLocation)?, at t: Timestamp, _ site: SitePlacement
     ) -> (previous: LocatorLocation?, current: LocatorLocation)? {
-        // One copy of the location read (each read of a field through the optional copies all of
-        // it), and the position written in place: most ticks publish nothing.
-        let current = location
+        // The location read in place (`glance`), and the position written in place: most ticks
+        // publish nothing.
+        let current = glance()
         guard current?.isHome == true else { return change }
         let now = position.point(on: current?.floor, at: t)
         if let change {
@@ -102,8 +102,9 @@ extension LocatorTrack {
             return location.map { (change.previous, $0) }
         }
         guard let now, current?.position.map({ now.distance(to: $0) > site.deadband }) ?? true else { return nil }
+        let previous = location
         location?.position = now
-        return location.map { (current, $0) }
+        return location.map { (previous, $0) }
     }
 
     /// The plan speaks for the rooms of its floor as one gateway that is never offline.

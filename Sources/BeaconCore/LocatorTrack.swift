@@ -383,11 +383,8 @@ package struct LocatorTrack: Sendable {
         let evidence = site == nil ? Array(gateways) : positionEvidence(gateways, at: t, s.belief.model)
         let change = belief.update(at: t, evidence: evidence, offline: offline, interval: s.interval, s.belief.model)
         guard let best = belief.rooms.best else { return nil }
-        // One copy of the location: each read of a field through the optional copies all of it.
-        let current = location
-        let named = current.flatMap { l in
-            l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil
-        }
+        let current = glance()
+        let named = current?.named
         let floor = named?.floor ?? current?.floor
         belief.floorLead =
             best.place.floor != floor && best.probability >= s.belief.minConfidence ? belief.floorLead + 1 : 0
@@ -418,6 +415,26 @@ package struct LocatorTrack: Sendable {
                 != LocatorLocation.band(was, s.belief.minConfidence)
         else { return nil }
         return placed(named, probability: probability, cands, at: t, unknown: false, since: since)
+    }
+
+    /// What a tick reads of the location, read in place: in a mutating method each read through
+    /// the optional would copy the whole location, its strings and lists, at every beacon every tick.
+    struct Glance {
+        /// The room named, as the belief engine's place; nil when `unknown` or not home.
+        var named: RoomBelief.Place?
+        var floor: String?
+        var isHome: Bool
+        var confidence: Double?
+        var since: Timestamp
+        var position: LocatorLocation.Position?
+    }
+
+    /// The location as a tick reads it; nil: none.
+    func glance() -> Glance? {
+        guard let l = location else { return nil }
+        return Glance(
+            named: l.isHome && !l.isUnknown ? RoomBelief.Place(floor: l.floor, room: l.room ?? l.gateway!) : nil,
+            floor: l.floor, isHome: l.isHome, confidence: l.confidence, since: l.since, position: l.position)
     }
 
     /// The location naming `place` (or, `unknown`, no room): its strongest fresh gateway owns it.
