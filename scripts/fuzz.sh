@@ -32,15 +32,22 @@ mkdir -p "$out/modules"
 flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
     -enable-upcoming-feature MemberImportVisibility -package-name beacon2mqtt -I "$out/modules" -I Sources/CYAML)
 
-# module NAME: one instrumented object and .swiftmodule, rebuilt when a source is newer.
+# module NAME [IMPORTED...]: one instrumented object and .swiftmodule, rebuilt when a source is
+# newer, or a module it imports was rebuilt since (a type's layout may have changed under it).
 module() {
     local name=$1 object="$out/modules/$1.o"
-    local sources
+    shift
+    local sources imported stale=""
     mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
-    if [ -f "$object" ] && [ -z "$(find "Sources/$name" -name '*.swift' -newer "$object")" ]; then return; fi
+    [ -f "$object" ] || stale=1
+    [ -n "$stale" ] || [ -z "$(find "Sources/$name" -name '*.swift' -newer "$object")" ] || stale=1
+    for imported in "$@"; do [ "$out/modules/$imported.o" -nt "$object" ] && stale=1; done
+    [ -n "$stale" ] || return 0
     echo "fuzz: compiling $name" >&2
     swiftc "${flags[@]}" -module-name "$name" -wmo -num-threads 0 -c "${sources[@]}" \
         -emit-module -emit-module-path "$out/modules/$name.swiftmodule" -o "$object"
+    # swiftc leaves an output that came out the same untouched: stamp the build.
+    touch "$object"
 }
 
 # target NAME → modules it links and the -D flag of its source.
@@ -55,7 +62,11 @@ build() {
     foreign) source=fuzz/ForeignFuzz.swift; modules=(Vocabulary BeaconWire BeaconCore Settings MessageContract) ;;
     *) echo "fuzz: unknown target '$name'" >&2; exit 64 ;;
     esac
-    for m in "${modules[@]}"; do module "$m"; done
+    local before=()
+    for m in "${modules[@]}"; do
+        module "$m" "${before[@]}"
+        before+=("$m")
+    done
     local objects=()
     for m in "${modules[@]}"; do objects+=("$out/modules/$m.o"); done
     swiftc "${flags[@]}" "${defines[@]}" -module-name "Fuzz_$name" "${source[@]}" "${objects[@]}" -lm "${libs[@]}" \
