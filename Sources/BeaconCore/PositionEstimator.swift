@@ -246,8 +246,8 @@ package struct PositionEstimator: Sendable, Equatable {
                                 let square = row * f.columns + column
                                 let i = Int(f.squares[square])
                                 if i < 0 { continue }
-                                // The prior's terms and the Cauchy terms multiplied, one logarithm a
-                                // cell; the prior relative to its heaviest square.
+                                // The prior's terms and the Cauchy terms multiplied, the prior
+                                // relative to its heaviest square.
                                 var product = 1.0
                                 if let p = prior {
                                     let w = p.weights[
@@ -260,7 +260,7 @@ package struct PositionEstimator: Sendable, Equatable {
                                 var k = 0
                                 while k < stride {
                                     // Eight terms of at most 1 + (150 dB)² · tail each stay far below
-                                    // the range of a double; then the product is folded into l.
+                                    // the range of a double; then a large product is folded out.
                                     let end = min(k + 8, stride)
                                     while k < end {
                                         let r = max(base[k] + gain[k] * distance[at + k], least[k])
