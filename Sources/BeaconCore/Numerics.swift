@@ -38,7 +38,7 @@ enum Numerics {
     }
 
     /// Σ s2^k / (2k+1) for k below `terms` (Horner on constant reciprocals: no division).
-    private static func atanh(_ s2: Double, terms: Int) -> Double {
+    @inline(__always) private static func atanh(_ s2: Double, terms: Int) -> Double {
         var sum = 0.0
         for k in stride(from: terms - 1, through: 0, by: -1) { sum = sum * s2 + oddReciprocals[k] }
         return sum

@@ -203,17 +203,15 @@ package struct PositionEstimator: Sendable, Equatable {
         // - one offline: nothing (0).
         // So every cell reads its gateways side by side, in one branch-free pass.
         let stride = f.gateways.count
-        var base = [Double](repeating: 0, count: stride)
-        var gain = [Double](repeating: 0, count: stride)
-        var least = [Double](repeating: 0, count: stride)
+        var terms = [(base: Double, gain: Double, least: Double)](repeating: (0, 0, 0), count: stride)
         var hears = false
         for (k, g) in f.gateways.enumerated() where offline.isEmpty || !offline.contains(g.id) {
             if let rssi = signals.first(where: { $0.gateway == g.id })?.rssi {
-                (base[k], gain[k], least[k]) = (rssi - measuredPower, slope, -.infinity)
+                terms[k] = (rssi - measuredPower, slope, -.infinity)
                 hears = true
             } else {
                 // Heard nothing where the model expects a reading: as unlikely as that reading is.
-                (base[k], gain[k], least[k]) = (measuredPower - model.silent, -slope, 0)
+                terms[k] = (measuredPower - model.silent, -slope, 0)
             }
         }
         guard hears else { return nil }
@@ -238,48 +236,44 @@ package struct PositionEstimator: Sendable, Equatable {
         // The radio map holds for the exponent it was built with; another one gets the model alone.
         let distances = mappedWith?.exponent == exponent && !f.mapped.isEmpty ? f.mapped : f.logDistance2
         distances.withUnsafeBufferPointer { distance in
-            base.withUnsafeBufferPointer { base in
-                gain.withUnsafeBufferPointer { gain in
-                    least.withUnsafeBufferPointer { least in
-                        for row in rows {
-                            for column in columns {
-                                let square = row * f.columns + column
-                                let i = Int(f.squares[square])
-                                if i < 0 { continue }
-                                // The prior's terms and the Cauchy terms multiplied, the prior
-                                // relative to its heaviest square.
-                                var product = 1.0
-                                if let p = prior {
-                                    let w = p.weights[
-                                        (row - rows.lowerBound) * columns.count + column - columns.lowerBound]
-                                    if w < model.prune * p.top { continue }
-                                    product = p.top / w
-                                }
-                                var fold = 0.0
-                                let at = i * stride
-                                var k = 0
-                                while k < stride {
-                                    // Eight terms of at most 1 + (150 dB)² · tail each stay far below
-                                    // the range of a double; then a large product is folded out.
-                                    let end = min(k + 8, stride)
-                                    while k < end {
-                                        let r = max(base[k] + gain[k] * distance[at + k], least[k])
-                                        product *= 1 + r * r * tail
-                                        k += 1
-                                    }
-                                    if product > 1e200 {
-                                        fold += Numerics.likelihoodLog(product)
-                                        product = 1
-                                    }
-                                }
-                                if fold > 0, folded.isEmpty { folded = [Double](repeating: 0, count: inverse.count) }
-                                if !folded.isEmpty { folded.append(fold) }
-                                inverse.append(product)
-                                cells.append(i)
-                                squares.append(Int32(square))
-                                heaviest = min(heaviest, product)
+            terms.withUnsafeBufferPointer { terms in
+                for row in rows {
+                    for column in columns {
+                        let square = row * f.columns + column
+                        let i = Int(f.squares[square])
+                        if i < 0 { continue }
+                        // The prior's terms and the Cauchy terms multiplied, the prior relative to
+                        // its heaviest square.
+                        var product = 1.0
+                        if let p = prior {
+                            let w = p.weights[
+                                (row - rows.lowerBound) * columns.count + column - columns.lowerBound]
+                            if w < model.prune * p.top { continue }
+                            product = p.top / w
+                        }
+                        var fold = 0.0
+                        let at = i * stride
+                        var k = 0
+                        while k < stride {
+                            // Eight terms of at most 1 + (150 dB)² · tail each stay far below
+                            // the range of a double; then a large product is folded out.
+                            let end = min(k + 8, stride)
+                            while k < end {
+                                let r = max(terms[k].base + terms[k].gain * distance[at + k], terms[k].least)
+                                product *= 1 + r * r * tail
+                                k += 1
+                            }
+                            if product > 1e200 {
+                                fold += Numerics.likelihoodLog(product)
+                                product = 1
                             }
                         }
+                        if fold > 0, folded.isEmpty { folded = [Double](repeating: 0, count: inverse.count) }
+                        if !folded.isEmpty { folded.append(fold) }
+                        inverse.append(product)
+                        cells.append(i)
+                        squares.append(Int32(square))
+                        heaviest = min(heaviest, product)
                     }
                 }
             }
@@ -293,13 +287,13 @@ package struct PositionEstimator: Sendable, Equatable {
                     offline: offline, previous: nil, elapsed: elapsed)
         }
         var (sum, sx, sy) = (0.0, 0.0, 0.0)
-        var weights = inverse
+        var weights: [Double]
         if folded.isEmpty {
-            for k in weights.indices { weights[k] = heaviest / inverse[k] }
+            weights = inverse.map { heaviest / $0 }
         } else {
-            for k in weights.indices { weights[k] = -(folded[k] + Numerics.likelihoodLog(inverse[k])) }
-            let best = weights.max() ?? 0
-            for k in weights.indices { weights[k] = Numerics.exp(weights[k] - best) }
+            let logs = zip(folded, inverse).map { -($0 + Numerics.likelihoodLog($1)) }
+            let best = logs.max() ?? 0
+            weights = logs.map { Numerics.exp($0 - best) }
         }
         for k in weights.indices {
             // e^−60 is below a double's precision beside the heaviest cell's 1.

@@ -16,8 +16,6 @@ struct TrackPosition: Sendable {
     private(set) var signals: [PositionEstimator.Signal] = []
     private(set) var offline: Set<String> = []
     var settled = false
-    /// The floor of the estimate while it is settled.
-    private var settledFloor: String?
     /// The belief's evidence from `estimate` with the floor's strongest signal `roomsTop` and the
     /// engine's `roomsModel`, kept while they stand (`LocatorTrack.positionEvidence`); a new
     /// estimate drops it.
@@ -38,7 +36,6 @@ struct TrackPosition: Sendable {
         self.signals = estimate == nil ? [] : signals
         self.offline = estimate == nil ? [] : offline
         self.settled = estimate != nil && settled
-        settledFloor = self.settled ? estimate?.floor : nil
     }
 
     /// Whether `signals` and `offline` are what the last estimate was made from.
@@ -49,7 +46,7 @@ struct TrackPosition: Sendable {
     /// Whether the position stands settled on `floor` and `cands` are the evidence it was estimated
     /// from: another estimate would give the same.
     func stands(on floor: String, _ cands: [LocatorTrack.Candidate], offline: Set<String>) -> Bool {
-        guard settled, settledFloor == floor, signals.count == cands.count, self.offline == offline else {
+        guard settled, estimate?.floor == floor, signals.count == cands.count, self.offline == offline else {
             return false
         }
         for i in cands.indices where signals[i].gateway != cands[i].gateway || signals[i].rssi != cands[i].latest.signal
