@@ -9,6 +9,12 @@
 /// over the readings of the points that heard the gateway (a point weighs as many as it
 /// averages), d the distance from the cell to the point. Without
 /// survey points R is 0, and the model alone places the beacon.
+///
+/// Where the map has measured the level, a reading scatters about it by what varies from one
+/// visit to the next (`surveyScatter`), no longer by the model's `shadowing`: the Cauchy width
+/// there is s² = scatter² + (shadowing² − scatter²) · shrink / (Σ w + shrink), and each term is
+/// weighed as a density (s / shadowing times the model's), so a narrow cell that explains a
+/// reading outweighs a wide one that merely allows it.
 extension PositionEstimator {
     /// What the radio maps were built with: the offsets of `surveyed` in its order, and the exponent.
     struct MapKey: Sendable, Equatable {
@@ -28,13 +34,17 @@ extension PositionEstimator {
         mappedWith = key
         let offset = Dictionary(uniqueKeysWithValues: zip(surveyed, offsets))
         for name in floors.keys where !floors[name]!.survey.isEmpty {
-            floors[name]!.mapped = Self.radioMap(floors[name]!, offsets: offset, exponent: exponent, model: model)
+            (floors[name]!.mapped, floors[name]!.widths) = Self.radioMap(
+                floors[name]!, offsets: offset, exponent: exponent, model: model)
         }
     }
 
     /// The floor's `logDistance2` with its radio map in it: where the model expects
-    /// `−slope · ln d²`, the map expects that plus R, which is the model's level at ln d² − R / slope.
-    static func radioMap(_ f: Floor, offsets: [String: Double], exponent: Double, model: Model) -> [Double] {
+    /// `−slope · ln d²`, the map expects that plus R, which is the model's level at ln d² − R / slope;
+    /// and per cell and gateway the Cauchy term's width (`Floor.widths`).
+    static func radioMap(
+        _ f: Floor, offsets: [String: Double], exponent: Double, model: Model
+    ) -> (distances: [Double], widths: [Width]) {
         let stride = f.gateways.count
         let slope = 10 * exponent / Numerics.ln10 / 2  // dB per unit of ln(d²)
         var sum = [Double](repeating: 0, count: f.logDistance2.count)
@@ -74,6 +84,11 @@ extension PositionEstimator {
         for j in mapped.indices where weight[j] > 0 {
             mapped[j] -= sum[j] / (weight[j] + model.surveyShrink) / slope
         }
-        return mapped
+        let wide = model.shadowing * model.shadowing
+        let narrow = min(model.surveyScatter * model.surveyScatter, wide)
+        let widths = weight.map { w in
+            Width(model, width2: narrow + (wide - narrow) * model.surveyShrink / (w + model.surveyShrink))
+        }
+        return (mapped, widths)
     }
 }

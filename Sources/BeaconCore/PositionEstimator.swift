@@ -53,6 +53,10 @@ package struct PositionEstimator: Sendable, Equatable {
         /// cell far from every point (weight near 0) keeps the model, and a lone reflected
         /// reading moves none far.
         package var surveyShrink = 3.0
+        /// dB: the width of a filtered RSSI's scatter about what a survey measured at the same
+        /// place, from one visit to the next (fading, a body or the beacon turning, a door): the
+        /// part of `shadowing` that a map cannot take away.
+        package var surveyScatter = 4.0
         package init() {}
     }
 
@@ -120,8 +124,22 @@ package struct PositionEstimator: Sendable, Equatable {
         /// `logDistance2` with the radio map in it: per cell and gateway, the ln d² at which the
         /// model expects the level the map does (empty: no survey, or not built yet).
         var mapped: [Double] = []
+        /// Beside `mapped`, per cell and gateway, the width of its Cauchy term.
+        var widths: [Width] = []
 
         var grid: Grid { Grid(origin: origin, columns: columns, rows: rows) }
+    }
+
+    /// A hearing gateway's Cauchy term at a cell, relative to the model's (`shadowing` wide):
+    /// `scale + r² · tail` for a residual of r dB, a density s wide over one `shadowing` wide.
+    struct Width: Sendable, Equatable {
+        var scale: Double
+        var tail: Double
+
+        init(_ model: Model, width2: Double) {
+            scale = (width2 / (model.shadowing * model.shadowing)).squareRoot()
+            tail = scale / (2 * width2)
+        }
     }
 
     package let model: Model
@@ -203,15 +221,17 @@ package struct PositionEstimator: Sendable, Equatable {
         // - one offline: nothing (0).
         // So every cell reads its gateways side by side, in one branch-free pass.
         let stride = f.gateways.count
-        var terms = [(base: Double, gain: Double, least: Double)](repeating: (0, 0, 0), count: stride)
+        // `weigh` is 1 for a gateway that hears the beacon: its term takes the surveyed width.
+        var terms = [(base: Double, gain: Double, least: Double, weigh: Double)](
+            repeating: (0, 0, 0, 0), count: stride)
         var hears = false
         for (k, g) in f.gateways.enumerated() where offline.isEmpty || !offline.contains(g.id) {
             if let rssi = signals.first(where: { $0.gateway == g.id })?.rssi {
-                terms[k] = (rssi - measuredPower, slope, -.infinity)
+                terms[k] = (rssi - measuredPower, slope, -.infinity, 1)
                 hears = true
             } else {
                 // Heard nothing where the model expects a reading: as unlikely as that reading is.
-                terms[k] = (measuredPower - model.silent, -slope, 0)
+                terms[k] = (measuredPower - model.silent, -slope, 0, 0)
             }
         }
         guard hears else { return nil }
@@ -234,46 +254,57 @@ package struct PositionEstimator: Sendable, Equatable {
         squares.reserveCapacity(columns.count * rows.count)
         var heaviest = Double.infinity
         // The radio map holds for the exponent it was built with; another one gets the model alone.
-        let distances = mappedWith?.exponent == exponent && !f.mapped.isEmpty ? f.mapped : f.logDistance2
+        let surveyed = mappedWith?.exponent == exponent && !f.mapped.isEmpty
+        let distances = surveyed ? f.mapped : f.logDistance2
+        // A gateway's term is `scale + r² · tail`: the model's (1, `tail`), or a hearing gateway's
+        // surveyed width at the cell.
         distances.withUnsafeBufferPointer { distance in
-            terms.withUnsafeBufferPointer { terms in
-                for row in rows {
-                    for column in columns {
-                        let square = row * f.columns + column
-                        let i = Int(f.squares[square])
-                        if i < 0 { continue }
-                        // The prior's terms and the Cauchy terms multiplied, the prior relative to
-                        // its heaviest square.
-                        var product = 1.0
-                        if let p = prior {
-                            let w = p.weights[
-                                (row - rows.lowerBound) * columns.count + column - columns.lowerBound]
-                            if w < model.prune * p.top { continue }
-                            product = p.top / w
-                        }
-                        var fold = 0.0
-                        let at = i * stride
-                        var k = 0
-                        while k < stride {
-                            // Eight terms of at most 1 + (150 dB)² · tail each stay far below
-                            // the range of a double; then a large product is folded out.
-                            let end = min(k + 8, stride)
-                            while k < end {
-                                let r = max(terms[k].base + terms[k].gain * distance[at + k], terms[k].least)
-                                product *= 1 + r * r * tail
-                                k += 1
+            (surveyed ? f.widths : []).withUnsafeBufferPointer { widths in
+                terms.withUnsafeBufferPointer { terms in
+                    for row in rows {
+                        for column in columns {
+                            let square = row * f.columns + column
+                            let i = Int(f.squares[square])
+                            if i < 0 { continue }
+                            // The prior's terms and the Cauchy terms multiplied, the prior relative to
+                            // its heaviest square.
+                            var product = 1.0
+                            if let p = prior {
+                                let w = p.weights[
+                                    (row - rows.lowerBound) * columns.count + column - columns.lowerBound]
+                                if w < model.prune * p.top { continue }
+                                product = p.top / w
                             }
-                            if product > 1e200 {
-                                fold += Numerics.likelihoodLog(product)
-                                product = 1
+                            var fold = 0.0
+                            let at = i * stride
+                            var k = 0
+                            while k < stride {
+                                // Eight terms of at most 1 + (150 dB)² · tail each (a few times
+                                // that surveyed) stay far below the range of a double; then a
+                                // large product is folded out.
+                                let end = min(k + 8, stride)
+                                while k < end {
+                                    let r = max(terms[k].base + terms[k].gain * distance[at + k], terms[k].least)
+                                    if surveyed {
+                                        let (w, weigh) = (widths[at + k], terms[k].weigh)
+                                        product *= 1 + weigh * (w.scale - 1) + r * r * (tail + weigh * (w.tail - tail))
+                                    } else {
+                                        product *= 1 + r * r * tail
+                                    }
+                                    k += 1
+                                }
+                                if product > 1e200 {
+                                    fold += Numerics.likelihoodLog(product)
+                                    product = 1
+                                }
                             }
+                            if fold > 0, folded.isEmpty { folded = [Double](repeating: 0, count: inverse.count) }
+                            if !folded.isEmpty { folded.append(fold) }
+                            inverse.append(product)
+                            cells.append(i)
+                            squares.append(Int32(square))
+                            heaviest = min(heaviest, product)
                         }
-                        if fold > 0, folded.isEmpty { folded = [Double](repeating: 0, count: inverse.count) }
-                        if !folded.isEmpty { folded.append(fold) }
-                        inverse.append(product)
-                        cells.append(i)
-                        squares.append(Int32(square))
-                        heaviest = min(heaviest, product)
                     }
                 }
             }

@@ -256,7 +256,8 @@ struct LocationBench {
                     positionErrors[method, default: PositionErrors()].add(hypot(p.x - here.x, p.y - here.y))
                 }
             }
-            for (name, p) in zip(PositionBaselines.names, positionBaselines?.positions(at: tick) ?? []) {
+            let baselinePositions = zip(PositionBaselines.names, positionBaselines?.positions(at: tick) ?? [])
+            for (name, p) in baselinePositions {
                 positionErrors[name, default: PositionErrors()].add(hypot(p.x - here.x, p.y - here.y))
             }
             rate.addSecond(endingAt: Int64(tick), atRest: atRest)
@@ -273,7 +274,9 @@ struct LocationBench {
                     scores[m].add(.init(time: tick, truth: room.name, boundaryDistance: distance, answer: a))
                 }
                 log.tick(
-                    tick, here, room: room.name, boundary: distance, atRest: atRest, answers: zip(methods, answers))
+                    tick, here, room: room.name, boundary: distance, atRest: atRest, answers: zip(methods, answers),
+                    positions: zip(placed.map(\.0), position).compactMap { m, p in p.map { (m, $0) } }
+                        + baselinePositions.map { ($0, (x: $1.x, y: $1.y)) })
             } else {
                 for b in baselines.indices { _ = baselines[b].owner(at: tick) }
             }

@@ -7,7 +7,8 @@ import Vocabulary
 /// gateway message in the order the locator received it (`message`: that order; `received`: the
 /// order the subscriber got it from the gateways; topic; payload as published), then one line per
 /// scored second (`tick` RFC 3339, the true position, room, distance to its nearest boundary,
-/// whether the tag was at rest, and each method's answer: a room, `null` for none, `"?"` unknown).
+/// whether the tag was at rest, each method's answer: a room, `null` for none, `"?"` unknown, and
+/// under `positions` each positioning method's and baseline's `[x, y]` then, where it has one).
 struct LocationRunLog {
     private var lines: [String] = []
 
@@ -25,7 +26,7 @@ struct LocationRunLog {
 
     mutating func tick(
         _ time: Double, _ truth: TruthTrack.Sample, room: String, boundary: Double, atRest: Bool,
-        answers: some Sequence<(String, RoomAnswer)>
+        answers: some Sequence<(String, RoomAnswer)>, positions: some Sequence<(String, (x: Double, y: Double))>
     ) {
         var json = JSONWriter()
         json.beginObject()
@@ -42,6 +43,20 @@ struct LocationRunLog {
             case .room(let name): json.field(method, name)
             }
         }
+        var placed = false
+        for (method, p) in positions {
+            if !placed {
+                json.key("positions")
+                json.beginObject()
+                placed = true
+            }
+            json.key(method)
+            json.beginArray()
+            json.double(p.x, decimals: 3)
+            json.double(p.y, decimals: 3)
+            json.endArray()
+        }
+        if placed { json.endObject() }
         json.endObject()
         lines.append(json.text)
     }
