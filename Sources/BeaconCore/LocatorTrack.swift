@@ -77,6 +77,13 @@ package struct LocatorTrack: Sendable {
     /// No gateway's reading is held.
     package var hasNoReadings: Bool { feeds.isEmpty }
 
+    /// Not home and no reading held: nothing left to decide, and the beacon can be forgotten. A
+    /// mutating getter, so that a track read through a dictionary's values is read in place: a
+    /// plain getter there copies the whole track, at every beacon every tick.
+    package var isGone: Bool {
+        mutating get { feeds.isEmpty && location?.isHome == false }
+    }
+
     /// The readings held of `gateway`, in timestamp order.
     package func readings(of gateway: String) -> [Sample]? {
         feeds.first { $0.gateway == gateway }?.samples

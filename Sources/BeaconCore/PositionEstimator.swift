@@ -142,6 +142,16 @@ package struct PositionEstimator: Sendable, Equatable {
         }
     }
 
+    /// One gateway's residual at a cell, max(base + gain · ln d², least), and whether its term
+    /// takes the surveyed width (`weigh` 1: it hears the beacon). A struct, not a tuple: an array of
+    /// tuples looks its type up at run time, at every estimate.
+    struct Term {
+        var base: Double
+        var gain: Double
+        var least: Double
+        var weigh: Double
+    }
+
     package let model: Model
     var floors: [String: Floor]
     /// The gateways heard at the plan's survey points (sorted): the radio map takes their offsets.
@@ -221,17 +231,15 @@ package struct PositionEstimator: Sendable, Equatable {
         // - one offline: nothing (0).
         // So every cell reads its gateways side by side, in one branch-free pass.
         let stride = f.gateways.count
-        // `weigh` is 1 for a gateway that hears the beacon: its term takes the surveyed width.
-        var terms = [(base: Double, gain: Double, least: Double, weigh: Double)](
-            repeating: (0, 0, 0, 0), count: stride)
+        var terms = [Term](repeating: Term(base: 0, gain: 0, least: 0, weigh: 0), count: stride)
         var hears = false
         for (k, g) in f.gateways.enumerated() where offline.isEmpty || !offline.contains(g.id) {
             if let rssi = signals.first(where: { $0.gateway == g.id })?.rssi {
-                terms[k] = (rssi - measuredPower, slope, -.infinity, 1)
+                terms[k] = Term(base: rssi - measuredPower, gain: slope, least: -.infinity, weigh: 1)
                 hears = true
             } else {
                 // Heard nothing where the model expects a reading: as unlikely as that reading is.
-                terms[k] = (measuredPower - model.silent, -slope, 0, 0)
+                terms[k] = Term(base: measuredPower - model.silent, gain: -slope, least: 0, weigh: 0)
             }
         }
         guard hears else { return nil }

@@ -120,17 +120,21 @@ package struct RoomBelief: Sendable, Equatable {
     /// Returns the largest change of any probability (0: the belief is settled for this evidence).
     @discardableResult
     package mutating func update(seconds: Double, evidence: [Evidence], offline: Set<String>, _ m: Model) -> Double {
-        let before = probabilities
         let oldPlaces = places
-        admit(evidence, m)
-        predict(seconds: seconds, m)
-        observe(evidence, offline: offline, m)
-        if !evidence.isEmpty { updates += 1 }
-        prune(m)
-        guard places == oldPlaces else { return 1 }
-        var change = 0.0
-        for i in probabilities.indices { change = max(change, abs(probabilities[i] - before[i])) }
-        return change
+        // The probabilities before, on the stack: a copy of the array would be copied again at
+        // the first write.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: probabilities.count) { before in
+            _ = before.initialize(from: probabilities)
+            admit(evidence, m)
+            predict(seconds: seconds, m)
+            observe(evidence, offline: offline, m)
+            if !evidence.isEmpty { updates += 1 }
+            prune(m)
+            guard places == oldPlaces else { return 1 }
+            var change = 0.0
+            for i in probabilities.indices { change = max(change, abs(probabilities[i] - before[i])) }
+            return change
+        }
     }
 
     /// Starts an empty belief from a place already known (a location read back at start), certain
@@ -176,19 +180,24 @@ package struct RoomBelief: Sendable, Equatable {
         let n = places.count
         guard n > 1 else { return }
         let stay = Numerics.pow(m.stay, max(seconds, 0))
-        // Each place's floor as the index of the first place on that floor: the n² pairs below
-        // compare integers, not floor names.
-        var floors = [Int](repeating: 0, count: n)
-        for i in 1..<n { floors[i] = places.firstIndex { $0.floor == places[i].floor } ?? i }
-        var next = [Double](repeating: 0, count: n)
-        for j in 0..<n {
-            var weights = 0.0
-            for i in 0..<n where i != j { weights += floors[i] == floors[j] ? 1 : m.floorMove }
-            next[j] += stay * probabilities[j]
-            let moving = (1 - stay) * probabilities[j] / weights
-            for i in 0..<n where i != j { next[i] += moving * (floors[i] == floors[j] ? 1 : m.floorMove) }
+        // Scratch on the stack: a heap array a tick, at every beacon, cost more than the sums.
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: n) { floors in
+            withUnsafeTemporaryAllocation(of: Double.self, capacity: n) { next in
+                // Each place's floor as the index of the first place on that floor: the n² pairs
+                // below compare integers, not floor names.
+                floors[0] = 0
+                for i in 1..<n { floors[i] = places.firstIndex { $0.floor == places[i].floor } ?? i }
+                next.initialize(repeating: 0)
+                for j in 0..<n {
+                    var weights = 0.0
+                    for i in 0..<n where i != j { weights += floors[i] == floors[j] ? 1 : m.floorMove }
+                    next[j] += stay * probabilities[j]
+                    let moving = (1 - stay) * probabilities[j] / weights
+                    for i in 0..<n where i != j { next[i] += moving * (floors[i] == floors[j] ? 1 : m.floorMove) }
+                }
+                for j in 0..<n { probabilities[j] = next[j] }
+            }
         }
-        probabilities = next
     }
 
     /// Bayes' rule with the tick's evidence. A place none of whose gateways can speak (all offline)
@@ -198,31 +207,37 @@ package struct RoomBelief: Sendable, Equatable {
         var top = m.silent
         for e in evidence { top = max(top, e.signal) }
         // Per place, the sum of its hearing gateways' likelihoods (relative to the strongest), how
-        // many they are, and the strongest of them.
-        var sums = [Double](repeating: 0, count: places.count)
-        var counts = [Int](repeating: 0, count: places.count)
-        var strongest = [Double](repeating: m.silent, count: places.count)
-        for e in evidence {
-            let i = places.firstIndex(of: e.place)!
-            sums[i] += Numerics.exp((e.signal - top) / m.spread)
-            counts[i] += 1
-            strongest[i] = max(strongest[i], e.signal)
-        }
-        var total = 0.0
-        for i in places.indices {
-            let likelihood: Double
-            if counts[i] > 0 {
-                likelihood = sums[i] / Double(counts[i])
-                var others = m.silent
-                for j in places.indices where j != i { others = max(others, strongest[j]) }
-                lastHeard[i] = Heard(own: strongest[i], others: others)
-            } else if offline.isEmpty || gateways[i].contains(where: { !offline.contains($0) }) {
-                likelihood = Numerics.exp((m.silent - top) / m.spread)
-            } else {
-                likelihood = Self.mute(lastHeard[i], top: top, m)
+        // many they are, and the strongest of them; scratch on the stack, as in `predict`.
+        let n = places.count
+        let total = withUnsafeTemporaryAllocation(of: Double.self, capacity: 3 * n) { scratch in
+            scratch.initialize(repeating: 0)
+            let (sums, counts, strongest) = (
+                scratch.baseAddress!, scratch.baseAddress! + n, scratch.baseAddress! + 2 * n
+            )
+            for i in 0..<n { strongest[i] = m.silent }
+            for e in evidence {
+                let i = places.firstIndex(of: e.place)!
+                sums[i] += Numerics.exp((e.signal - top) / m.spread)
+                counts[i] += 1
+                strongest[i] = max(strongest[i], e.signal)
             }
-            probabilities[i] *= likelihood
-            total += probabilities[i]
+            var total = 0.0
+            for i in 0..<n {
+                let likelihood: Double
+                if counts[i] > 0 {
+                    likelihood = sums[i] / counts[i]
+                    var others = m.silent
+                    for j in 0..<n where j != i { others = max(others, strongest[j]) }
+                    lastHeard[i] = Heard(own: strongest[i], others: others)
+                } else if offline.isEmpty || gateways[i].contains(where: { !offline.contains($0) }) {
+                    likelihood = Numerics.exp((m.silent - top) / m.spread)
+                } else {
+                    likelihood = Self.mute(lastHeard[i], top: top, m)
+                }
+                probabilities[i] *= likelihood
+                total += probabilities[i]
+            }
+            return total
         }
         guard total > 0 else {
             probabilities = [Double](repeating: 1 / Double(places.count), count: places.count)

@@ -277,7 +277,7 @@ package struct Locator: Sendable {
             }
             // A beacon that is not_home with no reading left is forgotten, so memory follows the
             // beacons present; if it comes back it starts afresh (its previous location was null anyway).
-            if tracks.byBeacon.values[i].location?.isHome == false, tracks.byBeacon.values[i].hasNoReadings {
+            if tracks.byBeacon.values[i].isGone {
                 tracks.byBeacon.remove(at: i)
                 if beacon.scheme == .device { topics.forgetDevice(beacon) }
                 gone = true
