@@ -36,8 +36,9 @@ extension PositionEstimator {
     }
 
     /// The belief spread by a walk of `elapsed` seconds: a Gaussian of σ² = (speed · elapsed)² +
-    /// fidget², separable, so one pass along the rows and one along the columns. The kernel is cut
-    /// where it falls below `prune`, as the belief was. nil: nothing to spread, or spread wider
+    /// fidget², separable, so one pass along the rows and one along the columns, each square's
+    /// weight over the rooms' squares alone (`reach`). The kernel is cut where it falls below
+    /// `prune`, as the belief was. nil: nothing to spread, or spread wider
     /// than the floor, which is as good as no prior.
     func spread(_ belief: Belief, on f: Floor, elapsed: Double) -> Prior? {
         guard !belief.isEmpty, belief.grid == f.grid else { return nil }
@@ -65,16 +66,17 @@ extension PositionEstimator {
         let columns = max(low - k, 0)..<min(high + k + 1, f.columns)
         let rows = max(firstRow - k, 0)..<min(lastRow + k + 1, f.rows)
         let width = columns.count
+        let reach = Self.reach(belief, on: f, kernel: kernel, columns: low...high, rows: rows)
         // Along the rows: only the belief's rows hold anything. (Read and written through buffer
         // pointers: the passes are most of a position's cost after its likelihood.)
         var along = [Double](repeating: 0, count: (lastRow - firstRow + 1) * width)
         var weights = [Double](repeating: 0, count: rows.count * width)
         kernel.withUnsafeBufferPointer { kernel in
             along.withUnsafeMutableBufferPointer { along in
-                for (s, w) in zip(belief.squares, belief.weights) {
+                for (n, (s, w)) in zip(belief.squares, belief.weights).enumerated() {
                     let (row, column) = (Int(s) / f.columns, Int(s) % f.columns)
                     let base = (row - firstRow) * width - columns.lowerBound + column
-                    let w = Double(w)
+                    let w = Double(w) / reach[n]
                     for j in max(-k, columns.lowerBound - column)...min(k, columns.upperBound - 1 - column) {
                         along[base + j] += w * kernel[j + k]
                     }
@@ -95,6 +97,37 @@ extension PositionEstimator {
         // The heaviest square of the box, in a room or not: the cut is relative to it.
         let top = weights.max() ?? 0
         return top > 0 ? Prior(columns: columns, rows: rows, weights: weights, top: top) : nil
+    }
+
+    /// Per square of the belief, how much of the kernel about it falls on the plan's rooms: a
+    /// beacon walks within the rooms, so a square's weight spreads over the rooms' squares alone,
+    /// its share beyond the outline given back to them. Without it a square by an outer wall would
+    /// lose a share of its weight at every tick, and a still beacon there would be placed inwards.
+    static func reach(
+        _ belief: Belief, on f: Floor, kernel: [Double], columns: ClosedRange<Int>, rows: Range<Int>
+    ) -> [Double] {
+        let k = kernel.count / 2
+        let width = columns.count
+        // The rooms' squares summed along each row of the box, at the belief's columns.
+        var along = [Double](repeating: 0, count: rows.count * width)
+        for row in rows {
+            for column in columns {
+                var sum = 0.0
+                for j in max(-k, -column)...min(k, f.columns - 1 - column)
+                where f.squares[row * f.columns + column + j] >= 0 {
+                    sum += kernel[j + k]
+                }
+                along[(row - rows.lowerBound) * width + column - columns.lowerBound] = sum
+            }
+        }
+        return belief.squares.map { s in
+            let (row, column) = (Int(s) / f.columns, Int(s) % f.columns)
+            var sum = 0.0
+            for j in max(-k, rows.lowerBound - row)...min(k, rows.upperBound - 1 - row) {
+                sum += kernel[j + k] * along[(row + j - rows.lowerBound) * width + column - columns.lowerBound]
+            }
+            return max(sum, 1)
+        }
     }
 
     /// The belief to carry from a posterior given as `squares` (ascending) and weights relative to

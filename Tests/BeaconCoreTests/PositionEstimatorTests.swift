@@ -219,6 +219,30 @@ import Testing
         #expect(heaviest { abs($0 - 5) < 1 } < 0.5, "\(zip(x, belief.weights).map { ($0, $1) })")
     }
 
+    /// A walk stays within the rooms: a square in the plan's corner spreads all its weight over
+    /// the rooms' squares, as one in the middle does, rather than losing what falls beyond the
+    /// outline (which placed a still beacon by an outer wall inwards, tick after tick).
+    @Test func aWalkStaysWithinTheRooms() throws {
+        let estimator = PositionEstimator(plan: Self.plan)
+        let f = estimator.floors["1"]!
+        func spread(from point: (x: Double, y: Double)) throws -> Double {
+            let prior = try #require(estimator.spread(Self.belief(estimator, at: [point]), on: f, elapsed: 1))
+            var inRooms = 0.0
+            for row in prior.rows {
+                for column in prior.columns where f.squares[row * f.columns + column] >= 0 {
+                    inRooms +=
+                        prior.weights[
+                            (row - prior.rows.lowerBound) * prior.columns.count + column
+                                - prior.columns.lowerBound]
+                }
+            }
+            return inRooms
+        }
+        let corner = try spread(from: (0.25, 0.25))
+        let middle = try spread(from: (2.25, 1.75))
+        #expect(abs(corner / middle - 1) < 1e-9, "\(corner) \(middle)")
+    }
+
     @Test func aSplitBeliefIsAnsweredInItsHeavierPartNotOnTheWall() throws {
         let estimator = PositionEstimator(plan: Self.plan)
         let d = SitePosition(x: 2, y: 2, z: 1).distance(to: Self.plan.gateways[0].position)
