@@ -74,9 +74,6 @@ package struct LocatorTrack: Sendable {
 
     package init() {}
 
-    /// No gateway's reading is held.
-    package var hasNoReadings: Bool { feeds.isEmpty }
-
     /// Not home and no reading held: nothing left to decide, and the beacon can be forgotten. A
     /// mutating getter, so that a track read through a dictionary's values is read in place: a
     /// plain getter there copies the whole track, at every beacon every tick.

@@ -38,8 +38,8 @@ extension PositionEstimator {
     /// The belief spread by a walk of `elapsed` seconds: a Gaussian of σ² = (speed · elapsed)² +
     /// fidget², separable, so one pass along the rows and one along the columns, each square's
     /// weight over the rooms' squares alone (`reach`). The kernel is cut where it falls below
-    /// `prune`, as the belief was. nil: nothing to spread, or spread wider
-    /// than the floor, which is as good as no prior.
+    /// `prune`, as the belief was. nil: nothing to spread, or spread wider than the floor, which is
+    /// as good as no prior.
     func spread(_ belief: Belief, on f: Floor, elapsed: Double) -> Prior? {
         guard !belief.isEmpty, belief.grid == f.grid else { return nil }
         let walk = model.speed * max(elapsed, 0)

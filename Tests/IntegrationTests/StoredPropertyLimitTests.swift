@@ -53,7 +53,7 @@ import Testing
         #expect(declarations.count > 300)
         let track = try #require(declarations.first { $0.type.name == "LocatorTrack" })
         #expect(track.type.properties.contains("location"))
-        #expect(!track.type.properties.contains("hasNoReadings"))
+        #expect(!track.type.properties.contains("isGone"))
         #expect(declarations.contains { $0.type.name == "LocatorTrack.Sample" })
     }
 
