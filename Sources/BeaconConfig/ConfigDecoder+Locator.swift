@@ -53,6 +53,7 @@ extension ConfigDecoder {
         try m.read("position_deadband", into: &s.positions.deadband) { v throws(ConfigError) in
             try v.number(in: 0...100)
         }
+        try m.read("fingerprints", into: &s.belief.fingerprints) { v throws(ConfigError) in try Self.fingerprints(v) }
         if s.handOver.minHistory > s.handOver.historyWindow {
             throw m.error(
                 "min_history", locatedAt: ["min_history", "history_window"],
@@ -74,6 +75,37 @@ extension ConfigDecoder {
             }
             s.rssiOffsets = result
         }
+    }
+
+    /// `fingerprints:`, as `beacon2mqtt survey` prints them: per room (`floor` optional), per gateway
+    /// `[mean dBm, spread dB, share heard]`. nil: an empty list.
+    static func fingerprints(_ v: ConfigValue) throws(ConfigError) -> RoomFingerprints? {
+        var rooms: [RoomFingerprints.Room] = []
+        for item in try v.list() {
+            let r = try item.mapping()
+            let floor = try r["floor"].flatMap { v throws(ConfigError) in v.isNull ? nil : try v.nonEmptyText() }
+            let place = RoomBelief.Place(floor: floor, room: try r.required("room").nonEmptyText())
+            if let first = rooms.firstIndex(where: { $0.place == place }) {
+                throw r.error(
+                    "room", locatedAt: ["room"], "a floor's rooms must be unique (also fingerprints[\(first)])")
+            }
+            let rssi = try r.required("rssi").mapping()
+            var levels: [String: RoomFingerprints.Level] = [:]
+            for gateway in rssi.keys.sorted() {
+                let entry = rssi[gateway]!
+                if let problem = TopicLevel.problem(gateway) { throw entry.error("gateway id \(problem)") }
+                let triple = try entry.list()
+                guard triple.count == 3 else {
+                    throw entry.error("expected [mean dBm, spread dB, share heard], found \(triple.count) numbers")
+                }
+                levels[gateway] = RoomFingerprints.Level(
+                    mean: try triple[0].number(in: -127...20), spread: try triple[1].number(in: 0.5...40),
+                    heard: try triple[2].number(in: 0.001...0.999))
+            }
+            guard !levels.isEmpty else { throw rssi.at.error("no gateway: a room needs the level of at least one") }
+            rooms.append(RoomFingerprints.Room(place: place, levels: levels))
+        }
+        return rooms.isEmpty ? nil : RoomFingerprints(rooms: rooms)
     }
 
     /// `k/n`: shard k of n locators (1 ≤ k ≤ n ≤ 1024).

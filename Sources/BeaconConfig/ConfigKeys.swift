@@ -39,8 +39,9 @@ enum ConfigKeys {
             "switch_sustained",
             "history_window", "min_history", "min_dwell", "floor_confirmations", "rssi_offset", "mqtt_room_topic",
             "shard", "engine", "min_confidence", "allow_unknown", "foreign_sources", "site_plan",
-            "position_deadband",
+            "position_deadband", "fingerprints",
         ],
+        "locator.fingerprints[]": ["floor", "room", "rssi"],
         "locator.foreign_sources[]": ["format", "topic", "availability", "nodes"],
         "locator.foreign_sources[].nodes[]": ["node", "gateway", "floor", "room", "position"],
         "locator.foreign_sources[].nodes[].position": ["x", "y", "z"],
@@ -50,7 +51,7 @@ enum ConfigKeys {
     ]
 
     /// Sections whose keys are names chosen by the operator (gateway ids), not fixed keys.
-    static let freeForm: Set<String> = ["locator.rssi_offset"]
+    static let freeForm: Set<String> = ["locator.rssi_offset", "locator.fingerprints[].rssi"]
 
     /// Keys refused with a specific explanation instead of "unknown key".
     static let refused: [String: String] = [

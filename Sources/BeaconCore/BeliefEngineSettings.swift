@@ -8,6 +8,10 @@ package struct BeliefEngineSettings: Sendable, Equatable {
     package var allowsUnknown: Bool = true
     /// The model's constants (not configurable: they describe radio and people, not a site).
     package var model = RoomBelief.Model()
+    /// The rooms as a teach-in measured them (`locator.fingerprints`): the rooms of a floor they
+    /// cover are weighed by how well each explains what the gateways publish; nil: by the
+    /// gateways' own rooms.
+    package var fingerprints: RoomFingerprints? = nil
 
     package init() {}
 }

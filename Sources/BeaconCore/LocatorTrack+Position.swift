@@ -67,23 +67,32 @@ extension LocatorTrack {
         if let kept = position.rooms(top: top, model) {
             rooms = kept
         } else {
-            // A room gets about (1 − stay) / (places − 1) of the belief a tick by moves, weighed by
-            // its share against the likeliest room's: below `forget` · (capacity − 1) / (1 − stay)
-            // of that share a full belief could not keep it, and it would be admitted and
-            // forgotten over and over (its belief never settled), so it is no evidence.
-            let shares = position.estimate?.rooms ?? []
-            let least =
-                (shares.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
-                / max(1 - model.stay, model.forget)
-            rooms = shares.filter { $0.probability >= least }.map { share in
-                RoomBelief.Evidence(
-                    gateway: Self.planGateway, place: .init(floor: floor, room: share.room),
-                    signal: top + model.spread * Numerics.log(max(share.probability, Self.leastShare)))
-            }
+            rooms = Self.evidence(
+                shares: (position.estimate?.rooms ?? []).map { (.init(floor: floor, room: $0.room), $0.probability) },
+                top: top, model)
             position.keep(rooms: rooms, top: top, model)
         }
         guard elsewhere else { return rooms }
         return evidence.filter { $0.place.floor != floor } + rooms
+    }
+
+    /// Rooms' shares as the belief engine's evidence, one gateway's (`planGateway`) scaled to the
+    /// floor's strongest signal `top`: each room as likely as its share.
+    static func evidence(
+        shares: [(place: RoomBelief.Place, probability: Double)], top: Double, _ model: RoomBelief.Model
+    ) -> [RoomBelief.Evidence] {
+        // A room gets about (1 − stay) / (places − 1) of the belief a tick by moves, weighed by its
+        // share against the likeliest room's: below `forget` · (capacity − 1) / (1 − stay) of that
+        // share a full belief could not keep it, and it would be admitted and forgotten over and
+        // over (its belief never settled), so it is no evidence.
+        let least =
+            (shares.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
+            / max(1 - model.stay, model.forget)
+        return shares.filter { $0.probability >= least }.map { share in
+            RoomBelief.Evidence(
+                gateway: planGateway, place: share.place,
+                signal: top + model.spread * Numerics.log(max(share.probability, leastShare)))
+        }
     }
 
     /// The engine's `change` with the position on its location; with no change, the location again
@@ -107,7 +116,8 @@ extension LocatorTrack {
         return location.map { (previous, $0) }
     }
 
-    /// The plan speaks for the rooms of its floor as one gateway that is never offline.
+    /// The plan, or the fingerprints, speak for the rooms of a floor as one gateway that is never
+    /// offline.
     static let planGateway = ""
     /// The smallest share a room's evidence reflects (a share of 0 is not a certainty).
     static let leastShare = 1e-6

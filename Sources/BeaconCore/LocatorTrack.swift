@@ -14,13 +14,20 @@ package struct LocatorTrack: Sendable {
         package var room: String?
         /// dBm: the filtered RSSI with its calibration applied; from the distance when none was published.
         package var signal: Double
+        /// dB: the locator's calibration in `signal` (`locator.rssi_offset` or the fitted one), so
+        /// `signal − offset` is what the gateway published, as room fingerprints read it.
+        package var offset: Double
 
-        package init(timestamp: Timestamp, distance: Double, floor: String?, room: String?, signal: Double? = nil) {
+        package init(
+            timestamp: Timestamp, distance: Double, floor: String?, room: String?, signal: Double? = nil,
+            offset: Double = 0
+        ) {
             self.timestamp = timestamp
             self.distance = distance
             self.floor = floor
             self.room = room
             self.signal = signal ?? Self.signal(distance: distance)
+            self.offset = offset
         }
 
         /// The RSSI a beacon of the default measured power (−59 dBm at 1 m) shows at `distance` in
@@ -147,6 +154,15 @@ package struct LocatorTrack: Sendable {
         location = l
         restoredPending = true
         nextDecision = nil
+    }
+
+    /// What the gateways published at `t`, as room fingerprints read it: each online gateway's
+    /// newest fresh reading, its place and its signal without the locator's calibration (dBm),
+    /// sorted by gateway.
+    package func published(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>) -> [RoomBelief.Evidence] {
+        candidates(at: t, s, offline: offline).map {
+            RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal - $0.latest.offset)
+        }
     }
 
     /// Gateways whose readings count at `t`, sorted by id.
@@ -384,7 +400,16 @@ package struct LocatorTrack: Sendable {
         let gateways = cands.lazy.map {
             RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal)
         }
-        let evidence = site == nil ? Array(gateways) : positionEvidence(gateways, at: t, s.belief.model)
+        let evidence =
+            if let fingerprints = s.belief.fingerprints {
+                Self.fingerprintEvidence(
+                    Array(gateways), published: cands.map { ($0.gateway, $0.latest.signal - $0.latest.offset) },
+                    fingerprints, offline: offline, s.belief.model)
+            } else if site == nil {
+                Array(gateways)
+            } else {
+                positionEvidence(gateways, at: t, s.belief.model)
+            }
         let change = belief.update(at: t, evidence: evidence, offline: offline, interval: s.interval, s.belief.model)
         guard let best = belief.rooms.best else { return nil }
         let current = glance()

@@ -117,6 +117,11 @@ package struct Locator: Sendable {
     /// The current location of a beacon, nil when never located.
     package func location(of beacon: BeaconIdentity) -> LocatorLocation? { tracks[beacon]?.location }
 
+    /// What the gateways published of `beacon` that counts at tick `t` (`LocatorTrack.published`).
+    package func published(of beacon: BeaconIdentity, at t: Timestamp) -> [RoomBelief.Evidence] {
+        tracks[beacon]?.published(at: t, settings, offline: offline) ?? []
+    }
+
     /// Feeds one received message; returns false when it is none of the subscribed kinds. With
     /// `received` (the locator's wall clock at its arrival), each gateway's timestamps are checked
     /// against it and taken onto it (`GatewayClocks`); without, they are taken as they are (a replay).
@@ -169,11 +174,14 @@ package struct Locator: Sendable {
         timeline.read(r.timestamp)
         if !offline.isEmpty, offline.remove(r.gateway) != nil { everyTrackDue = true }
         let (keep, decided, signal) = (settings.handOver.historyWindow, timeline.lastTick, signal(r))
+        let offset = signal == nil ? 0 : offset(of: r.gateway) ?? 0
         tracks.edit(r.beacon) {
             if let name = r.name { $0.name = name }
             if let power = r.measuredPower { $0.measuredPower = Double(power) }
             $0.insert(
-                .init(timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room, signal: signal),
+                .init(
+                    timestamp: r.timestamp, distance: d, floor: r.floor, room: r.room, signal: signal,
+                    offset: offset),
                 gateway: r.gateway, keep: keep, decided: decided)
         }
     }

@@ -111,13 +111,61 @@ package struct SiteSurvey: Sendable {
 
     private func score(_ walk: Walk, _ settings: LocatorSettings, _ distance: DistanceSettings) -> Score {
         var s = Score()
-        guard let first = walk.marks.first, let last = walk.messages.last else { return s }
+        var named: String?
+        replay(walk, settings, distance) { locator, _, mark in
+            let l = locator.location(of: beacon)
+            let room = l.flatMap { $0.isHome && !$0.isUnknown ? $0.room ?? $0.gateway : nil }
+            s.seconds += 1
+            if room == mark.room { s.right += 1 }
+            if let room {
+                if let named, named != room { s.changes += 1 }
+                named = room
+            }
+        }
+        return s
+    }
+
+    /// The room fingerprints the walks measured (docs/locator.md, "Room fingerprints"): each second
+    /// from a walk's first mark, what the gateways published that the locator with `settings`
+    /// weighs then (no locator calibration: fingerprints hold whatever offsets), as a sample of
+    /// the room marked last, on the floor of a gateway of that room that hears the beacon (else of
+    /// the strongest). nil: no second with a signal.
+    package func fingerprints(
+        _ settings: LocatorSettings, distance: DistanceSettings = DistanceSettings()
+    )
+        -> RoomFingerprints?
+    {
+        var settings = settings
+        settings.belief.fingerprints = nil
+        var samples: [RoomFingerprints.Sample] = []
+        for walk in walks {
+            replay(walk, settings, distance) { locator, t, mark in
+                let heard = locator.published(of: beacon, at: t)
+                guard let strongest = heard.max(by: { $0.signal < $1.signal }) else { return }
+                let floor =
+                    mark.floor ?? heard.first { $0.place.room == mark.room }?.place.floor ?? strongest.place.floor
+                samples.append(
+                    RoomFingerprints.Sample(
+                        place: .init(floor: floor, room: mark.room),
+                        signals: Dictionary(heard.map { ($0.gateway, $0.signal) }, uniquingKeysWith: { a, _ in a })))
+            }
+        }
+        return samples.isEmpty ? nil : RoomFingerprints.fit(samples)
+    }
+
+    /// Replays `walk` through a locator with `settings`, and at each whole second from its first
+    /// mark to its last message, once that second is decided, calls `second` with the locator, the
+    /// second and the mark in force.
+    private func replay(
+        _ walk: Walk, _ settings: LocatorSettings, _ distance: DistanceSettings,
+        _ second: (Locator, Timestamp, Mark) -> Void
+    ) {
+        guard let first = walk.marks.first, let last = walk.messages.last else { return }
         var locator = Locator(settings: settings, baseTopic: baseTopic, distance: distance)
         let step = settings.interval
         var out: [OutboundMessage] = []
         var next = 0
         var mark = 0
-        var named: String?
         var t = Timestamp(microseconds: first.time.microseconds - first.time.microseconds % step.microseconds)
         if t < first.time { t = t + step }
         // A walk's messages before its first mark still warm the locator up.
@@ -129,17 +177,9 @@ package struct SiteSurvey: Sendable {
             locator.advance(to: t + settings.settle, into: &out)
             out.removeAll(keepingCapacity: true)
             while mark + 1 < walk.marks.count, walk.marks[mark + 1].time <= t { mark += 1 }
-            let l = locator.location(of: beacon)
-            let room = l.flatMap { $0.isHome && !$0.isUnknown ? $0.room ?? $0.gateway : nil }
-            s.seconds += 1
-            if room == walk.marks[mark].room { s.right += 1 }
-            if let room {
-                if let named, named != room { s.changes += 1 }
-                named = room
-            }
+            second(locator, t, walk.marks[mark])
             t = t + step
         }
-        return s
     }
 
     /// The `rssi_offset` per gateway that names the marked rooms best, starting from `settings`' own,
@@ -224,6 +264,33 @@ package struct SiteSurvey: Sendable {
             }
         }
         return out
+    }
+}
+
+extension SiteSurvey {
+    /// `locator.fingerprints` as YAML flow mappings, one a room: each gateway's `[mean dBm, spread
+    /// dB, share heard]`, the share kept within what the configuration accepts (0.001…0.999).
+    package static func flowItems(_ f: RoomFingerprints) -> [String] {
+        f.rooms.map { room in
+            let rssi = room.levels.keys.sorted().map { g in
+                let l = room.levels[g]!
+                return "\(quoted(g)): [\(JSONWriter.format(l.mean, decimals: 1)), "
+                    + "\(JSONWriter.format(l.spread, decimals: 1)), "
+                    + "\(JSONWriter.format(min(max(l.heard, 0.001), 0.999), decimals: 3))]"
+            }
+            let floor = room.place.floor.map { "floor: \(quoted($0)), " } ?? ""
+            return "{\(floor)room: \(quoted(room.place.room)), rssi: {\(rssi.joined(separator: ", "))}}"
+        }
+    }
+
+    /// A YAML double-quoted scalar.
+    package static func quoted(_ text: String) -> String {
+        var out = "\""
+        for c in text {
+            if c == "\"" || c == "\\" { out.append("\\") }
+            out.append(c)
+        }
+        return out + "\""
     }
 }
 

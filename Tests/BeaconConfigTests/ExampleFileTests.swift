@@ -130,6 +130,7 @@ import Testing
             "devices": [("name", "p"), ("irk", "ec0234a357c8ad05341010a60a397d9b")],
             "foreign_sources": [("format", "espresense"), ("nodes", "[]")],
             "nodes": [("node", "n1")],
+            "fingerprints": [("room", "hall"), ("rssi", "{a: [-50, 3, 0.5]}")],
         ]
         for path in ConfigKeys.allPaths {
             let parts = path.split(separator: ".").map(String.init)

@@ -101,6 +101,53 @@ import Vocabulary
         }
     }
 
+    @Test func fingerprintsAreRoomsWithEachGatewaysLevel() throws {
+        #expect(try parse("").locator.belief.fingerprints == nil)
+        let f = try #require(
+            try parse(
+                """
+                locator:
+                  fingerprints:
+                    - {floor: "0", room: "living room", rssi: {kitchen-gw: [-52.1, 6.6, 0.998], hall: [-64.8, 4.8, 0.5]}}
+                    - {room: hall, rssi: {hall: [-50, 3, 0.9]}}
+                """
+            ).locator.belief.fingerprints)
+        #expect(f.rooms.map(\.place) == [.init(floor: "0", room: "living room"), .init(floor: nil, room: "hall")])
+        #expect(f.rooms[0].levels["kitchen-gw"] == .init(mean: -52.1, spread: 6.6, heard: 0.998))
+        #expect(f.rooms[1].levels == ["hall": .init(mean: -50, spread: 3, heard: 0.9)])
+        #expect(f.gateways == ["kitchen-gw", "hall"])
+        #expect(try parse("locator:\n  fingerprints: []\n").locator.belief.fingerprints == nil)
+    }
+
+    @Test func aFingerprintsMistakeNamesItsLineAndKey() {
+        for (room, says) in [
+            ("{room: hall, rssi: {a: [-50, 3]}}", "expected [mean dBm, spread dB, share heard], found 2"),
+            ("{room: hall, rssi: {a: [-50, 3, 1]}}", "between"),
+            ("{room: hall, rssi: {a: [-50, 0, 0.5]}}", "between"),
+            ("{room: hall, rssi: {\"a/b\": [-50, 3, 0.5]}}", "gateway id"),
+            ("{room: hall, rssi: {}}", "no gateway"),
+            ("{rssi: {a: [-50, 3, 0.5]}}", "missing"),
+        ] {
+            do {
+                _ = try parse("locator:\n  enabled: true\n  fingerprints:\n    - \(room)\n")
+                Issue.record("\(room) was accepted")
+            } catch {
+                #expect(error.key.hasPrefix("locator.fingerprints"), "\(room): \(error.key)")
+                #expect(error.line == 4, "\(room)")
+                #expect(error.message.contains(says), "\(room): \(error.message)")
+            }
+        }
+        do {
+            _ = try parse(
+                "locator:\n  fingerprints:\n    - {room: hall, rssi: {a: [-50, 3, 0.5]}}\n"
+                    + "    - {room: hall, rssi: {a: [-60, 3, 0.5]}}\n")
+            Issue.record("a room twice was accepted")
+        } catch {
+            #expect(error.line == 4)
+            #expect(error.message.contains("unique"), "\(error.message)")
+        }
+    }
+
     @Test func rssiOffsetKeysMustBeGatewayIdsAndValuesDecibels() {
         #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    hall: 99\n") }
         #expect(throws: ConfigError.self) { try parse("locator:\n  rssi_offset:\n    \"a/b\": 1\n") }

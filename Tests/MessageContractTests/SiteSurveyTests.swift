@@ -13,13 +13,19 @@ struct SiteSurveyTests {
     /// Proximity messages a second apart: in the hall A hears −60 and B −66 + bias; in the office
     /// the other way round. The marks are the true rooms' entries.
     static func walk(bias: Double) -> (messages: [(topic: String, payload: String)], marks: [SiteSurvey.Mark]) {
+        walk { _, inHall in [("A", "hall", inHall ? -60.0 : -70), ("B", "office", (inHall ? -66.0 : -58) + bias)] }
+    }
+
+    /// The walk with each second's readings, (gateway, its room, rssi_filtered), given the second
+    /// and whether the beacon is in the hall then.
+    static func walk(
+        _ readings: (Int, Bool) -> [(String, String, Double)]
+    ) -> (messages: [(topic: String, payload: String)], marks: [SiteSurvey.Mark]) {
         var messages: [(topic: String, payload: String)] = []
         let rooms = [(0, "hall"), (60, "office"), (120, "hall")]
         for second in 0..<180 {
             let inHall = second < 60 || second >= 120
-            for (gw, room, rssi) in [
-                ("A", "hall", inHall ? -60.0 : -70), ("B", "office", (inHall ? -66.0 : -58) + bias),
-            ] {
+            for (gw, room, rssi) in readings(second, inHall) {
                 let payload =
                     #"{"accuracy":2.0,"rssi_filtered":\#(rssi),"measured_power":-59,"floor":"1","room":"\#(room)","#
                     + #""timestamp":"\#(Fixtures.at(Double(second) + 0.1).rfc3339)"}"#
@@ -64,5 +70,30 @@ struct SiteSurveyTests {
         var survey = SiteSurvey(baseTopic: "beacons", beacon: Fixtures.beacon(2))
         #expect(survey.add(messages: messages, marks: marks) == 0)
         #expect(survey.score(LocatorSettings()).right == 0)
+    }
+
+    /// Gateway B stands in the office by the hall's wall: it hears the beacon in the hall 3 dB
+    /// better than A, the hall's own gateway, and in the office only a little better still. The
+    /// gateways' rooms name the office all along; the fingerprints tell the rooms apart by how much
+    /// A and B each hear in them.
+    @Test func fingerprintsTellApartRoomsThatTheGatewaysRoomsConfuse() throws {
+        let (messages, marks) = Self.walk { second, inHall in
+            [("A", "hall", inHall ? -60.0 : -66), ("B", "office", inHall ? -57.0 : -56)].map {
+                ($0.0, $0.1, $0.2 + (second % 2 == 0 ? 1 : -1))
+            }
+        }
+        var survey = SiteSurvey(baseTopic: "beacons", beacon: Fixtures.beacon(1))
+        survey.add(messages: messages, marks: marks)
+        #expect(survey.score(LocatorSettings()).percent < 50)
+        let fingerprints = try #require(survey.fingerprints(LocatorSettings()))
+        let hall = try #require(fingerprints.rooms.first { $0.place == .init(floor: "1", room: "hall") })
+        // The hall's seconds from its marks, each with the newest reading: A at −60 ± 1, and a few
+        // seconds of the office's −66 after the walk came back (the locator's readings stay fresh).
+        #expect(abs(hall.levels["A"]!.mean + 60) < 1, "\(hall.levels)")
+        var settings = LocatorSettings()
+        settings.belief.fingerprints = fingerprints
+        let score = survey.score(settings)
+        #expect(score.percent > 90, "\(score)")
+        #expect(score.changes == 2)
     }
 }

@@ -110,9 +110,15 @@ struct SurveyCommand: Command {
         var fitted = settings
         fitted.rssiOffsets = offsets
         let after = survey.score(fitted, distance: config.ranging.distance)
+        let fingerprints = survey.fingerprints(fitted, distance: config.ranging.distance)
+        var printed = fitted
+        printed.belief.fingerprints = fingerprints
         let levels = TopicTree(base: base).location(beacon).dropFirst(base.count + 1).dropLast("/location".count)
         context.out("beacon: \(levels), gateways: \(survey.gateways.joined(separator: ", "))\n")
         context.out("before: \(Self.line(before))\nafter:  \(Self.line(after))\n")
+        if fingerprints != nil {
+            context.out("with fingerprints: \(Self.line(survey.score(printed, distance: config.ranging.distance)))\n")
+        }
         context.out("suggested configuration:\nlocator:\n  rssi_offset:")
         if offsets.isEmpty {
             context.out(" {}\n")
@@ -120,6 +126,7 @@ struct SurveyCommand: Command {
             context.out("\n")
             for g in offsets.keys.sorted() { context.out("    \(g): \(Int(offsets[g]!))\n") }
         }
+        if let fingerprints { context.out(Self.fingerprintsSection(fingerprints)) }
         guard let plan = settings.positions.plan, inputs.contains(where: { $0.marks.contains { $0.point != nil } })
         else {
             return .success
@@ -203,23 +210,20 @@ struct SurveyCommand: Command {
     static func surveySection(_ points: [SitePlan.SurveyPoint]) -> String {
         var out = "survey:\n"
         for p in points {
-            let rssi = p.rssi.keys.sorted().map { "\(quoted($0)): \(JSONWriter.format(p.rssi[$0]!, decimals: 1))" }
+            let rssi = p.rssi.keys.sorted().map {
+                "\(SiteSurvey.quoted($0)): \(JSONWriter.format(p.rssi[$0]!, decimals: 1))"
+            }
             out +=
-                "  - {floor: \(quoted(p.floor)), x: \(JSONWriter.format(p.point.x, decimals: 2)), "
+                "  - {floor: \(SiteSurvey.quoted(p.floor)), x: \(JSONWriter.format(p.point.x, decimals: 2)), "
                 + "y: \(JSONWriter.format(p.point.y, decimals: 2)), power: \(JSONWriter.format(p.power, decimals: 0)), "
                 + "rssi: {\(rssi.joined(separator: ", "))}, readings: \(p.readings)}\n"
         }
         return out
     }
 
-    /// A YAML double-quoted scalar.
-    private static func quoted(_ text: String) -> String {
-        var out = "\""
-        for c in text {
-            if c == "\"" || c == "\\" { out.append("\\") }
-            out.append(c)
-        }
-        return out + "\""
+    /// `locator.fingerprints`, indented under `locator:`: one flow mapping a room.
+    static func fingerprintsSection(_ f: RoomFingerprints) -> String {
+        "  fingerprints:\n" + SiteSurvey.flowItems(f).map { "    - \($0)\n" }.joined()
     }
 
     /// Each room typed, stamped with the wall clock as it is entered.

@@ -294,6 +294,12 @@ extension ManPage {
             "locator.position_deadband", "metres, 0…100", "1",
             "With a site plan: a location is published again (same room) once its position moved this far from the one last published."
         ),
+        .init("locator.fingerprints[].floor", "text", "none", "The room's floor."),
+        .init("locator.fingerprints[].room", "text", "—", "Required: the room, unique on its floor."),
+        .init(
+            "locator.fingerprints[].rssi", "map gateway id → [mean dBm, spread dB, share heard]", "—",
+            "Required: per gateway, what it published of the beacon there: its mean (−127…20), spread (0.5…40) and the share of seconds it heard it (0.001…0.999)."
+        ),
         .init(
             "locator.foreign_sources[].format", "espresense openmqttgateway", "—",
             "Required: whose messages (ESPresense nodes; OpenMQTTGateway or Theengs Gateway)."),

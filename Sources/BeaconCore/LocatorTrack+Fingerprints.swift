@@ -1,0 +1,24 @@
+/// Rooms weighed by their fingerprints (docs/locator.md, "Room fingerprints"): on the floor of the
+/// strongest gateway, when the fingerprints cover it, each room is as likely as its fingerprint
+/// explains the tick's signals, in place of the evidence of the gateways' own rooms.
+extension LocatorTrack {
+    /// The belief engine's evidence with the rooms of the strongest gateway's floor weighed by
+    /// `fingerprints` on what each gateway `published` (its signal without the locator's
+    /// calibration, which a later calibration would otherwise move against the fingerprints); the
+    /// evidence of other floors as it is (floors still weigh against each other by signal). As it
+    /// is too when no gateway with a level hears the beacon.
+    static func fingerprintEvidence(
+        _ evidence: [RoomBelief.Evidence], published: [(gateway: String, signal: Double)],
+        _ fingerprints: RoomFingerprints, offline: Set<String>, _ model: RoomBelief.Model
+    ) -> [RoomBelief.Evidence] {
+        guard var strongest = evidence.first else { return evidence }
+        for e in evidence.dropFirst() where e.signal > strongest.signal { strongest = e }
+        let floor = strongest.place.floor
+        guard fingerprints.covers(floor: floor) else { return evidence }
+        var signals: [String: Double] = [:]
+        for (e, p) in zip(evidence, published) where e.place.floor == floor { signals[p.gateway] = p.signal }
+        let shares = fingerprints.shares(signals, floor: .some(floor), offline: offline)
+        guard !shares.isEmpty else { return evidence }
+        return evidence.filter { $0.place.floor != floor } + Self.evidence(shares: shares, top: strongest.signal, model)
+    }
+}

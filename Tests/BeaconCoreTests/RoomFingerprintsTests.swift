@@ -1,0 +1,88 @@
+import Testing
+
+@testable import BeaconCore
+
+@Suite struct RoomFingerprintsTests {
+    static let west = RoomBelief.Place(floor: "0", room: "west")
+    static let east = RoomBelief.Place(floor: "0", room: "east")
+
+    /// A teach-in of `seconds` seconds in each room: per second, each gateway's signal there (nil:
+    /// not heard) and a ±`wobble` dB alternation.
+    static func samples(
+        _ levels: [RoomBelief.Place: [String: Double?]], seconds: Int = 20, wobble: Double = 2
+    ) -> [RoomFingerprints.Sample] {
+        [west, east].flatMap { place in
+            (0..<seconds).map { n in
+                let signals = (levels[place] ?? [:]).compactMapValues {
+                    $0.map { $0 + (n % 2 == 0 ? wobble : -wobble) }
+                }
+                return RoomFingerprints.Sample(place: place, signals: signals)
+            }
+        }
+    }
+
+    static func probability(
+        _ shares: [(place: RoomBelief.Place, probability: Double)], _ place: RoomBelief.Place
+    )
+        -> Double
+    {
+        shares.first { $0.place == place }?.probability ?? 0
+    }
+
+    @Test func aRoomsLevelIsTheMeanAndSpreadOfWhatItsGatewaysPublishedThere() {
+        let f = RoomFingerprints.fit(
+            Self.samples([Self.west: ["a": -60, "b": nil], Self.east: ["a": -70, "b": -65]]))
+        let west = f.rooms.first { $0.place == Self.west }!
+        #expect(west.levels["a"] == .init(mean: -60, spread: 2, heard: 21.0 / 22))
+        // Never heard in the west room: all its readings' mean and spread, and a share of 1 / 22.
+        #expect(west.levels["b"] == .init(mean: -65, spread: 2, heard: 1.0 / 22))
+        let east = f.rooms.first { $0.place == Self.east }!
+        #expect(east.levels["b"]?.heard == 21.0 / 22)
+        #expect(f.gateways == ["a", "b"])
+    }
+
+    @Test func theSpreadIsNeverBelowTheLeast() {
+        let f = RoomFingerprints.fit(Self.samples([Self.west: ["a": -60], Self.east: ["a": -70]], wobble: 0))
+        #expect(f.rooms.allSatisfy { $0.levels["a"]?.spread == RoomFingerprints.least })
+    }
+
+    /// Gateway "a" stands in the west room by the wall: it hears the east room only 5 dB less
+    /// well, and better than east's own gateway "b" does. The strongest gateway's room would be
+    /// west; the fingerprints know what "a" and "b" publish on either side.
+    @Test func aGatewayByAWallDoesNotClaimTheRoomBehindIt() {
+        let f = RoomFingerprints.fit(
+            Self.samples([Self.west: ["a": -58, "b": -80], Self.east: ["a": -63, "b": -70]]))
+        let shares = f.shares(["a": -63, "b": -71])
+        #expect(Self.probability(shares, Self.east) > 0.95, "\(shares)")
+        #expect(Self.probability(shares, Self.west) + Self.probability(shares, Self.east) == 1)
+    }
+
+    /// "c" hears the beacon in the east room only: its silence speaks for the west room, unless it
+    /// is offline, when it says nothing.
+    @Test func aSilentGatewayCountsUnlessItIsOffline() {
+        let f = RoomFingerprints.fit(
+            Self.samples([Self.west: ["a": -65, "c": nil], Self.east: ["a": -65, "c": -75]]))
+        let silent = f.shares(["a": -65])
+        #expect(Self.probability(silent, Self.west) > 0.9, "\(silent)")
+        let offline = f.shares(["a": -65], offline: ["c"])
+        #expect(abs(Self.probability(offline, Self.west) - 0.5) < 1e-9, "\(offline)")
+    }
+
+    /// One gateway 40 dB off a room's level counts as `reach` spreads off: three gateways that
+    /// agree on the room still carry it.
+    @Test func oneWildReadingDoesNotRuleARoomOut() {
+        let f = RoomFingerprints.fit(
+            Self.samples([
+                Self.west: ["a": -60, "b": -60, "c": -60, "d": -60],
+                Self.east: ["a": -72, "b": -72, "c": -72, "d": -60],
+            ]))
+        let shares = f.shares(["a": -60, "b": -60, "c": -60, "d": -20])
+        #expect(Self.probability(shares, Self.west) > 0.9, "\(shares)")
+    }
+
+    @Test func noGatewayWithALevelHearingTheBeaconIsNoAnswer() {
+        let f = RoomFingerprints.fit(Self.samples([Self.west: ["a": -60], Self.east: ["a": -70]]))
+        #expect(f.shares(["z": -50]).isEmpty)
+        #expect(RoomFingerprints(rooms: []).shares(["a": -60]).isEmpty)
+    }
+}
