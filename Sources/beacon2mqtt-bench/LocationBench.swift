@@ -40,19 +40,26 @@ struct LocationBench {
         var positionMethod: String?
     }
     /// Each locator twice: on the gateways' messages, then with half of the receivers as ESPresense
-    /// nodes (`ESPresenseRelay`) read through `locator.foreign_sources`; with a site plan, the first
-    /// locator once more with the plan and once with the surveyed plan (`SitePlacing`).
-    func variants(placing: SitePlacing?) -> [Variant] {
+    /// nodes (`ESPresenseRelay`) read through `locator.foreign_sources`; the first locator once
+    /// more with the fingerprints of the calibration runs' teach-in (`teachIn`, its `locator`
+    /// keys); with a site plan, once more with the plan and once with the surveyed plan
+    /// (`SitePlacing`).
+    func variants(placing: SitePlacing?, teachIn: String?) -> [Variant] {
         let name = { (keys: String) in keys.isEmpty ? "locate" : "locate \(keys)" }
+        // The first locator's keys with `more` (a flow mapping) added.
+        let first = { (more: String) in locators[0].isEmpty ? more : "\(locators[0].dropLast()), \(more.dropFirst())" }
         var out = locators.flatMap {
             [
                 Variant(name: name($0), keys: $0, mixed: false),
                 Variant(name: name($0) + ESPresenseRelay.suffix, keys: $0, mixed: true),
             ]
         }
+        if let teachIn {
+            out.append(Variant(name: name(locators[0]) + Self.teachInSuffix, keys: first(teachIn), mixed: false))
+        }
         guard let placing else { return out }
         for (method, plan) in zip(Self.positionMethods, [placing.locatorKeys, placing.surveyedKeys]) {
-            let keys = locators[0].isEmpty ? plan : "\(locators[0].dropLast()), \(plan.dropFirst())"
+            let keys = first(plan)
             out.append(
                 Variant(
                     name: name(locators[0]) + method.dropFirst("locate".count), keys: keys, mixed: false,
@@ -60,6 +67,8 @@ struct LocationBench {
         }
         return out
     }
+    /// The locator with the calibration runs' room fingerprints.
+    static let teachInSuffix = " + teach-in"
     /// The positioning locators' methods: on the plan, and on the plan with the calibration runs as its survey.
     static let positionMethods = ["locate + site plan", "locate + site plan + survey"]
     static let sentinelMinor: UInt16 = 2
@@ -87,12 +96,20 @@ struct LocationBench {
         let site = try SiteDescription(path: options.location.site)
         let runs = try SiteRecording.load(site)
         let placing = try SitePlacing(site: site, runs: runs, scratch: scratch)
-        let variants = variants(placing: placing)
+        // Every run's gateways first: the calibration runs' messages are the teach-in.
+        var relayed: [[GatewayMessage]] = []
+        for (i, run) in runs.enumerated() {
+            Console.line("  location: \(site.name) \(run.name) (\(Int(run.end - run.start)) s)")
+            relayed.append(try record(run, index: i, site: site))
+        }
+        let teachIn = Self.teachIn(
+            zip(runs, relayed).filter { $0.0.use == "calibration" }.map { ($0.1, Self.marks($0.0, site: site)) })
+        let variants = variants(placing: placing, teachIn: teachIn)
         let methods = variants.map(\.name) + Self.baselines
         var outcomes: [RunOutcome] = []
         for (i, run) in runs.enumerated() {
-            Console.line("  location: \(site.name) \(run.name) (\(Int(run.end - run.start)) s)")
-            outcomes.append(try replay(run, index: i, site: site, variants: variants, placing: placing))
+            outcomes.append(
+                try replay(run, index: i, relayed: relayed[i], site: site, variants: variants, placing: placing))
         }
         let wall = BenchClock.seconds(since: started)
         var scopes: [(String, [RunOutcome])] = outcomes.map { ($0.name, [$0]) }
@@ -196,14 +213,49 @@ struct LocationBench {
 
     // MARK: - One run
 
+    /// One real gateway per receiver on the run's captures: what they publish, in time order.
+    private func record(
+        _ run: SiteRecording, index: Int, site: SiteDescription
+    ) throws(BenchFailure)
+        -> [GatewayMessage]
+    {
+        let prefix = "location-\(index + 1)"
+        let captures = try ReceiverCaptures.write(run, site: site, scratch: scratch, prefix: prefix)
+        return Self.timeOrdered(try runGateways(captures, site: site, prefix: prefix), site: site)
+    }
+
+    /// The run as a teach-in's marks: a mark at each tick whose true room differs from the last one's.
+    static func marks(_ run: SiteRecording, site: SiteDescription) -> [SiteSurvey.Mark] {
+        var marks: [SiteSurvey.Mark] = []
+        let (truth, floor) = (run.truth, site.rooms.rooms[0].floor)
+        var tick = run.start.rounded(.up)
+        while tick <= run.end {
+            let here = truth.nearest(to: tick)
+            if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor), marks.last?.room != room.name {
+                marks.append(.init(time: ReceiverCaptures.timestamp(tick), room: room.name))
+            }
+            tick += 1
+        }
+        return marks
+    }
+
+    /// The `locator` keys (a flow mapping) with the room fingerprints `beacon2mqtt survey` fits on
+    /// `walks`; nil: no walk, or no second to fit.
+    static func teachIn(_ walks: [(messages: [GatewayMessage], marks: [SiteSurvey.Mark])]) -> String? {
+        let topics = walks.flatMap { $0.messages.map(\.topic) }
+        guard let beacon = SiteSurvey.busiestBeacon(topics, baseTopic: "beacons") else { return nil }
+        var survey = SiteSurvey(baseTopic: "beacons", beacon: beacon)
+        for walk in walks { survey.add(messages: walk.messages.map { ($0.topic, $0.payload) }, marks: walk.marks) }
+        guard let fingerprints = survey.fingerprints(LocatorSettings()) else { return nil }
+        return "{fingerprints: [\(SiteSurvey.flowItems(fingerprints).joined(separator: ", "))]}"
+    }
+
     private func replay(
-        _ run: SiteRecording, index: Int, site: SiteDescription, variants: [Variant], placing: SitePlacing?
+        _ run: SiteRecording, index: Int, relayed: [GatewayMessage], site: SiteDescription, variants: [Variant],
+        placing: SitePlacing?
     ) throws(BenchFailure) -> RunOutcome {
         let methods = variants.map(\.name) + Self.baselines
         let prefix = "location-\(index + 1)"
-        let captures = try ReceiverCaptures.write(run, site: site, scratch: scratch, prefix: prefix)
-        let gatewayMessages = try runGateways(captures, site: site, prefix: prefix)
-        let relayed = Self.timeOrdered(gatewayMessages, site: site)
         var decided: [[Location]] = []
         let mixed = ESPresenseRelay(site: site)
         for (n, v) in variants.enumerated() {
@@ -234,9 +286,6 @@ struct LocationBench {
         var rate = MessageRate(pairs: heard)
         var log = LocationRunLog()
         for (n, m) in relayed.enumerated() { log.message(n, m) }
-        // The run as a teach-in (`beacon2mqtt survey`): the messages as mosquitto_sub -v prints them,
-        // and a mark at each tick whose true room differs from the last one's.
-        var marks: [String] = []
         var tick = run.start.rounded(.up)
         while tick <= run.end {
             for l in decided.indices {
@@ -263,9 +312,6 @@ struct LocationBench {
             rate.addSecond(endingAt: Int64(tick), atRest: atRest)
             if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor) {
                 let distance = site.rooms.boundaryDistance(x: here.x, y: here.y, floor: floor)
-                if marks.last.map({ !$0.hasSuffix(" \(room.name)") }) ?? true {
-                    marks.append("\(ReceiverCaptures.timestamp(tick).rfc3339) \(room.name)")
-                }
                 var answers = answer
                 for b in baselines.indices {
                     answers.append(baselines[b].owner(at: tick).map { .room(site.receivers[$0].room) } ?? .none)
@@ -286,9 +332,13 @@ struct LocationBench {
         let slug = run.name.replacingOccurrences(of: " ", with: "-")
         let directory = options.location.log ?? options.resultsDirectory
         try log.write(to: "\(directory)/location-\(site.name)-\(slug).jsonl")
+        // The run as a teach-in (`beacon2mqtt survey`): the messages as mosquitto_sub -v prints them,
+        // and its marks.
         try Self.write(
             relayed.map { "\($0.topic) \($0.payload)" }, to: "\(directory)/survey-\(site.name)-\(slug).messages")
-        try Self.write(marks, to: "\(directory)/survey-\(site.name)-\(slug).marks")
+        try Self.write(
+            Self.marks(run, site: site).map { "\($0.time.rfc3339) \($0.room)" },
+            to: "\(directory)/survey-\(site.name)-\(slug).marks")
         return RunOutcome(
             name: run.name, use: run.use,
             scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), positions: positionErrors,
