@@ -38,8 +38,7 @@ struct ESPresenseRelay {
                 + "floor: \(LocationBench.quoted(n.floor)), room: \(LocationBench.quoted(n.room))}"
         }
         let source = "foreign_sources: [{format: espresense, nodes: [\(list.joined(separator: ", "))]}]"
-        guard keys.hasSuffix("}") else { return "{\(source)}" }
-        return String(keys.dropLast()) + ", \(source)}"
+        return LocationBench.merged(keys, "{\(source)}")
     }
 
     /// The ESPresense device id and report for one of our proximity payloads; nil when it has no

@@ -46,8 +46,7 @@ struct LocationBench {
     /// (`SitePlacing`).
     func variants(placing: SitePlacing?, teachIn: String?) -> [Variant] {
         let name = { (keys: String) in keys.isEmpty ? "locate" : "locate \(keys)" }
-        // The first locator's keys with `more` (a flow mapping) added.
-        let first = { (more: String) in locators[0].isEmpty ? more : "\(locators[0].dropLast()), \(more.dropFirst())" }
+        let first = { (more: String) in Self.merged(locators[0], more) }
         var out = locators.flatMap {
             [
                 Variant(name: name($0), keys: $0, mixed: false),
@@ -68,6 +67,14 @@ struct LocationBench {
         }
         return out
     }
+    /// `keys` (a flow mapping of `locator` keys; "" or `{}` for none) with the keys of the flow
+    /// mapping `more` added.
+    static func merged(_ keys: String, _ more: String) -> String {
+        let inner = keys.hasPrefix("{") && keys.hasSuffix("}") ? keys.dropFirst().dropLast() : Substring(keys)
+        guard inner.contains(where: { !$0.isWhitespace }) else { return more }
+        return "{\(inner), \(more.dropFirst())"
+    }
+
     /// The locator with the calibration runs' room fingerprints.
     static let teachInSuffix = " + teach-in"
     /// The positioning locators' methods: on the plan, and on the plan with the calibration runs as its survey.
