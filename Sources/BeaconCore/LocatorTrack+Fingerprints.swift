@@ -17,7 +17,7 @@ extension LocatorTrack {
         guard fingerprints.covers(floor: floor) else { return evidence }
         var signals: [String: Double] = [:]
         for (e, p) in zip(evidence, published) where e.place.floor == floor { signals[p.gateway] = p.signal }
-        let shares = fingerprints.shares(signals, floor: .some(floor), offline: offline)
+        let shares = fingerprints.shares(signals, on: floor, offline: offline)
         guard !shares.isEmpty else { return evidence }
         return evidence.filter { $0.place.floor != floor } + Self.evidence(shares: shares, top: strongest.signal, model)
     }

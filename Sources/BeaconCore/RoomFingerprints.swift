@@ -36,7 +36,7 @@ package struct RoomFingerprints: Sendable, Equatable {
     }
 
     /// One second of a teach-in: the room the beacon was in and what each gateway that heard it
-    /// published last (dBm, its calibration applied).
+    /// published last (dBm).
     package struct Sample: Sendable, Equatable {
         package var place: RoomBelief.Place
         package var signals: [String: Double]
@@ -99,16 +99,16 @@ package struct RoomFingerprints: Sendable, Equatable {
     /// Whether some room of `floor` has a fingerprint.
     package func covers(floor: String?) -> Bool { rooms.contains { $0.place.floor == floor } }
 
-    /// Each room's probability given a tick's `signals` (dBm by gateway, calibration applied), the
-    /// rooms (of `floor` alone, when given) equally likely beforehand: a gateway that hears the beacon by how well each room's
-    /// level explains its signal, one that does not by how often it missed the beacon there.
-    /// Gateways `offline`, and in a room the gateways it has no level for, say nothing. Empty: no gateway
-    /// with a level hears the beacon.
+    /// The probability of each room on `floor` given a tick's `signals` (dBm by gateway, as
+    /// published), the rooms equally likely beforehand: a gateway that hears the beacon by how well
+    /// each room's level explains its signal, one that does not by how often it missed the beacon
+    /// there. Gateways `offline`, and in a room the gateways it has no level for, say nothing.
+    /// Empty: no room on `floor`, or no gateway with a level hears the beacon.
     package func shares(
-        _ signals: [String: Double], floor: String?? = nil, offline: Set<String> = []
+        _ signals: [String: Double], on floor: String?, offline: Set<String> = []
     ) -> [(place: RoomBelief.Place, probability: Double)] {
         guard signals.keys.contains(where: gateways.contains) else { return [] }
-        let rooms = floor.map { f in self.rooms.filter { $0.place.floor == f } } ?? self.rooms
+        let rooms = self.rooms.filter { $0.place.floor == floor }
         guard !rooms.isEmpty else { return [] }
         let logs = rooms.map { room in
             var sum = 0.0

@@ -52,7 +52,7 @@ import Testing
     @Test func aGatewayByAWallDoesNotClaimTheRoomBehindIt() {
         let f = RoomFingerprints.fit(
             Self.samples([Self.west: ["a": -58, "b": -80], Self.east: ["a": -63, "b": -70]]))
-        let shares = f.shares(["a": -63, "b": -71])
+        let shares = f.shares(["a": -63, "b": -71], on: "0")
         #expect(Self.probability(shares, Self.east) > 0.95, "\(shares)")
         #expect(Self.probability(shares, Self.west) + Self.probability(shares, Self.east) == 1)
     }
@@ -62,9 +62,9 @@ import Testing
     @Test func aSilentGatewayCountsUnlessItIsOffline() {
         let f = RoomFingerprints.fit(
             Self.samples([Self.west: ["a": -65, "c": nil], Self.east: ["a": -65, "c": -75]]))
-        let silent = f.shares(["a": -65])
+        let silent = f.shares(["a": -65], on: "0")
         #expect(Self.probability(silent, Self.west) > 0.9, "\(silent)")
-        let offline = f.shares(["a": -65], offline: ["c"])
+        let offline = f.shares(["a": -65], on: "0", offline: ["c"])
         #expect(abs(Self.probability(offline, Self.west) - 0.5) < 1e-9, "\(offline)")
     }
 
@@ -76,13 +76,14 @@ import Testing
                 Self.west: ["a": -60, "b": -60, "c": -60, "d": -60],
                 Self.east: ["a": -72, "b": -72, "c": -72, "d": -60],
             ]))
-        let shares = f.shares(["a": -60, "b": -60, "c": -60, "d": -20])
+        let shares = f.shares(["a": -60, "b": -60, "c": -60, "d": -20], on: "0")
         #expect(Self.probability(shares, Self.west) > 0.9, "\(shares)")
     }
 
     @Test func noGatewayWithALevelHearingTheBeaconIsNoAnswer() {
         let f = RoomFingerprints.fit(Self.samples([Self.west: ["a": -60], Self.east: ["a": -70]]))
-        #expect(f.shares(["z": -50]).isEmpty)
-        #expect(RoomFingerprints(rooms: []).shares(["a": -60]).isEmpty)
+        #expect(f.shares(["z": -50], on: "0").isEmpty)
+        #expect(f.shares(["a": -60], on: "9").isEmpty)
+        #expect(RoomFingerprints(rooms: []).shares(["a": -60], on: "0").isEmpty)
     }
 }
