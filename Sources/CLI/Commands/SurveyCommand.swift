@@ -7,13 +7,14 @@ import Settings
 import Vocabulary
 
 /// `beacon2mqtt survey`: the teach-in. Scores the locator on walks whose rooms were marked, fits
-/// each gateway's `locator.rssi_offset` on them (`SiteSurvey`) and prints the accuracy before and
-/// after and the configuration it suggests. `--type-marks` stamps the rooms typed during a walk.
+/// each gateway's `locator.rssi_offset` and the rooms' `locator.fingerprints` on them (`SiteSurvey`)
+/// and prints the accuracy before and after and the configuration it suggests. `--type-marks`
+/// stamps the rooms typed during a walk.
 struct SurveyCommand: Command {
     static let help = CommandHelp(
         name: "survey",
         abstract:
-            "Fit each gateway's rssi_offset on a walk with marked rooms; print the accuracy and the configuration.",
+            "Fit each gateway's rssi_offset and each room's fingerprint on walks with marked rooms; print the accuracy and the configuration.",
         usage:
             "beacon2mqtt survey [--config <file>] [--beacon <id>] <messages> <marks> [<messages> <marks> …] | survey --type-marks",
         discussion: """
@@ -22,10 +23,11 @@ struct SurveyCommand: Command {
             (RFC 3339 or Unix seconds; # starts a comment). Every second from a walk's first mark is scored:
             the locator, replayed on the messages' own clock, against the room marked last. Prints rooms right
             with the configuration's locator settings, the offsets fitted on all walks, rooms right with them,
-            and the locator section to add. A point mark, "<time> @ <x> <y> [<floor>]", says the beacon was
-            held still there (metres on locator.site_plan) until the next mark: it scores as the plan's room
-            there, and each such point is printed as a point of the plan's survey section (each gateway's
-            median rssi_filtered from 3 s after the mark). --type-marks reads room names (or "@ x y") typed
+            then with the room fingerprints the walks measured (what each gateway published in each room), and
+            the locator section to add (rssi_offset, fingerprints). A point mark, "<time> @ <x> <y> [<floor>]",
+            says the beacon was held still there (metres on locator.site_plan) until the next mark: it scores as
+            the plan's room there, and each such point is printed as a point of the plan's survey section (each
+            gateway's median rssi_filtered from 3 s after the mark). --type-marks reads room names (or "@ x y") typed
             on stdin as they are entered and writes each as a mark stamped with the wall clock, for a walk
             recorded live.
             Exit codes: 0 done, 64 usage, 65 a malformed marks line, 66 a file not readable,
