@@ -267,33 +267,6 @@ package struct SiteSurvey: Sendable {
     }
 }
 
-extension SiteSurvey {
-    /// `locator.fingerprints` as YAML flow mappings, one a room: each gateway's `[mean dBm, spread
-    /// dB, share heard]`, the share kept within what the configuration accepts (0.001…0.999).
-    package static func flowItems(_ f: RoomFingerprints) -> [String] {
-        f.rooms.map { room in
-            let rssi = room.levels.keys.sorted().map { g in
-                let l = room.levels[g]!
-                return "\(quoted(g)): [\(JSONWriter.format(l.mean, decimals: 1)), "
-                    + "\(JSONWriter.format(l.spread, decimals: 1)), "
-                    + "\(JSONWriter.format(min(max(l.heard, 0.001), 0.999), decimals: 3))]"
-            }
-            let floor = room.place.floor.map { "floor: \(quoted($0)), " } ?? ""
-            return "{\(floor)room: \(quoted(room.place.room)), rssi: {\(rssi.joined(separator: ", "))}}"
-        }
-    }
-
-    /// A YAML double-quoted scalar.
-    package static func quoted(_ text: String) -> String {
-        var out = "\""
-        for c in text {
-            if c == "\"" || c == "\\" { out.append("\\") }
-            out.append(c)
-        }
-        return out + "\""
-    }
-}
-
 extension SiteSurvey.Score {
     mutating func add(_ other: Self) {
         seconds += other.seconds

@@ -1,3 +1,4 @@
+import BeaconConfig
 import BeaconWire
 import MessageContract
 
@@ -34,8 +35,8 @@ struct ESPresenseRelay {
     /// The locator's keys (a flow mapping, "" for none) with the nodes as a foreign source.
     func locatorKeys(_ keys: String) -> String {
         let list = nodes.map { n in
-            "{node: \(LocationBench.quoted(n.gateway)), gateway: \(LocationBench.quoted(n.gateway)), "
-                + "floor: \(LocationBench.quoted(n.floor)), room: \(LocationBench.quoted(n.room))}"
+            "{node: \(YAMLText.quoted(n.gateway)), gateway: \(YAMLText.quoted(n.gateway)), "
+                + "floor: \(YAMLText.quoted(n.floor)), room: \(YAMLText.quoted(n.room))}"
         }
         let source = "foreign_sources: [{format: espresense, nodes: [\(list.joined(separator: ", "))]}]"
         return LocationBench.merged(keys, "{\(source)}")

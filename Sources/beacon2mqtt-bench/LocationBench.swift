@@ -255,7 +255,7 @@ struct LocationBench {
         var survey = SiteSurvey(baseTopic: "beacons", beacon: beacon)
         for walk in walks { survey.add(messages: walk.messages.map { ($0.topic, $0.payload) }, marks: walk.marks) }
         guard let fingerprints = survey.fingerprints(LocatorSettings()) else { return nil }
-        return "{fingerprints: [\(SiteSurvey.flowItems(fingerprints).joined(separator: ", "))]}"
+        return "{fingerprints: [\(YAMLText.fingerprints(fingerprints).joined(separator: ", "))]}"
     }
 
     private func replay(
@@ -408,14 +408,14 @@ struct LocationBench {
             let config = try scratch.write(
                 """
                 gateway:
-                  id: \(Self.quoted(receiver.gateway))
-                  floor: \(Self.quoted(receiver.floor))
-                  room: \(Self.quoted(receiver.room))
+                  id: \(YAMLText.quoted(receiver.gateway))
+                  floor: \(YAMLText.quoted(receiver.floor))
+                  room: \(YAMLText.quoted(receiver.room))
                 mqtt:
                   host: 127.0.0.1
                   port: \(broker.port)
                   base_topic: beacons
-                  client_id: \(Self.quoted("bench-\(receiver.gateway)"))
+                  client_id: \(YAMLText.quoted("bench-\(receiver.gateway)"))
                 \(options.location.gatewayConfig ?? "")
 
                 """, to: "\(prefix)-\(receiver.gateway).yaml")
@@ -537,10 +537,5 @@ struct LocationBench {
             }
             return Location(since: Double(since.microseconds) / 1e6, answer: answer, position: position)
         }
-    }
-
-    /// A YAML double-quoted scalar.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -61,10 +61,10 @@ struct SitePlacing {
         let surveyed = try scratch.write(
             fittedText + "survey:\n" + survey.points.joined(separator: "\n") + "\n", to: "site-plan-surveyed.yaml")
         let offsetKeys = zip(site.receivers, offsets).map {
-            "\(LocationBench.quoted($0.gateway)): \(BenchReport.formatted($1, decimals: 2))"
+            "\(YAMLText.quoted($0.gateway)): \(BenchReport.formatted($1, decimals: 2))"
         }
         let keys = { (plan: String) in
-            "{site_plan: \(LocationBench.quoted(plan)), position_deadband: 0, "
+            "{site_plan: \(YAMLText.quoted(plan)), position_deadband: 0, "
                 + "rssi_offset: {\(offsetKeys.joined(separator: ", "))}}"
         }
         locatorKeys = keys(fitted)
@@ -110,7 +110,7 @@ struct SitePlacing {
             let floor = site.receivers[0].floor
             guard plan.room(at: .init(x: x, y: y), floor: floor) != nil else { continue }
             let rssi = site.receivers.indices.filter { s.heard[$0] > 0 }.map {
-                "\(LocationBench.quoted(site.receivers[$0].gateway)): "
+                "\(YAMLText.quoted(site.receivers[$0].gateway)): "
                     + BenchReport.formatted(s.sums[$0] / Double(s.heard[$0]), decimals: 1)
             }
             guard !rssi.isEmpty else { continue }
@@ -118,7 +118,7 @@ struct SitePlacing {
             let readings = Int((Double(heard.reduce(0, +)) / Double(heard.count)).rounded())
             rows += s.rows
             points.append(
-                "  - {floor: \(LocationBench.quoted(floor)), x: \(BenchReport.formatted(x, decimals: 2)), "
+                "  - {floor: \(YAMLText.quoted(floor)), x: \(BenchReport.formatted(x, decimals: 2)), "
                     + "y: \(BenchReport.formatted(y, decimals: 2)), power: \(site.measuredPower), "
                     + "rssi: {\(rssi.joined(separator: ", "))}, readings: \(readings)}")
         }

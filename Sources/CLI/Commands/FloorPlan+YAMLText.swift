@@ -1,3 +1,4 @@
+import BeaconConfig
 import BeaconWire
 import Simulation
 
@@ -24,30 +25,12 @@ extension FloorPlan {
             """
         for g in gateways {
             out +=
-                "  - {id: \(Self.quoted(g.id)), floor: \(Self.quoted(g.floor)), room: \(Self.quoted(g.room)), x: \(g.x), y: \(g.y)}\n"
+                "  - {id: \(YAMLText.quoted(g.id)), floor: \(YAMLText.quoted(g.floor)), room: \(YAMLText.quoted(g.room)), x: \(g.x), y: \(g.y)}\n"
         }
         out += "waypoints:\n"
         for w in waypoints {
-            out += "  - {minor: \(w.minor), at: \(w.at), x: \(w.x), y: \(w.y), floor: \(Self.quoted(w.floor))}\n"
+            out += "  - {minor: \(w.minor), at: \(w.at), x: \(w.x), y: \(w.y), floor: \(YAMLText.quoted(w.floor))}\n"
         }
         return out
     }
-
-    /// A name as a YAML double-quoted scalar, so `1`, `yes` or `a: b` stay the text they are.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for c in text.unicodeScalars {
-            switch c {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where c.value < 0x20: out += "\\x" + String(c.value, radix: 16).leftPadded(2)
-            default: out.unicodeScalars.append(c)
-            }
-        }
-        return out + "\""
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(_ n: Int) -> String { String(repeating: "0", count: max(0, n - count)) + self }
 }

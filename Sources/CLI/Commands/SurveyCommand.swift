@@ -113,13 +113,13 @@ struct SurveyCommand: Command {
         fitted.rssiOffsets = offsets
         let after = survey.score(fitted, distance: config.ranging.distance)
         let fingerprints = survey.fingerprints(fitted, distance: config.ranging.distance)
-        var printed = fitted
-        printed.belief.fingerprints = fingerprints
         let levels = TopicTree(base: base).location(beacon).dropFirst(base.count + 1).dropLast("/location".count)
         context.out("beacon: \(levels), gateways: \(survey.gateways.joined(separator: ", "))\n")
         context.out("before: \(Self.line(before))\nafter:  \(Self.line(after))\n")
-        if fingerprints != nil {
-            context.out("with fingerprints: \(Self.line(survey.score(printed, distance: config.ranging.distance)))\n")
+        if let fingerprints {
+            var taught = fitted
+            taught.belief.fingerprints = fingerprints
+            context.out("with fingerprints: \(Self.line(survey.score(taught, distance: config.ranging.distance)))\n")
         }
         context.out("suggested configuration:\nlocator:\n  rssi_offset:")
         if offsets.isEmpty {
@@ -213,10 +213,10 @@ struct SurveyCommand: Command {
         var out = "survey:\n"
         for p in points {
             let rssi = p.rssi.keys.sorted().map {
-                "\(SiteSurvey.quoted($0)): \(JSONWriter.format(p.rssi[$0]!, decimals: 1))"
+                "\(YAMLText.quoted($0)): \(JSONWriter.format(p.rssi[$0]!, decimals: 1))"
             }
             out +=
-                "  - {floor: \(SiteSurvey.quoted(p.floor)), x: \(JSONWriter.format(p.point.x, decimals: 2)), "
+                "  - {floor: \(YAMLText.quoted(p.floor)), x: \(JSONWriter.format(p.point.x, decimals: 2)), "
                 + "y: \(JSONWriter.format(p.point.y, decimals: 2)), power: \(JSONWriter.format(p.power, decimals: 0)), "
                 + "rssi: {\(rssi.joined(separator: ", "))}, readings: \(p.readings)}\n"
         }
@@ -225,7 +225,7 @@ struct SurveyCommand: Command {
 
     /// `locator.fingerprints`, indented under `locator:`: one flow mapping a room.
     static func fingerprintsSection(_ f: RoomFingerprints) -> String {
-        "  fingerprints:\n" + SiteSurvey.flowItems(f).map { "    - \($0)\n" }.joined()
+        "  fingerprints:\n" + YAMLText.fingerprints(f).map { "    - \($0)\n" }.joined()
     }
 
     /// Each room typed, stamped with the wall clock as it is entered.
