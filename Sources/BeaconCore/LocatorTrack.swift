@@ -14,9 +14,11 @@ package struct LocatorTrack: Sendable {
         package var room: String?
         /// dBm: the filtered RSSI with its calibration applied; from the distance when none was published.
         package var signal: Double
-        /// dB: the locator's calibration in `signal` (`locator.rssi_offset` or the fitted one), so
-        /// `signal − offset` is what the gateway published, as room fingerprints read it.
+        /// dB: the locator's calibration in `signal` (`locator.rssi_offset` or the fitted one).
         package var offset: Double
+        /// dBm: `signal` as the gateway published it, without the locator's calibration, as room
+        /// fingerprints read it.
+        package var published: Double { signal - offset }
 
         package init(
             timestamp: Timestamp, distance: Double, floor: String?, room: String?, signal: Double? = nil,
@@ -161,7 +163,7 @@ package struct LocatorTrack: Sendable {
     /// sorted by gateway.
     package func published(at t: Timestamp, _ s: LocatorSettings, offline: Set<String>) -> [RoomBelief.Evidence] {
         candidates(at: t, s, offline: offline).map {
-            RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.signal - $0.latest.offset)
+            RoomBelief.Evidence(gateway: $0.gateway, place: $0.place, signal: $0.latest.published)
         }
     }
 
@@ -403,7 +405,7 @@ package struct LocatorTrack: Sendable {
         let evidence =
             if let fingerprints = s.belief.fingerprints {
                 Self.fingerprintEvidence(
-                    Array(gateways), published: cands.map { ($0.gateway, $0.latest.signal - $0.latest.offset) },
+                    Array(gateways), published: cands.map { ($0.gateway, $0.latest.published) },
                     fingerprints, offline: offline, s.belief.model)
             } else if site == nil {
                 Array(gateways)
