@@ -15,8 +15,9 @@ extension LocatorTrack {
         for e in evidence.dropFirst() where e.signal > strongest.signal { strongest = e }
         let floor = strongest.place.floor
         guard fingerprints.covers(floor: floor) else { return evidence }
-        var signals: [String: Double] = [:]
-        for (e, p) in zip(evidence, published) where e.place.floor == floor { signals[p.gateway] = p.signal }
+        var signals: [(gateway: String, signal: Double)] = []
+        signals.reserveCapacity(published.count)
+        for (e, p) in zip(evidence, published) where e.place.floor == floor { signals.append(p) }
         let shares = fingerprints.shares(signals, on: floor, offline: offline)
         guard !shares.isEmpty else { return evidence }
         return evidence.filter { $0.place.floor != floor } + Self.evidence(shares: shares, top: strongest.signal, model)

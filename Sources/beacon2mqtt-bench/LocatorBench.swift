@@ -25,9 +25,11 @@ struct LocatorBench {
         var period = 1
         /// With a site plan (`sitePlan`): every beacon placed on its floor as well.
         var positions = false
+        /// With room fingerprints (`fingerprints`): every room of a beacon's floor weighed.
+        var fingerprints = false
         var name: String {
             "\(gateways) gateways × \(beacons) beacons" + (period > 1 ? ", \(period) s heartbeat" : "")
-                + (positions ? ", positions" : "")
+                + (positions ? ", positions" : "") + (fingerprints ? ", fingerprints" : "")
         }
     }
 
@@ -44,6 +46,7 @@ struct LocatorBench {
                 Site(gateways: 500, beacons: 20_000),
                 Site(gateways: 500, beacons: 20_000, period: 30),
                 Site(gateways: 500, beacons: 20_000, positions: true),
+                Site(gateways: 500, beacons: 20_000, fingerprints: true),
             ]
         let seconds = options.quick ? 30 : 60
         for site in sites where options.includes(site.name) {
@@ -56,6 +59,7 @@ struct LocatorBench {
         var composers = Self.composers(site)
         var settings = LocatorSettings()
         if site.positions { settings.positions.plan = Self.sitePlan(site) }
+        if site.fingerprints { settings.belief.fingerprints = Self.fingerprints(site) }
         var locator = Locator(settings: settings)
         var messagesIn = 0
         var locationsOut = 0
@@ -118,6 +122,21 @@ struct LocatorBench {
                 .init(id: "gw\(g)", floor: "\(g / 10)", room: "room\(g)", position: .init(x: x + 2.5, y: 2.5, z: 2.5)))
         }
         return plan
+    }
+
+    /// A teach-in of the site: in each gateway's room, every gateway of the floor heard as `round`
+    /// writes it, 6 dB weaker a room further off, and rarely beyond the next two rooms.
+    static func fingerprints(_ site: Site) -> RoomFingerprints {
+        let rooms = (0..<site.gateways).map { g in
+            var levels: [String: RoomFingerprints.Level] = [:]
+            for h in (g / 10 * 10)..<min(g / 10 * 10 + 10, site.gateways) {
+                let apart = abs(h - g)
+                levels["gw\(h)"] = .init(
+                    mean: Double(-60 - 6 * apart), spread: 4, heard: apart < hearers ? 0.95 : 0.05)
+            }
+            return RoomFingerprints.Room(place: .init(floor: "\(g / 10)", room: "room\(g)"), levels: levels)
+        }
+        return RoomFingerprints(rooms: rooms)
     }
 
     /// The site's gateways as `MessageComposer`s: ids gw0…, ten to a floor, a room each.

@@ -52,7 +52,7 @@ import Testing
     @Test func aGatewayByAWallDoesNotClaimTheRoomBehindIt() {
         let f = RoomFingerprints.fit(
             Self.samples([Self.west: ["a": -58, "b": -80], Self.east: ["a": -63, "b": -70]]))
-        let shares = f.shares(["a": -63, "b": -71], on: "0")
+        let shares = f.shares([("a", -63), ("b", -71)], on: "0")
         #expect(Self.probability(shares, Self.east) > 0.95, "\(shares)")
         #expect(Self.probability(shares, Self.west) + Self.probability(shares, Self.east) == 1)
     }
@@ -62,9 +62,9 @@ import Testing
     @Test func aSilentGatewayCountsUnlessItIsOffline() {
         let f = RoomFingerprints.fit(
             Self.samples([Self.west: ["a": -65, "c": nil], Self.east: ["a": -65, "c": -75]]))
-        let silent = f.shares(["a": -65], on: "0")
+        let silent = f.shares([("a", -65)], on: "0")
         #expect(Self.probability(silent, Self.west) > 0.9, "\(silent)")
-        let offline = f.shares(["a": -65], on: "0", offline: ["c"])
+        let offline = f.shares([("a", -65)], on: "0", offline: ["c"])
         #expect(abs(Self.probability(offline, Self.west) - 0.5) < 1e-9, "\(offline)")
     }
 
@@ -76,14 +76,40 @@ import Testing
                 Self.west: ["a": -60, "b": -60, "c": -60, "d": -60],
                 Self.east: ["a": -72, "b": -72, "c": -72, "d": -60],
             ]))
-        let shares = f.shares(["a": -60, "b": -60, "c": -60, "d": -20], on: "0")
+        let shares = f.shares([("a", -60), ("b", -60), ("c", -60), ("d", -20)], on: "0")
         #expect(Self.probability(shares, Self.west) > 0.9, "\(shares)")
     }
 
     @Test func noGatewayWithALevelHearingTheBeaconIsNoAnswer() {
         let f = RoomFingerprints.fit(Self.samples([Self.west: ["a": -60], Self.east: ["a": -70]]))
-        #expect(f.shares(["z": -50], on: "0").isEmpty)
-        #expect(f.shares(["a": -60], on: "9").isEmpty)
-        #expect(RoomFingerprints(rooms: []).shares(["a": -60], on: "0").isEmpty)
+        #expect(f.shares([("z", -50)], on: "0").isEmpty)
+        #expect(f.shares([("a", -60)], on: "9").isEmpty)
+        #expect(RoomFingerprints(rooms: []).shares([("a", -60)], on: "0").isEmpty)
+    }
+
+    /// A configured fingerprint may leave gateways out: a room weighs only the gateways it has a
+    /// level for, heard or silent, and rooms of other floors weigh nothing.
+    @Test func aRoomWeighsOnlyTheGatewaysItHasALevelFor() {
+        let a = RoomFingerprints.Level(mean: -60, spread: 4, heard: 0.9)
+        let b = RoomFingerprints.Level(mean: -70, spread: 5, heard: 0.8)
+        let c = RoomFingerprints.Level(mean: -75, spread: 3, heard: 0.6)
+        let f = RoomFingerprints(rooms: [
+            .init(place: Self.west, levels: ["a": a, "b": b]),
+            .init(place: Self.east, levels: ["a": a, "c": c]),
+            .init(place: .init(floor: "1", room: "attic"), levels: ["a": a, "d": c]),
+        ])
+        func heard(_ l: RoomFingerprints.Level, _ s: Double) -> Double {
+            Numerics.log(l.heard / l.spread) - (s - l.mean) * (s - l.mean) / (2 * l.spread * l.spread)
+        }
+        // b heard at -66, c silent, d (upstairs) heard and ignored.
+        let west = heard(a, -62) + heard(b, -66)
+        let east = heard(a, -62) + Numerics.log(1 - c.heard)
+        let shares = f.shares([("a", -62), ("b", -66), ("d", -50)], on: "0")
+        #expect(shares.map(\.place) == [Self.west, Self.east])
+        #expect(abs(Self.probability(shares, Self.west) - 1 / (1 + Numerics.exp(east - west))) < 1e-12, "\(shares)")
+        // c offline: east weighs a alone.
+        let offline = f.shares([("a", -62), ("b", -66)], on: "0", offline: ["c"])
+        let alone = heard(a, -62)
+        #expect(abs(Self.probability(offline, Self.west) - 1 / (1 + Numerics.exp(alone - west))) < 1e-12, "\(offline)")
     }
 }
