@@ -419,8 +419,13 @@ package struct LocatorTrack: Sendable {
         let floor = named?.floor ?? current?.floor
         belief.floorLead =
             best.place.floor != floor && best.probability >= s.belief.minConfidence ? belief.floorLead + 1 : 0
-        // No room before `firstTicks` of evidence, in place of a restored one neither.
-        let ready = belief.rooms.updates >= s.belief.model.firstTicks
+        // No room before `firstTicks` of evidence, in place of a restored one neither: the others
+        // may not have sent their first reading yet. Unless the fingerprints of the floor say whom
+        // to wait for, and every one of them spoke.
+        let ready =
+            belief.rooms.updates >= s.belief.model.firstTicks
+            || s.belief.fingerprints?.everyGatewaySpoke(
+                on: best.place.floor, heard: cands.lazy.map(\.gateway), offline: offline) == true
         // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
         // ticks of evidence, another floor's lead), though no message comes.
         belief.moving = change > s.belief.model.settled || !ready || belief.floorLead > 0

@@ -149,6 +149,16 @@ package struct RoomFingerprints: Sendable, Equatable {
     /// Whether some room of `floor` has a fingerprint.
     package func covers(floor: String?) -> Bool { floors[floor] != nil }
 
+    /// Whether every gateway with a level on `floor` is `heard` or `offline`: no gateway that
+    /// weighs on the floor's rooms has its first reading still to come. False for a floor no
+    /// fingerprint covers.
+    package func everyGatewaySpoke(on floor: String?, heard: some Sequence<String>, offline: Set<String>) -> Bool {
+        guard let f = floors[floor] else { return false }
+        var spoke = Set(heard.filter { f.columns[$0] != nil })
+        spoke.formUnion(offline.filter { f.columns[$0] != nil })
+        return spoke.count == f.columns.count
+    }
+
     /// The probability of each room on `floor` given a tick's `signals` (dBm by gateway, as
     /// published), the rooms equally likely beforehand: a gateway that hears the beacon by how well
     /// each room's level explains its signal, one that does not by how often it missed the beacon

@@ -70,6 +70,15 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Writes `"name":` for a name that may need escaping: one a user chose, not the contract's.
+    public mutating func key(quoting name: String) {
+        separate()
+        Self.appendQuoted(name, to: &bytes)
+        bytes.append(0x3A)
+        commaBits &= ~bit
+        pendingValueAfterKey = true
+    }
+
     public mutating func string(_ s: String) {
         value()
         Self.appendQuoted(s, to: &bytes)

@@ -37,10 +37,12 @@ struct LocationRunLog {
         json.field("boundary_m", boundary, decimals: 2)
         json.field("at_rest", atRest)
         for (method, answer) in answers {
+            // A method's name holds its `locator` keys as given, quotes and all.
+            json.key(quoting: method)
             switch answer {
-            case .none: json.field(method, nil as String?)
-            case .unknown: json.field(method, "?")
-            case .room(let name): json.field(method, name)
+            case .none: json.null()
+            case .unknown: json.string("?")
+            case .room(let name): json.string(name)
             }
         }
         var placed = false
@@ -50,7 +52,7 @@ struct LocationRunLog {
                 json.beginObject()
                 placed = true
             }
-            json.key(method)
+            json.key(quoting: method)
             json.beginArray()
             json.double(p.x, decimals: 3)
             json.double(p.y, decimals: 3)

@@ -20,6 +20,18 @@ import Vocabulary
         #expect(w.text == #"{"a":1,"list":[1,"x\"y",{"n":null}],"b":true}"#)
     }
 
+    @Test func aQuotedKeyIsEscapedAndTakesItsCommaAndValue() {
+        var w = JSONWriter()
+        w.beginObject()
+        w.field("a", 1)
+        w.key(quoting: #"locate {room: "hall"}"#)
+        w.string("x")
+        w.key(quoting: "b")
+        w.null()
+        w.endObject()
+        #expect(w.text == #"{"a":1,"locate {room: \"hall\"}":"x","b":null}"#)
+    }
+
     @Test func formatsDoublesWithoutTrailingZeros() {
         #expect(JSONWriter.format(1.5, decimals: 2) == "1.5")
         #expect(JSONWriter.format(-0.004, decimals: 2) == "0")

@@ -289,6 +289,31 @@ extension BeliefEngineTests {
         }
     }
 
+    /// With fingerprints, the first room waits only for the gateways they weigh on the floor: all
+    /// of them heard the beacon at its first tick, so it is named then; with D, which has a level
+    /// in each room, not yet heard, after three ticks as without fingerprints.
+    @Test func aFirstRoomWaitsOnlyForTheGatewaysTheFingerprintsWeigh() {
+        let office = RoomBelief.Place(floor: "2", room: "office")
+        let lab = RoomBelief.Place(floor: "2", room: "lab")
+        let level = { (mean: Double) in RoomFingerprints.Level(mean: mean, spread: 4, heard: 0.95) }
+        var s = Self.belief
+        s.belief.fingerprints = RoomFingerprints(rooms: [
+            .init(place: office, levels: ["B": level(-60), "C": level(-75), "D": level(-62)]),
+            .init(place: lab, levels: ["B": level(-75), "C": level(-60), "D": level(-80)]),
+        ])
+        for dHeard in [true, false] {
+            var h = LocatorHarness(s)
+            for t in 0..<4 {
+                Self.see(&h, "B", rssi: -60, at: Double(t))
+                Self.see(&h, "C", rssi: -75, at: Double(t))
+                if dHeard { Self.see(&h, "D", rssi: -62, at: Double(t)) }
+                h.advance(Double(t) + 0.5)
+            }
+            #expect(Self.rooms(h) == ["office"], "D heard: \(dHeard)")
+            #expect(h.eventTimes == [dHeard ? 0 : 2], "D heard: \(dHeard)")
+        }
+    }
+
     @Test func aFloorLeadIsCountedWithoutANewMessage() {
         for everyTrack in [false, true] {
             var h = LocatorHarness(Self.belief)
