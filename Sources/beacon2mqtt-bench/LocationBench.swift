@@ -38,13 +38,16 @@ struct LocationBench {
         var keys: String
         var mixed: Bool
         var positionMethod: String?
+        /// Per run (by index), its own `locator` keys in place of `keys`.
+        var keysByRun: [String]? = nil
     }
     /// Each locator twice: on the gateways' messages, then with half of the receivers as ESPresense
     /// nodes (`ESPresenseRelay`) read through `locator.foreign_sources`; the first locator once
     /// more with the fingerprints of the calibration runs' teach-in (`teachIn`, its `locator`
-    /// keys); with a site plan, once more with the plan and once with the surveyed plan
-    /// (`SitePlacing`).
-    func variants(placing: SitePlacing?, teachIn: String?) -> [Variant] {
+    /// keys), and once with each run's fingerprints fitted on the teach-in of every other run
+    /// (`heldOut`, per run), so every run scores fingerprints that never saw it; with a site plan,
+    /// once more with the plan and once with the surveyed plan (`SitePlacing`).
+    func variants(placing: SitePlacing?, teachIn: String?, heldOut: [String]? = nil) -> [Variant] {
         let name = { (keys: String) in keys.isEmpty ? "locate" : "locate \(keys)" }
         let first = { (more: String) in Self.merged(locators[0], more) }
         var out = locators.flatMap {
@@ -56,6 +59,12 @@ struct LocationBench {
         // A first locator with fingerprints of its own is not taught again.
         if let teachIn, !locators[0].contains("fingerprints:") {
             out.append(Variant(name: name(locators[0]) + Self.teachInSuffix, keys: first(teachIn), mixed: false))
+            if let heldOut {
+                out.append(
+                    Variant(
+                        name: name(locators[0]) + Self.heldOutSuffix, keys: first(teachIn), mixed: false,
+                        keysByRun: heldOut.map(first)))
+            }
         }
         guard let placing else { return out }
         for (method, plan) in zip(Self.positionMethods, [placing.locatorKeys, placing.surveyedKeys]) {
@@ -77,6 +86,8 @@ struct LocationBench {
 
     /// The locator with the calibration runs' room fingerprints.
     static let teachInSuffix = " + teach-in"
+    /// The locator with each run's fingerprints fitted on the other runs' teach-in.
+    static let heldOutSuffix = " + teach-in, run held out"
     /// The positioning locators' methods: on the plan, and on the plan with the calibration runs as its survey.
     static let positionMethods = ["locate + site plan", "locate + site plan + survey"]
     static let sentinelMinor: UInt16 = 2
@@ -112,7 +123,16 @@ struct LocationBench {
         }
         let teachIn = Self.teachIn(
             zip(runs, relayed).filter { $0.0.use == "calibration" }.map { ($0.1, Self.marks($0.0, site: site)) })
-        let variants = variants(placing: placing, teachIn: teachIn)
+        // Per run, the teach-in of every other run (a test run's is the calibration runs'): each run
+        // scored on fingerprints that never saw it, from walks that visit every room.
+        let heldOut = runs.indices.compactMap { i in
+            Self.teachIn(
+                runs.indices.filter { $0 != i }.map {
+                    (relayed[$0], Self.marks(runs[$0], site: site))
+                })
+        }
+        let variants = variants(
+            placing: placing, teachIn: teachIn, heldOut: heldOut.count == runs.count ? heldOut : nil)
         let methods = variants.map(\.name) + Self.baselines
         var outcomes: [RunOutcome] = []
         for (i, run) in runs.enumerated() {
@@ -269,7 +289,7 @@ struct LocationBench {
         for (n, v) in variants.enumerated() {
             let locations = try runLocator(
                 v.mixed ? mixed.messages(relayed) : relayed, after: max(run.end, relayed.last?.time ?? run.end),
-                keys: v.mixed ? mixed.locatorKeys(v.keys) : v.keys, prefix: "\(prefix)-\(n + 1)")
+                keys: v.mixed ? mixed.locatorKeys(v.keys) : v.keysByRun?[index] ?? v.keys, prefix: "\(prefix)-\(n + 1)")
             decided.append(locations.sorted { $0.since < $1.since })
         }
 
