@@ -14,12 +14,22 @@ extension LocatorTrack {
         guard var strongest = evidence.first else { return evidence }
         for e in evidence.dropFirst() where e.signal > strongest.signal { strongest = e }
         let floor = strongest.place.floor
-        guard fingerprints.covers(floor: floor) else { return evidence }
-        var signals: [(gateway: String, signal: Double)] = []
-        signals.reserveCapacity(published.count)
-        for (e, p) in zip(evidence, published) where e.place.floor == floor { signals.append(p) }
+        // The floor's signals: all of them, as a rule (no copy).
+        let elsewhere = evidence.count { $0.place.floor != floor }
+        var signals = published
+        if elsewhere > 0 {
+            signals = []
+            for (e, p) in zip(evidence, published) where e.place.floor == floor { signals.append(p) }
+        }
+        // Empty too on a floor the fingerprints do not cover.
         let shares = fingerprints.shares(signals, on: floor, offline: offline)
         guard !shares.isEmpty else { return evidence }
-        return evidence.filter { $0.place.floor != floor } + Self.evidence(shares: shares, top: strongest.signal, model)
+        let rooms = Self.evidence(shares: shares, top: strongest.signal, model)
+        guard elsewhere > 0 else { return rooms }
+        var out: [RoomBelief.Evidence] = []
+        out.reserveCapacity(elsewhere + rooms.count)
+        for e in evidence where e.place.floor != floor { out.append(e) }
+        out.append(contentsOf: rooms)
+        return out
     }
 }

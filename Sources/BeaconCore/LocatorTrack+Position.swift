@@ -85,14 +85,18 @@ extension LocatorTrack {
         // share against the likeliest room's: below `forget` · (capacity − 1) / (1 − stay) of that
         // share a full belief could not keep it, and it would be admitted and forgotten over and
         // over (its belief never settled), so it is no evidence.
-        let least =
-            (shares.map(\.probability).max() ?? 0) * model.forget * Double(max(model.capacity - 1, 1))
-            / max(1 - model.stay, model.forget)
-        return shares.filter { $0.probability >= least }.map { share in
-            RoomBelief.Evidence(
-                gateway: planGateway, place: share.place,
-                signal: top + model.spread * Numerics.log(max(share.probability, leastShare)))
+        var most = 0.0
+        for share in shares { most = max(most, share.probability) }
+        let least = most * model.forget * Double(max(model.capacity - 1, 1)) / max(1 - model.stay, model.forget)
+        var rooms: [RoomBelief.Evidence] = []
+        rooms.reserveCapacity(shares.count)
+        for share in shares where share.probability >= least {
+            rooms.append(
+                RoomBelief.Evidence(
+                    gateway: planGateway, place: share.place,
+                    signal: top + model.spread * Numerics.log(max(share.probability, leastShare))))
         }
+        return rooms
     }
 
     /// The engine's `change` with the position on its location; with no change, the location again

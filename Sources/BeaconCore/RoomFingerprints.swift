@@ -146,9 +146,6 @@ package struct RoomFingerprints: Sendable, Equatable {
         return (mean, variance.squareRoot())
     }
 
-    /// Whether some room of `floor` has a fingerprint.
-    package func covers(floor: String?) -> Bool { floors[floor] != nil }
-
     /// Whether every gateway with a level on `floor` is `heard` or `offline`: no gateway that
     /// weighs on the floor's rooms has its first reading still to come. False for a floor no
     /// fingerprint covers.
