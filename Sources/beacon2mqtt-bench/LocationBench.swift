@@ -123,8 +123,9 @@ struct LocationBench {
         }
         let teachIn = Self.teachIn(
             zip(runs, relayed).filter { $0.0.use == "calibration" }.map { ($0.1, Self.marks($0.0, site: site)) })
-        // Per run, the teach-in of every other run (a test run's is the calibration runs'): each run
-        // scored on fingerprints that never saw it, from walks that visit every room.
+        // Per run, the teach-in of every other run (on the flat, a test run's is the calibration
+        // runs'): each run scored on fingerprints that never saw it, from walks that between them
+        // visit every room.
         let heldOut = runs.indices.compactMap { i in
             Self.teachIn(
                 runs.indices.filter { $0 != i }.map {
