@@ -57,8 +57,8 @@ package struct RoomFingerprints: Sendable, Equatable {
 
     /// The rooms, in the order first sampled.
     package let rooms: [Room]
-    /// Every gateway some room has a level for: the gateways whose readings and silence count.
-    package let gateways: Set<String>
+    /// Every gateway some room has a level for.
+    package var gateways: Set<String> { Set(rooms.flatMap(\.levels.keys)) }
     /// Per floor, its rooms' levels laid out for a tick (`shares`).
     private let floors: [String?: Floor]
 
@@ -97,7 +97,6 @@ package struct RoomFingerprints: Sendable, Equatable {
 
     package init(rooms: [Room]) {
         self.rooms = rooms
-        gateways = Set(rooms.flatMap(\.levels.keys))
         var floors: [String?: Floor] = [:]
         for room in rooms where floors[room.place.floor] == nil {
             var f = Floor()
