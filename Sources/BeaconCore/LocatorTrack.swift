@@ -311,6 +311,13 @@ package struct LocatorTrack: Sendable {
     /// Rounded as published, so a location read back from its retained message compares equal.
     static func centi(_ v: Double) -> Double { (v * 100).rounded() / 100 }
 
+    /// Whether every gateway in `weighed` (those a floor's fingerprints or site plan weigh) heard
+    /// the beacon or is offline: none has its first reading still to come. False without any.
+    static func everyGatewaySpoke(_ weighed: [String]?, heard: [Candidate], offline: Set<String>) -> Bool {
+        guard let weighed, !weighed.isEmpty else { return false }
+        return weighed.allSatisfy { g in offline.contains(g) || heard.contains { $0.gateway == g } }
+    }
+
     private static func nearer(_ a: Candidate, _ b: Candidate) -> Bool {
         (a.latest.distance, a.gateway) < (b.latest.distance, b.gateway)
     }
@@ -420,12 +427,14 @@ package struct LocatorTrack: Sendable {
         belief.floorLead =
             best.place.floor != floor && best.probability >= s.belief.minConfidence ? belief.floorLead + 1 : 0
         // No room before `firstTicks` of evidence, in place of a restored one neither: the others
-        // may not have sent their first reading yet. Unless the fingerprints of the floor say whom
-        // to wait for, and every one of them spoke.
+        // may not have sent their first reading yet. Unless the fingerprints or the site plan say
+        // whom to wait for on the floor, and every one of them spoke.
         let ready =
             belief.rooms.updates >= s.belief.model.firstTicks
-            || s.belief.fingerprints?.everyGatewaySpoke(
-                on: best.place.floor, heard: cands.lazy.map(\.gateway), offline: offline) == true
+            || Self.everyGatewaySpoke(
+                s.belief.fingerprints?.gateways(on: best.place.floor)
+                    ?? site?.estimator.gateways(on: best.place.floor),
+                heard: cands, offline: offline)
         // Decided again at the next tick while the belief moves, or a count of ticks runs (the first
         // ticks of evidence, another floor's lead), though no message comes.
         belief.moving = change > s.belief.model.settled || !ready || belief.floorLead > 0

@@ -216,6 +216,13 @@ package struct PositionEstimator: Sendable, Equatable {
     /// Whether the plan can place a beacon on `floor`: it has rooms and gateways there.
     package func covers(floor: String) -> Bool { covered.contains(floor) }
 
+    /// The gateways the plan places on `floor` (those its estimate weighs); nil for a floor the
+    /// plan cannot place a beacon on.
+    package func gateways(on floor: String?) -> [String]? {
+        guard let floor, covered.contains(floor) else { return nil }
+        return floors[floor]?.gateways.map(\.id)
+    }
+
     /// The beacon's position on `floor` at this tick; nil when no gateway of the floor on the plan
     /// hears it. `previous` (on the same floor, `elapsed` seconds ago) gives the motion model its
     /// belief to spread.

@@ -145,14 +145,10 @@ package struct RoomFingerprints: Sendable, Equatable {
         return (mean, variance.squareRoot())
     }
 
-    /// Whether every gateway with a level on `floor` is `heard` or `offline`: no gateway that
-    /// weighs on the floor's rooms has its first reading still to come. False for a floor no
+    /// The gateways with a level on `floor`: those that weigh on its rooms; nil for a floor no
     /// fingerprint covers.
-    package func everyGatewaySpoke(on floor: String?, heard: some Sequence<String>, offline: Set<String>) -> Bool {
-        guard let f = floors[floor] else { return false }
-        var spoke = Set(heard.filter { f.columns[$0] != nil })
-        spoke.formUnion(offline.filter { f.columns[$0] != nil })
-        return spoke.count == f.columns.count
+    package func gateways(on floor: String?) -> [String]? {
+        floors[floor].map { Array($0.columns.keys) }
     }
 
     /// The probability of each room on `floor` given a tick's `signals` (dBm by gateway, as

@@ -145,6 +145,29 @@ import Testing
         #expect(Set(positions[settled...].map { "\($0.x) \($0.y) \($0.radius)" }).count == 1)
     }
 
+    /// The plan says which gateways stand on the floor: a first room is named as soon as each of
+    /// them heard the beacon (or is offline), and after `firstTicks` of evidence when one is silent.
+    @Test func aFirstRoomOnThePlanWaitsOnlyForTheFloorsGateways() {
+        let site = SitePlacement(
+            estimator: PositionEstimator(plan: PositionEstimatorTests.plan), exponent: 2, deadband: 1)
+        var noise: UInt64 = 1
+        let all = PositionEstimatorTests.signals(x: 2.5, y: 2, noise: &noise)
+        for (silent, offline, named) in [(nil, [], 0), ("d", [], 2), ("d", ["d"], 0)] as [(String?, Set<String>, Int)] {
+            var track = LocatorTrack()
+            let first = (0..<5).first { tick in
+                let t = Fixtures.at(Double(tick))
+                for s in all where s.gateway != silent {
+                    track.insert(
+                        .init(timestamp: t, distance: 2, floor: "1", room: "hall", signal: s.rssi),
+                        gateway: s.gateway, keep: 5, decided: tick == 0 ? nil : Fixtures.at(Double(tick - 1)))
+                }
+                _ = track.decide(at: t, LocatorSettings(), offline: offline, site: site)
+                return track.location?.room == "hall"
+            }
+            #expect(first == named, "silent: \(silent ?? "none"), offline: \(offline)")
+        }
+    }
+
     /// A position stops where the same evidence would take it within a few of its last steps: no
     /// more than a tenth of its error radius from where estimating on and on leads.
     @Test func aSettledPositionStandsNearWhereItsEvidenceLeads() throws {
