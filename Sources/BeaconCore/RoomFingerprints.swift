@@ -57,8 +57,6 @@ package struct RoomFingerprints: Sendable, Equatable {
 
     /// The rooms, in the order first sampled.
     package let rooms: [Room]
-    /// Every gateway some room has a level for.
-    package var gateways: Set<String> { Set(rooms.flatMap(\.levels.keys)) }
     /// Per floor, its rooms' levels laid out for a tick (`shares`).
     private let floors: [String?: Floor]
 
