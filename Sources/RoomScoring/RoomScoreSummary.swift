@@ -31,6 +31,9 @@ package struct RoomScoreSummary: Sendable, Equatable {
     package var rightPercent: Double { Self.percent(right, of: ticks) }
     package var clearRightPercent: Double { Self.percent(clearRight, of: clearTicks) }
     package var unansweredPercent: Double { Self.percent(unanswered, of: ticks) }
+    /// Ticks that named a room, the wrong one.
+    package var wrong: Int { ticks - right - unanswered }
+    package var wrongPercent: Double { Self.percent(wrong, of: ticks) }
 
     package var meanDelay: Double { delays.isEmpty ? .nan : delays.reduce(0, +) / Double(delays.count) }
 

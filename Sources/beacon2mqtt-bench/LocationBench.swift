@@ -23,7 +23,8 @@ import Vocabulary
 /// second): the locator's retained location then, and three baselines on the captures' readings
 /// (`StrongestReceiver`). Also the proximity messages the gateways published per gateway-beacon
 /// pair and second, overall and at rest (`MessageRate`). Each run's relayed messages and per-tick
-/// truth and answers go to `location-<site>-<run>.jsonl` (`--location-log`).
+/// truth and answers go to `location-<site>-<run>.jsonl` (`--location-log`). Then each receiver in
+/// turn goes offline halfway through each run (`outages`, `ReceiverOutage`).
 struct LocationBench {
     var options: BenchOptions
     var scratch: ScratchDirectory
@@ -140,6 +141,15 @@ struct LocationBench {
             outcomes.append(
                 try replay(run, index: i, relayed: relayed[i], site: site, variants: variants, placing: placing))
         }
+        // Each receiver offline halfway, for the defaults and the held-out teach-in.
+        var engines = [OutageEngine(name: variants[0].name, keysByRun: runs.map { _ in locators[0] })]
+        if let held = variants.first(where: { $0.keysByRun != nil }), let keys = held.keysByRun {
+            engines.append(OutageEngine(name: held.name, keysByRun: keys))
+        }
+        var outageScores: [[String: OutageScore]] = []
+        for (i, run) in runs.enumerated() {
+            outageScores.append(try outages(run, index: i, relayed: relayed[i], site: site, engines: engines))
+        }
         let wall = BenchClock.seconds(since: started)
         var scopes: [(String, [RunOutcome])] = outcomes.map { ($0.name, [$0]) }
         scopes.append(("all runs", outcomes))
@@ -189,11 +199,13 @@ struct LocationBench {
             }
         }
         let positionTable = placing.map { positionResults(outcomes, placing: $0, site: site, into: &report) } ?? []
+        let outageTable = outageResults(outageScores, engines: engines.map(\.name), site: site, into: &report)
         report.echo = echo
         Console.line("location on real radio: \(site.name), \(runs.count) runs, section wall time \(fmt(wall, 1)) s")
         if let g = options.location.gatewayConfig { Console.line("gateways' configuration adds: \(g)") }
         for line in table { Console.line(line) }
         for line in positionTable { Console.line(line) }
+        for line in outageTable { Console.line(line) }
     }
 
     /// The position errors per run, over the runs not used for fitting, and over all runs.
@@ -238,7 +250,7 @@ struct LocationBench {
         return table
     }
 
-    private func fmt(_ v: Double, _ decimals: Int) -> String { BenchReport.formatted(v, decimals: decimals) }
+    func fmt(_ v: Double, _ decimals: Int) -> String { BenchReport.formatted(v, decimals: decimals) }
 
     // MARK: - One run
 
@@ -482,13 +494,15 @@ struct LocationBench {
     struct Location {
         var since: Double
         var answer: RoomAnswer
+        /// The named room's probability (`confidence`), when given.
+        var confidence: Double?
         /// The position on the site plan and the tick that estimated it, when published.
         var position: (x: Double, y: Double, at: Double)?
     }
 
     /// Feeds `messages` to a fresh `locate --clock messages` in order, then two sentinel readings
     /// after `end`; returns the tag's locations once the sentinel is placed.
-    private func runLocator(
+    func runLocator(
         _ messages: [GatewayMessage], after end: Double, keys: String, prefix: String
     )
         throws(BenchFailure)
@@ -556,7 +570,9 @@ struct LocationBench {
             {
                 position = (x, y, Double(at.microseconds) / 1e6)
             }
-            return Location(since: Double(since.microseconds) / 1e6, answer: answer, position: position)
+            return Location(
+                since: Double(since.microseconds) / 1e6, answer: answer, confidence: object.number("confidence"),
+                position: position)
         }
     }
 }

@@ -42,12 +42,14 @@ import Testing
         #expect(s.missed == 1)
         #expect(s.delays == [1])
         #expect(s.changesMade == 2)
+        #expect(s.wrong == 4)
     }
 
     @Test func noAnswerAndUnknownAreCountedAndBridgeNoChange() {
         let s = Self.score(["A", "A", "A", "A"], [nil, "A", "?", "A"])
         #expect(s.unanswered == 2)
         #expect(s.right == 2)
+        #expect(s.wrong == 0)
         #expect(s.changesMade == 0)
     }
 
