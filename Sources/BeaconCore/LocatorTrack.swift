@@ -450,7 +450,12 @@ package struct LocatorTrack: Sendable {
         guard let named else { return nil }
         let probability = belief.rooms.probability(of: named)
         let heard = evidence.contains { $0.place == named }
-        if s.belief.allowsUnknown, !heard, probability < s.belief.minConfidence, !grace {
+        // Unknown when nothing speaks for the named room, or when rooms whose gateways are all
+        // offline (which cannot be named) hold the doubt `min_confidence` allows: the beacon may be
+        // in one of them.
+        if s.belief.allowsUnknown, !heard || belief.rooms.muted(offline) >= 1 - s.belief.minConfidence,
+            probability < s.belief.minConfidence, !grace
+        {
             return placed(named, probability: probability, cands, at: t, unknown: true)
         }
         // The named room's confidence moved to another band: the location again, its room and

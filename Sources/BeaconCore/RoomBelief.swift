@@ -256,6 +256,17 @@ package struct RoomBelief: Sendable, Equatable {
         return Numerics.exp((min(would, top) - top) / m.spread)
     }
 
+    /// The probability held by places whose gateways are all `offline`: where the beacon may be
+    /// though nothing can say so.
+    package func muted(_ offline: Set<String>) -> Double {
+        guard !offline.isEmpty else { return 0 }
+        var sum = 0.0
+        for i in places.indices where !gateways[i].isEmpty && gateways[i].allSatisfy(offline.contains) {
+            sum += probabilities[i]
+        }
+        return sum
+    }
+
     /// Forgets the unlikely places and keeps at most `capacity`, so memory stays bounded.
     private mutating func prune(_ m: Model) {
         var keep = probabilities.indices.filter { probabilities[$0] >= m.forget }

@@ -184,6 +184,31 @@ struct BeliefEngineTests {
         #expect(rooms.last == "lab" && rooms.filter { $0 == "office" }.count == 1, "\(rooms)")
     }
 
+    /// The lab's gateway goes offline while the beacon is in the office (B at −58 dBm, C at −75);
+    /// then B hears it at `office` dBm. Walked away from B as far as C last heard it, the beacon may
+    /// be in the lab as well as in the office, and the lab, whose gateway cannot speak, cannot be
+    /// named: unknown, rather than keep the office. A beacon still at B's −58 keeps the office.
+    @Test func aRoomWhoseGatewaysAreOfflineHoldingTheDoubtMakesTheLocationUnknown() {
+        for (office, allows, expected) in [
+            (-75.0, true, ["office", "?"]), (-75, false, ["office"]), (-58, true, ["office"]),
+        ] {
+            var s = Self.belief
+            s.belief.allowsUnknown = allows
+            var h = LocatorHarness(s)
+            for t in 0..<30 {
+                Self.see(&h, "B", rssi: -58, at: Double(t))
+                Self.see(&h, "C", rssi: -75, at: Double(t))
+                h.advance(Double(t) + 1.5)
+            }
+            h.locator.setGateway("C", online: false)
+            for t in 30..<60 {
+                Self.see(&h, "B", rssi: office, at: Double(t))
+                h.advance(Double(t) + 1.5)
+            }
+            #expect(Self.rooms(h) == expected, "B at \(office), allow_unknown \(allows)")
+        }
+    }
+
     @Test func anotherFloorIsNeverNamedOnOneReading() {
         var h = LocatorHarness(Self.belief)
         for t in 0..<40 {

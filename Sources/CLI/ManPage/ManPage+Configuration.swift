@@ -249,7 +249,7 @@ extension ManPage {
         .init("locator.min_confidence", "0.5…0.99", "0.7", "belief: a room is named once it is at least this likely."),
         .init(
             "locator.allow_unknown", "boolean", "true",
-            "belief: say unknown when the named room's gateways no longer hear the beacon and no room is min_confidence likely."
+            "belief: say unknown when the named room is less than min_confidence likely and either its gateways no longer hear the beacon or rooms whose gateways are all offline hold the rest (locator.md)."
         ),
         .init(
             "locator.interval", "duration, 100ms…60s", "ranging.interval",
