@@ -21,7 +21,7 @@ package struct LiveMap: Sendable, Equatable {
         package var room: String?
         /// nil when the site plan does not place it.
         package var position: SitePosition?
-        /// false after its retained status said `offline`.
+        /// false after its retained status said `offline` or `degraded`.
         package var online: Bool
         /// Its clock is off by more than `locator.clock_tolerance` (its readings are corrected).
         package var clockSkewed: Bool

@@ -149,7 +149,10 @@ package struct Locator: Sendable {
             guard let l = LocatorLocation.retained(payload: payload) else { return false }
             restore(beacon, l)
         case .gatewayStatus(let gateway)?:
-            setGateway(gateway, online: payload != Availability.offline.rawValue)
+            // A degraded gateway's source reports a problem (its adapter gone or down, scanning
+            // off): it hears nothing, so its silence is no evidence, as an offline gateway's.
+            setGateway(
+                gateway, online: payload != Availability.offline.rawValue && payload != Availability.degraded.rawValue)
         case .gatewayAdvertising(let gateway)?:
             site.calibrator.announce(gateway: gateway, payload: payload)
         case .beacon(let beacon, let gateway, .event)?:

@@ -138,10 +138,11 @@ struct BeliefEngineTests {
         #expect(Self.rooms(h) == ["office"])
     }
 
-    /// 30 s in the office (its gateway B at −58 dBm, the lab's C at −75), then B offline and 30 s
-    /// more of C at `lab(t)` dBm.
+    /// 30 s in the office (its gateway B at −58 dBm, the lab's C at −75), then B's retained status
+    /// says `status` (offline, or degraded: its adapter hears nothing) and 30 s more of C at
+    /// `lab(t)` dBm.
     static func officeGatewayOffline(
-        _ s: LocatorSettings = belief, lab: (Int) -> Double = { _ in -75 }
+        _ s: LocatorSettings = belief, status: Availability = .offline, lab: (Int) -> Double = { _ in -75 }
     )
         -> LocatorHarness
     {
@@ -152,7 +153,8 @@ struct BeliefEngineTests {
             h.advance(Double(t) + 1.5)
         }
         #expect(rooms(h) == ["office"])
-        h.locator.setGateway("B", online: false)
+        let handled = h.locator.handle(topic: "beacons/gateways/B/status", payload: status.rawValue)
+        #expect(handled)
         for t in 30..<60 {
             see(&h, "C", rssi: lab(t), at: Double(t))
             h.advance(Double(t) + 1.5)
@@ -160,8 +162,9 @@ struct BeliefEngineTests {
         return h
     }
 
-    @Test func theNamedRoomTurnsUnknownWhenItsGatewayGoesOffline() throws {
-        let h = Self.officeGatewayOffline()
+    @Test(arguments: [Availability.offline, .degraded])
+    func theNamedRoomTurnsUnknownWhenItsGatewayGoesOffline(_ status: Availability) throws {
+        let h = Self.officeGatewayOffline(status: status)
         // Not the lab, whose gateway hears the beacon weakly: unknown, on the office's floor.
         #expect(Self.rooms(h) == ["office", "?"])
         let unknown = try #require(h.out.last { $0.topic.hasSuffix("/location") })
