@@ -81,7 +81,8 @@ package struct LocatorCore: AgentMachine {
     /// What `/metrics` shows of the locator.
     package var metrics: LocatorMetrics {
         LocatorMetrics(
-            locations: locator.locatedCount, changes: locator.counts.changes,
+            locations: locator.locatedCount, changes: locator.counts.changes, unknown: locator.unknownCount,
+            gateways: locator.knownGateways.map { .init(gateway: $0, up: locator.hears($0)) },
             broker: BrokerMetrics(connected: link.isConnected, reconnects: link.reconnects),
             clocks: locator.clocks.all.map {
                 .init(

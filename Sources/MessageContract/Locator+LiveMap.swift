@@ -24,15 +24,13 @@ extension Locator {
         let skewed = Set(clocks.all.filter { $0.clock.state != .ok }.map(\.gateway))
         var gateways = plan.gateways.map {
             LiveMap.Gateway(
-                id: $0.id, floor: $0.floor, room: $0.room, position: $0.position, online: !offline.contains($0.id),
+                id: $0.id, floor: $0.floor, room: $0.room, position: $0.position, online: hears($0.id),
                 clockSkewed: skewed.contains($0.id))
         }
-        let placed = Set(plan.gateways.map(\.id))
-        for id in Set(clocks.all.map(\.gateway)).union(offline).subtracting(placed).sorted() {
+        for id in knownGateways.dropFirst(plan.gateways.count) {
             gateways.append(
                 .init(
-                    id: id, floor: nil, room: nil, position: nil, online: !offline.contains(id),
-                    clockSkewed: skewed.contains(id)))
+                    id: id, floor: nil, room: nil, position: nil, online: hears(id), clockSkewed: skewed.contains(id)))
         }
         let prefix = topics.base + "/"
         var beacons: [LiveMap.Beacon] = []

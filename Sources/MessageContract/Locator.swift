@@ -311,6 +311,19 @@ package struct Locator: Sendable {
     /// Beacons with a current location (home or away).
     package var locatedCount: Int { tracks.byBeacon.values.count { $0.location != nil } }
 
+    /// Beacons whose location is `unknown`: home, but no room can be named with confidence.
+    package var unknownCount: Int { tracks.byBeacon.values.count { $0.location?.isUnknown == true } }
+
+    /// The gateways the locator knows of: the site plan's, in its order, then by id every other it
+    /// heard (it keeps its clock) or whose status said offline or degraded.
+    package var knownGateways: [String] {
+        let plan = settings.positions.plan?.gateways.map(\.id) ?? []
+        return plan + Set(clocks.all.map(\.gateway)).union(offline).subtracting(plan).sorted()
+    }
+
+    /// Whether gateway `id` can hear: not `offline` or `degraded` since its last reading.
+    package func hears(_ id: String) -> Bool { !offline.contains(id) }
+
     /// Home Assistant `mqtt_room`: the owner's room and distance, on every change and every new owner
     /// reading. Only the owner's room is fed, so mqtt_room follows the locator within its `timeout`.
     private func feedRoom(

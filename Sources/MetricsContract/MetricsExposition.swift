@@ -17,6 +17,14 @@ package enum MetricsExposition {
             w.family(p + "locator_changes_total", .counter, "Location changes the locator has decided.")
             w.sample(p + "locator_changes_total", locator.changes)
             w.family(
+                p + "locator_unknown", .gauge,
+                "Beacons whose location is unknown: home, but no room can be named with confidence.")
+            w.sample(p + "locator_unknown", locator.unknown)
+            w.family(
+                p + "locator_gateway_up", .gauge,
+                "Per gateway the locator knows: 1 while it can hear, 0 while its status says offline or degraded.")
+            for g in locator.gateways { w.sample(p + "locator_gateway_up", ["gateway": g.gateway], g.up ? 1 : 0) }
+            w.family(
                 p + "gateway_clock_offset_seconds", .gauge,
                 "Per gateway the locator hears: its clock minus the locator's, less the fastest path's latency.")
             for c in locator.clocks { w.sample(p + "gateway_clock_offset_seconds", ["gateway": c.gateway], c.offset) }
@@ -107,7 +115,8 @@ package enum MetricsExposition {
             "build_info", "reports_total", "reports_malformed_total", "beacons_tracked", "region_state", "events_total",
             "unresolved_private_addresses_total", "messages_published_total", "messages_dropped_total", "outbox_queued",
             "adapter_up", "adapter_resets_total",
-            "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total",
+            "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total", "locator_unknown",
+            "locator_gateway_up",
             "gateway_clock_offset_seconds", "gateway_clock_skewed", "locator_late_readings_total",
             "locator_foreign_messages_total", "mqtt_connected", "mqtt_reconnects_total",
         ].map { prefix + $0 }

@@ -104,6 +104,10 @@ package struct LocatorMetrics: Sendable, Equatable {
     package var locations: Int
     /// Location changes decided since start.
     package var changes: Int
+    /// Beacons whose location is `unknown`.
+    package var unknown: Int
+    /// Per gateway the locator knows, by id: whether it can hear (its status not offline or degraded).
+    package var gateways: [GatewayUp]
     package var broker: BrokerMetrics
     /// Each gateway's clock as the locator sees it, by gateway id.
     package var clocks: [GatewayClock]
@@ -122,6 +126,16 @@ package struct LocatorMetrics: Sendable, Equatable {
         }
     }
 
+    /// A gateway and whether it can hear.
+    package struct GatewayUp: Sendable, Equatable {
+        package var gateway: String
+        package var up: Bool
+        package init(gateway: String, up: Bool) {
+            self.gateway = gateway
+            self.up = up
+        }
+    }
+
     /// A gateway's clock: its offset from the locator's (seconds) and whether it is corrected.
     package struct GatewayClock: Sendable, Equatable {
         package var gateway: String
@@ -135,11 +149,14 @@ package struct LocatorMetrics: Sendable, Equatable {
     }
 
     package init(
-        locations: Int = 0, changes: Int = 0, broker: BrokerMetrics = BrokerMetrics(), clocks: [GatewayClock] = [],
-        lateReadings: Int = 0, foreignMessages: [ForeignOutcome] = []
+        locations: Int = 0, changes: Int = 0, unknown: Int = 0, gateways: [GatewayUp] = [],
+        broker: BrokerMetrics = BrokerMetrics(), clocks: [GatewayClock] = [], lateReadings: Int = 0,
+        foreignMessages: [ForeignOutcome] = []
     ) {
         self.locations = locations
         self.changes = changes
+        self.unknown = unknown
+        self.gateways = gateways
         self.broker = broker
         self.clocks = clocks
         self.lateReadings = lateReadings

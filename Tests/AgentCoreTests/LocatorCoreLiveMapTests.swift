@@ -3,6 +3,7 @@ import BeaconCore
 import BeaconWire
 import Foundation
 import MessageContract
+import MetricsContract
 import Testing
 import Vocabulary
 
@@ -100,6 +101,12 @@ import Vocabulary
         let gateways = try #require(o["gateways"] as? [[String: Any]])
         #expect(gateways.map { $0["id"] as? String } == ["A", "B"])
         #expect(gateways.map { $0["online"] as? Bool } == [true, false])
+        // `/metrics` says the same of them; a degraded gateway cannot hear either, till it is online again.
+        #expect(core.metrics.gateways == [.init(gateway: "A", up: true), .init(gateway: "B", up: false)])
+        handle("beacons/gateways/A/status", "degraded")
+        #expect(core.metrics.gateways.map(\.up) == [false, false])
+        handle("beacons/gateways/A/status", "online")
+        #expect(core.metrics.gateways.map(\.up) == [true, false])
         #expect(gateways[1]["x"] as? Double == 9)
         let b = try #require((o["beacons"] as? [[String: Any]])?.first)
         #expect(b["id"] as? String == Self.id && b["room"] as? String == "lab" && b["state"] as? String == "home")

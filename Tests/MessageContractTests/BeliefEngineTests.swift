@@ -170,10 +170,13 @@ struct BeliefEngineTests {
         let unknown = try #require(h.out.last { $0.topic.hasSuffix("/location") })
         #expect(unknown.payload.text.contains(#""floor":"2""#))
         #expect(unknown.payload.text.contains(#""room":null"#))
+        #expect(h.locator.unknownCount == 1)
 
         var keeps = Self.belief
         keeps.belief.allowsUnknown = false
-        #expect(Self.rooms(Self.officeGatewayOffline(keeps)) == ["office"])
+        let kept = Self.officeGatewayOffline(keeps)
+        #expect(Self.rooms(kept) == ["office"])
+        #expect(kept.locator.unknownCount == 0)
     }
 
     /// A gateway that goes offline while its room holds the beacon: the beacon then walks to the
