@@ -1,5 +1,7 @@
-/// A receiver that goes offline during a run, as a gateway that loses power or its network does:
-/// from `at` on it publishes nothing, and its Last Will (`offline`) reaches the locator then.
+/// A receiver that goes offline during a run: from `at` on it publishes nothing, and its Last Will
+/// (`offline`) reaches the locator at `will`. A gateway whose process dies has its socket closed and
+/// the broker sends the will at once; one that loses power or its network is found out when the
+/// broker has waited out its keepalive (MQTT 3.1.1 §3.1.2.10: one and a half of it).
 ///
 /// The location benchmark takes each receiver offline in turn, halfway through each run, and scores
 /// the ticks after it: does the locator keep naming the right room from the receivers left, say
@@ -7,18 +9,22 @@
 package struct ReceiverOutage: Sendable, Equatable {
     /// The receiver's index in the site's receivers (its readings' index).
     package var receiver: Int
-    /// When it goes offline (s, the recording's clock).
+    /// When it goes silent (s, the recording's clock).
     package var at: Double
+    /// When the broker publishes its Last Will (s, the recording's clock).
+    package var will: Double
 
-    package init(receiver: Int, at: Double) {
+    package init(receiver: Int, at: Double, will: Double) {
         self.receiver = receiver
         self.at = at
+        self.will = will
     }
 
     /// The outage of `receiver` at the first whole second at or after the middle of a run from
-    /// `start` to `end`.
-    package static func halfway(receiver: Int, start: Double, end: Double) -> ReceiverOutage {
-        ReceiverOutage(receiver: receiver, at: ((start + end) / 2).rounded(.up))
+    /// `start` to `end`, its will `willAfter` seconds later.
+    package static func halfway(receiver: Int, start: Double, end: Double, willAfter: Double) -> ReceiverOutage {
+        let at = ((start + end) / 2).rounded(.up)
+        return ReceiverOutage(receiver: receiver, at: at, will: at + willAfter)
     }
 
     /// Whether receiver `r` still hears or publishes at `time`.

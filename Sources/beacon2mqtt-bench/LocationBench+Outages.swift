@@ -1,10 +1,13 @@
 import BeaconCore
 import RoomScoring
+import Settings
+import Vocabulary
 
 /// A receiver offline halfway (`ReceiverOutage`): each receiver in turn, in each run, goes silent at
-/// the run's middle and its Last Will (`offline`) reaches the locator then; the ticks after it are
-/// scored for the locator and for the 4 s median of the receivers left. The same ticks with every
-/// receiver are scored alongside, so the difference is the outage's.
+/// the run's middle, and its Last Will (`offline`) reaches the locator as the broker would send it
+/// (`outageKinds`: at once when the gateway's process dies, 1.5 keepalives later when it loses power);
+/// the ticks from its silence on are scored for the locator and for the 4 s median of the receivers
+/// left. The same ticks with every receiver are scored alongside, so the difference is the outage's.
 extension LocationBench {
     /// An engine scored through outages: its name and, per run, its `locator` keys.
     struct OutageEngine {
@@ -24,37 +27,49 @@ extension LocationBench {
         }
     }
 
-    /// Per method ("<engine>, every receiver", "<engine>, <gateway> offline", and the median's), the
-    /// run's ticks after its outages.
+    /// How a receiver goes offline, by when its Last Will reaches the locator after it falls silent:
+    /// its process died (the socket closes, the broker sends the will at once), or it lost power or
+    /// its network (the broker waits one and a half of the gateways' default keepalive).
+    static var outageKinds: [(name: String, willAfter: Double)] {
+        [("process gone", 0), ("power cut", 1.5 * MQTTSettings().keepalive.seconds)]
+    }
+
+    /// Per method ("<engine>, every receiver", "<engine>, <kind>: <gateway> offline", and the
+    /// median's), the run's ticks from its outages on.
     func outages(
         _ run: SiteRecording, index: Int, relayed: [GatewayMessage], site: SiteDescription, engines: [OutageEngine]
     ) throws(BenchFailure) -> [String: OutageScore] {
-        let outages = site.receivers.indices.map {
-            ReceiverOutage.halfway(receiver: $0, start: run.start, end: run.end)
+        let silent = site.receivers.indices.map {
+            ReceiverOutage.halfway(receiver: $0, start: run.start, end: run.end, willAfter: 0)
         }
+        let from = silent[0].at
         let after = max(run.end, relayed.last?.time ?? run.end)
         let rank = Dictionary(uniqueKeysWithValues: site.receivers.enumerated().map { ($1.gateway, $0) })
         var scores: [String: OutageScore] = [:]
         for (e, engine) in engines.enumerated() {
             let keys = engine.keysByRun[index]
             let every = try runLocator(relayed, after: after, keys: keys, prefix: "outage-\(index + 1)-\(e + 1)-0")
-            scores["\(engine.name)\(Self.everyReceiver)"] = score(run, every, from: outages[0].at, site: site)
-            for o in outages {
-                let gateway = site.receivers[o.receiver].gateway
-                var messages = relayed.filter { o.keeps(receiver: rank[$0.gateway] ?? -1, at: $0.time) }
-                let will = GatewayMessage(
-                    topic: "beacons/gateways/\(gateway)/status", payload: "offline", time: o.at, gateway: gateway,
-                    received: 0)
-                messages.insert(will, at: messages.firstIndex { $0.time >= o.at } ?? messages.endIndex)
-                let decided = try runLocator(
-                    messages, after: after, keys: keys, prefix: "outage-\(index + 1)-\(e + 1)-\(o.receiver + 1)")
-                scores["\(engine.name), \(gateway) offline", default: OutageScore()]
-                    .merge(score(run, decided, from: o.at, site: site))
+            scores["\(engine.name)\(Self.everyReceiver)"] = score(run, every, from: from, site: site)
+            for (k, kind) in Self.outageKinds.enumerated() {
+                for o in silent.map({ ReceiverOutage(receiver: $0.receiver, at: $0.at, will: $0.at + kind.willAfter) })
+                {
+                    let gateway = site.receivers[o.receiver].gateway
+                    var messages = relayed.filter { o.keeps(receiver: rank[$0.gateway] ?? -1, at: $0.time) }
+                    let will = GatewayMessage(
+                        topic: "beacons/gateways/\(gateway)/status", payload: "offline", time: o.will,
+                        gateway: gateway, received: 0)
+                    messages.insert(will, at: messages.firstIndex { $0.time >= o.will } ?? messages.endIndex)
+                    let decided = try runLocator(
+                        messages, after: after, keys: keys,
+                        prefix: "outage-\(index + 1)-\(e + 1)-\(k + 1)-\(o.receiver + 1)")
+                    scores["\(engine.name), \(kind.name): \(gateway) offline", default: OutageScore()]
+                        .merge(score(run, decided, from: o.at, site: site))
+                }
             }
         }
         let readings = Self.readings(run)
-        scores["median 4 s\(Self.everyReceiver)"] = median(run, readings, from: outages[0].at, site: site)
-        for o in outages {
+        scores["median 4 s\(Self.everyReceiver)"] = median(run, readings, from: from, site: site)
+        for o in silent {
             scores["median 4 s, \(site.receivers[o.receiver].gateway) offline"] = median(
                 run, o.applied(to: readings), from: o.at, site: site)
         }
@@ -123,28 +138,35 @@ extension LocationBench {
 }
 
 extension LocationBench {
-    /// The outages' table over all runs: per engine its ticks with every receiver, with one offline
-    /// (each in turn, merged), and per receiver; the same for the median.
+    /// The outages' table over all runs: per engine its ticks with every receiver, then per kind of
+    /// outage with one offline (each in turn, merged) and per receiver; the median's likewise, its
+    /// receiver's readings simply ending.
     func outageResults(
         _ perRun: [[String: OutageScore]], engines: [String], site: SiteDescription,
         into report: inout BenchReport
     ) -> [String] {
         var merged: [String: OutageScore] = [:]
         for scores in perRun { for (k, v) in scores { merged[k, default: OutageScore()].merge(v) } }
+        let kinds = Self.outageKinds.map { "\($0.name) (its Last Will after \(fmt($0.willAfter, 0)) s)" }
         var table = [
             "",
-            "a receiver offline halfway: each receiver in turn goes silent at the middle of each run, its Last Will "
-                + "(offline) reaching the locator then; the ticks after it, against the same ticks with every receiver",
+            "a receiver offline halfway: each receiver in turn falls silent at the middle of each run, its Last Will "
+                + "(offline) reaching the locator as the broker sends it: " + kinds.joined(separator: ", ")
+                + "; the ticks from its silence on, against the same ticks with every receiver",
             "| method | receivers | rooms right | ≥ 1 m from a wall | wrong room (≥ min_confidence) | none/unknown | ticks |",
             "| --- | --- | --- | --- | --- | --- | --- |",
         ]
-        for engine in engines + ["median 4 s"] {
-            let gone = site.receivers.map { "\(engine), \($0.gateway) offline" }
-            var any = OutageScore()
-            for g in gone { any.merge(merged[g] ?? OutageScore()) }
-            let rows =
-                [("every receiver", merged["\(engine)\(Self.everyReceiver)"] ?? OutageScore()), ("one offline", any)]
-                + zip(site.receivers, gone).map { ("\($0.gateway) offline", merged[$1] ?? OutageScore()) }
+        for (engine, prefixes) in engines.map({ e in (e, Self.outageKinds.map { "\($0.name): " }) })
+            + [("median 4 s", [""])]
+        {
+            var rows = [("every receiver", merged["\(engine)\(Self.everyReceiver)"] ?? OutageScore())]
+            for prefix in prefixes {
+                let gone = site.receivers.map { "\(prefix)\($0.gateway) offline" }
+                var any = OutageScore()
+                for g in gone { any.merge(merged["\(engine), \(g)"] ?? OutageScore()) }
+                rows.append(("\(prefix)one offline", any))
+                rows += gone.map { ($0, merged["\(engine), \($0)"] ?? OutageScore()) }
+            }
             for (receivers, o) in rows {
                 let s = o.summary
                 let confident = o.confidentlyWrong.map { 100 * Double($0) / Double(max(s.ticks, 1)) }

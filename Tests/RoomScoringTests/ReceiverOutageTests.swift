@@ -5,12 +5,13 @@ import Testing
     typealias Reading = StrongestReceiver.Reading
 
     @Test func halfwayIsTheFirstWholeSecondAtOrAfterTheMiddle() {
-        #expect(ReceiverOutage.halfway(receiver: 1, start: 100.2, end: 150.4).at == 126)
-        #expect(ReceiverOutage.halfway(receiver: 1, start: 100, end: 150).at == 125)
+        let outage = ReceiverOutage.halfway(receiver: 1, start: 100.2, end: 150.4, willAfter: 45)
+        #expect(outage.at == 126 && outage.will == 171)
+        #expect(ReceiverOutage.halfway(receiver: 1, start: 100, end: 150, willAfter: 0).will == 125)
     }
 
     @Test func theReceiverFallsSilentFromItsOutageTheOthersDoNot() {
-        let outage = ReceiverOutage(receiver: 1, at: 10)
+        let outage = ReceiverOutage(receiver: 1, at: 10, will: 55)
         #expect(outage.keeps(receiver: 1, at: 9.9))
         #expect(!outage.keeps(receiver: 1, at: 10))
         #expect(!outage.keeps(receiver: 1, at: 30))
@@ -21,7 +22,7 @@ import Testing
         #expect(left[1] == Array(readings[1].prefix(10)))
         // The strongest receiver (0) gone, its 4 s median lingers while its last reading is in the window, then 1 owns.
         var engine = StrongestReceiver(
-            rule: .median, readings: ReceiverOutage(receiver: 0, at: 10).applied(to: readings))
+            rule: .median, readings: ReceiverOutage(receiver: 0, at: 10, will: 55).applied(to: readings))
         #expect([12, 13, 14].map { engine.owner(at: Double($0)) } == [0, 1, 1])
     }
 }
