@@ -39,10 +39,13 @@ extension LocationBench {
     func outages(
         _ run: SiteRecording, index: Int, relayed: [GatewayMessage], site: SiteDescription, engines: [OutageEngine]
     ) throws(BenchFailure) -> [String: OutageScore] {
-        let silent = site.receivers.indices.map {
-            ReceiverOutage.halfway(receiver: $0, start: run.start, end: run.end, willAfter: 0)
+        // Each receiver's outage, its will `willAfter` after it falls silent.
+        let outages = { (willAfter: Double) in
+            site.receivers.indices.map {
+                ReceiverOutage.halfway(receiver: $0, start: run.start, end: run.end, willAfter: willAfter)
+            }
         }
-        let from = silent[0].at
+        let from = outages(0)[0].at
         let after = max(run.end, relayed.last?.time ?? run.end)
         let rank = Dictionary(uniqueKeysWithValues: site.receivers.enumerated().map { ($1.gateway, $0) })
         var scores: [String: OutageScore] = [:]
@@ -51,8 +54,7 @@ extension LocationBench {
             let every = try runLocator(relayed, after: after, keys: keys, prefix: "outage-\(index + 1)-\(e + 1)-0")
             scores["\(engine.name)\(Self.everyReceiver)"] = score(run, every, from: from, site: site)
             for (k, kind) in Self.outageKinds.enumerated() {
-                for o in silent.map({ ReceiverOutage(receiver: $0.receiver, at: $0.at, will: $0.at + kind.willAfter) })
-                {
+                for o in outages(kind.willAfter) {
                     let gateway = site.receivers[o.receiver].gateway
                     var messages = relayed.filter { o.keeps(receiver: rank[$0.gateway] ?? -1, at: $0.time) }
                     let will = GatewayMessage(
@@ -69,7 +71,7 @@ extension LocationBench {
         }
         let readings = Self.readings(run)
         scores["median 4 s\(Self.everyReceiver)"] = median(run, readings, from: from, site: site)
-        for o in silent {
+        for o in outages(0) {
             scores["median 4 s, \(site.receivers[o.receiver].gateway) offline"] = median(
                 run, o.applied(to: readings), from: o.at, site: site)
         }
