@@ -453,8 +453,8 @@ package struct LocatorTrack: Sendable {
         // Unknown when nothing speaks for the named room, or when rooms whose gateways are all
         // offline (which cannot be named) hold the doubt `min_confidence` allows: the beacon may be
         // in one of them.
-        if s.belief.allowsUnknown, !heard || belief.rooms.muted(offline) >= 1 - s.belief.minConfidence,
-            probability < s.belief.minConfidence, !grace
+        if s.belief.allowsUnknown, probability < s.belief.minConfidence, !grace,
+            !heard || belief.rooms.muted(offline) >= 1 - s.belief.minConfidence
         {
             return placed(named, probability: probability, cands, at: t, unknown: true)
         }
