@@ -89,7 +89,7 @@ package struct LocatorCore: AgentMachine {
                     gateway: $0.gateway, offset: Double($0.clock.offset.microseconds) / 1e6,
                     skewed: $0.clock.state != .ok)
             },
-            lateReadings: locator.clocks.late,
+            lateReadings: locator.clocks.late, malformed: locator.counts.malformed,
             foreignMessages: foreign.counters.byOutcome.map { .init(outcome: $0.outcome, count: $0.count) })
     }
 

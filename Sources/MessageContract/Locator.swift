@@ -139,31 +139,41 @@ package struct Locator: Sendable {
             // Another shard's beacon: skipped before its payload is read.
             counts.otherShard += 1
         case .beacon(let beacon, let gateway, .proximity)?:
-            guard var r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else { return false }
+            guard var r = LocatorReading(beacon: beacon, gateway: gateway, payload: payload) else {
+                return malformed(payload)
+            }
             if let received {
                 guard let stamp = clocks.admit(r.timestamp, gateway: gateway, received: received) else { return true }
                 r.timestamp = stamp
             }
             observe(r)
         case .location(let beacon)?:
-            guard let l = LocatorLocation.retained(payload: payload) else { return false }
+            guard let l = LocatorLocation.retained(payload: payload) else { return malformed(payload) }
             restore(beacon, l)
         case .gatewayStatus(let gateway)?:
+            guard let availability = Availability(rawValue: payload) else { return malformed(payload) }
             // A degraded gateway's source reports a problem (its adapter gone or down, scanning
             // off): it hears nothing, so its silence is no evidence, as an offline gateway's.
-            setGateway(
-                gateway, online: payload != Availability.offline.rawValue && payload != Availability.degraded.rawValue)
+            setGateway(gateway, online: availability == .online)
         case .gatewayAdvertising(let gateway)?:
             site.calibrator.announce(gateway: gateway, payload: payload)
         case .beacon(let beacon, let gateway, .event)?:
-            guard let o = try? JSONObject(payload), o.string("event") == "exit",
+            guard let o = try? JSONObject(payload), let event = o.string("event"),
                 let at = o.string("timestamp").flatMap(RetainedAttributes.timestamp(rfc3339:))
-            else { return true }
+            else { return malformed(payload) }
+            guard event == "exit" else { return true }
             gatewayLost(beacon, gateway: gateway, at: received == nil ? at : clocks.correct(at, gateway: gateway))
         default:
             return false
         }
         return true
+    }
+
+    /// A message of a kind the locator reads whose payload it cannot: counted, and nothing changes.
+    /// An empty one is a retained message cleared, not a bad one. Returns false, as `handle` does.
+    private mutating func malformed(_ payload: String) -> Bool {
+        if !payload.isEmpty { counts.malformed += 1 }
+        return false
     }
 
     /// Whether this locator decides `beacon` (`locator.shard`; without one, every beacon).

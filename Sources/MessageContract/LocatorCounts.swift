@@ -6,4 +6,7 @@ package struct LocatorCounts: Sendable, Equatable {
     package var decisions = 0
     /// Messages about beacons of another shard, skipped unread.
     package var otherShard = 0
+    /// Messages of a kind the locator reads (proximity, event, location, gateway status) whose
+    /// payload it could not read, skipped.
+    package var malformed = 0
 }

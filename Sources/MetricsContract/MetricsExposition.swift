@@ -39,6 +39,10 @@ package enum MetricsExposition {
             )
             w.sample(p + "locator_late_readings_total", locator.lateReadings)
             w.family(
+                p + "locator_malformed_messages_total", .counter,
+                "Gateways' proximity, event, location and status messages whose payload could not be read, skipped.")
+            w.sample(p + "locator_malformed_messages_total", locator.malformed)
+            w.family(
                 p + "locator_foreign_messages_total", .counter,
                 "Messages of locator.foreign_sources by outcome: reading and status are used, the rest ignored.")
             for f in locator.foreignMessages {
@@ -118,6 +122,7 @@ package enum MetricsExposition {
             "scan_mode", "report_to_publish_seconds", "locator_locations", "locator_changes_total", "locator_unknown",
             "locator_gateway_up",
             "gateway_clock_offset_seconds", "gateway_clock_skewed", "locator_late_readings_total",
+            "locator_malformed_messages_total",
             "locator_foreign_messages_total", "mqtt_connected", "mqtt_reconnects_total",
         ].map { prefix + $0 }
         + [

@@ -113,6 +113,8 @@ package struct LocatorMetrics: Sendable, Equatable {
     package var clocks: [GatewayClock]
     /// Readings not counted because they arrived later than `locator.clock_tolerance`.
     package var lateReadings: Int
+    /// The gateways' messages whose payload the locator could not read, skipped.
+    package var malformed: Int
     /// `locator.foreign_sources`' messages by outcome (label value → count), in a fixed order.
     package var foreignMessages: [ForeignOutcome]
 
@@ -151,8 +153,9 @@ package struct LocatorMetrics: Sendable, Equatable {
     package init(
         locations: Int = 0, changes: Int = 0, unknown: Int = 0, gateways: [GatewayUp] = [],
         broker: BrokerMetrics = BrokerMetrics(), clocks: [GatewayClock] = [], lateReadings: Int = 0,
-        foreignMessages: [ForeignOutcome] = []
+        malformed: Int = 0, foreignMessages: [ForeignOutcome] = []
     ) {
+        self.malformed = malformed
         self.locations = locations
         self.changes = changes
         self.unknown = unknown

@@ -130,6 +130,35 @@ import Testing
         #expect(h.owners == ["A", "B"])  // nobody left: the location stays until away_timeout
     }
 
+    /// A message of a kind the locator reads whose payload it cannot read changes nothing and is
+    /// counted; an empty one (a retained message cleared) changes nothing and is not.
+    @Test func aMalformedMessageChangesNothingAndIsCounted() {
+        var h = H(.nearest)
+        h.see("A", 1, at: 0.5)
+        h.locator.setGateway("B", online: false)
+        let beacon = "beacons/e2c56db5-dffb-48d2-b060-d0f5a71096e0/1/1"
+        let bad = [
+            ("\(beacon)/A/proximity", "{not json"),
+            ("\(beacon)/A/proximity", #"{"timestamp":"2024-05-01T12:00:01.000Z"}"#),
+            ("\(beacon)/A/event", #"{"event":"exit"}"#),
+            ("\(beacon)/location", "[]"),
+            ("beacons/gateways/B/status", "up"),
+        ]
+        for (topic, payload) in bad {
+            let read = h.locator.handle(topic: topic, payload: payload)
+            #expect(!read, "\(topic)")
+        }
+        #expect(h.locator.counts.malformed == bad.count)
+        #expect(!h.locator.hears("B"))
+        _ = h.locator.handle(topic: "beacons/gateways/B/status", payload: "")
+        #expect(h.locator.counts.malformed == bad.count && !h.locator.hears("B"))
+        h.advance(6)
+        #expect(h.owners == ["A"])
+        let enter = h.locator.handle(
+            topic: "\(beacon)/A/event", payload: #"{"event":"enter","timestamp":"2024-05-01T12:00:00.500Z"}"#)
+        #expect(enter && h.locator.counts.malformed == bad.count)
+    }
+
     @Test func aGatewaysExitEventDropsItsOlderReadings() {
         var h = H(.nearest)
         h.see("B", 1, at: 0.5)

@@ -121,7 +121,7 @@ import Testing
                 locator: LocatorMetrics(
                     locations: 3, changes: 9, unknown: 1,
                     gateways: [.init(gateway: "hall", up: true), .init(gateway: "lab", up: false)],
-                    broker: BrokerMetrics(),
+                    broker: BrokerMetrics(), malformed: 2,
                     foreignMessages: [.init(outcome: "reading", count: 4), .init(outcome: "unmapped_node", count: 2)])))
         let lines = Self.lines(text)
         #expect(lines.contains(#"beacon2mqtt_locator_foreign_messages_total{outcome="reading"} 4"#))
@@ -129,6 +129,7 @@ import Testing
         #expect(lines.contains("beacon2mqtt_locator_locations 3"))
         #expect(lines.contains("beacon2mqtt_locator_changes_total 9"))
         #expect(lines.contains("beacon2mqtt_locator_unknown 1"))
+        #expect(lines.contains("beacon2mqtt_locator_malformed_messages_total 2"))
         #expect(lines.contains(#"beacon2mqtt_locator_gateway_up{gateway="hall"} 1"#))
         #expect(lines.contains(#"beacon2mqtt_locator_gateway_up{gateway="lab"} 0"#))
         #expect(lines.contains("beacon2mqtt_mqtt_connected 0"))
