@@ -325,7 +325,7 @@ package struct Locator: Sendable {
     package var unknownCount: Int { tracks.byBeacon.values.count { $0.location?.isUnknown == true } }
 
     /// The gateways the locator knows of: the site plan's, in its order, then by id every other it
-    /// heard (it keeps its clock) or whose status said offline or degraded.
+    /// heard on the wall clock (it keeps their clocks) or whose status said offline or degraded.
     package var knownGateways: [String] {
         let plan = settings.positions.plan?.gateways.map(\.id) ?? []
         return plan + Set(clocks.all.map(\.gateway)).union(offline).subtracting(plan).sorted()

@@ -155,7 +155,6 @@ package struct LocatorMetrics: Sendable, Equatable {
         broker: BrokerMetrics = BrokerMetrics(), clocks: [GatewayClock] = [], lateReadings: Int = 0,
         malformed: Int = 0, foreignMessages: [ForeignOutcome] = []
     ) {
-        self.malformed = malformed
         self.locations = locations
         self.changes = changes
         self.unknown = unknown
@@ -163,6 +162,7 @@ package struct LocatorMetrics: Sendable, Equatable {
         self.broker = broker
         self.clocks = clocks
         self.lateReadings = lateReadings
+        self.malformed = malformed
         self.foreignMessages = foreignMessages
     }
 }
