@@ -35,9 +35,11 @@ extension LocationBench {
     }
 
     /// Per method ("<engine>, every receiver", "<engine>, <kind>: <gateway> offline", and the
-    /// median's), the run's ticks from its outages on.
+    /// median's), the run's ticks from its outages on; `every` holds each engine's locations with
+    /// every receiver, as the run's main table decided them (by method).
     func outages(
-        _ run: SiteRecording, index: Int, relayed: [GatewayMessage], site: SiteDescription, engines: [OutageEngine]
+        _ run: SiteRecording, index: Int, relayed: [GatewayMessage], every: [String: [Location]],
+        site: SiteDescription, engines: [OutageEngine]
     ) throws(BenchFailure) -> [String: OutageScore] {
         // Each receiver's outage, its will `willAfter` after it falls silent.
         let outages = { (willAfter: Double) in
@@ -51,8 +53,7 @@ extension LocationBench {
         var scores: [String: OutageScore] = [:]
         for (e, engine) in engines.enumerated() {
             let keys = engine.keysByRun[index]
-            let every = try runLocator(relayed, after: after, keys: keys, prefix: "outage-\(index + 1)-\(e + 1)-0")
-            scores["\(engine.name)\(Self.everyReceiver)"] = score(run, every, from: from, site: site)
+            scores["\(engine.name)\(Self.everyReceiver)"] = score(run, every[engine.name] ?? [], from: from, site: site)
             for (k, kind) in Self.outageKinds.enumerated() {
                 for o in outages(kind.willAfter) {
                     let gateway = site.receivers[o.receiver].gateway

@@ -106,6 +106,8 @@ struct LocationBench {
         var seconds: Double
         var rate: MessageRate
         var relayed: Int
+        /// Per locator (by method), its locations as published.
+        var locations: [String: [Location]]
     }
 
     func run(into report: inout BenchReport) throws(BenchFailure) {
@@ -148,7 +150,9 @@ struct LocationBench {
         }
         var outageScores: [[String: OutageScore]] = []
         for (i, run) in runs.enumerated() {
-            outageScores.append(try outages(run, index: i, relayed: relayed[i], site: site, engines: engines))
+            outageScores.append(
+                try outages(
+                    run, index: i, relayed: relayed[i], every: outcomes[i].locations, site: site, engines: engines))
         }
         let wall = BenchClock.seconds(since: started)
         var scopes: [(String, [RunOutcome])] = outcomes.map { ($0.name, [$0]) }
@@ -298,11 +302,13 @@ struct LocationBench {
         let methods = variants.map(\.name) + Self.baselines
         let prefix = "location-\(index + 1)"
         var decided: [[Location]] = []
+        var published: [String: [Location]] = [:]
         let mixed = ESPresenseRelay(site: site)
         for (n, v) in variants.enumerated() {
             let locations = try runLocator(
                 v.mixed ? mixed.messages(relayed) : relayed, after: max(run.end, relayed.last?.time ?? run.end),
                 keys: v.mixed ? mixed.locatorKeys(v.keys) : v.keysByRun?[index] ?? v.keys, prefix: "\(prefix)-\(n + 1)")
+            published[v.name] = locations
             decided.append(locations.sorted { $0.since < $1.since })
         }
 
@@ -384,7 +390,7 @@ struct LocationBench {
             name: run.name, use: run.use,
             scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), positions: positionErrors,
             republished: Self.republished(placed.first?.1 ?? []), seconds: run.end - run.start, rate: rate,
-            relayed: relayed.count)
+            relayed: relayed.count, locations: published)
     }
 
     static func write(_ lines: [String], to path: String) throws(BenchFailure) {
