@@ -124,14 +124,12 @@ extension LocationBench {
         _ run: SiteRecording, from: Double, site: SiteDescription, answer: (Double, String?) -> RoomAnswer
     ) -> RoomScoreSummary {
         var s = RoomScore()
-        let (truth, floor) = (run.truth, site.rooms.rooms[0].floor)
+        let truth = run.truth
         var tick = run.start.rounded(.up)
         while tick <= run.end {
-            let here = truth.nearest(to: tick)
-            let room = tick >= from ? site.rooms.room(atX: here.x, y: here.y, floor: floor) : nil
-            let a = answer(tick, room?.name)
-            if let room {
-                let distance = site.rooms.boundaryDistance(x: here.x, y: here.y, floor: floor)
+            let truthRoom = tick >= from ? site.room(at: truth.nearest(to: tick)) : nil
+            let a = answer(tick, truthRoom?.room.name)
+            if let (room, distance) = truthRoom {
                 s.add(.init(time: tick, truth: room.name, boundaryDistance: distance, answer: a))
             }
             tick += 1

@@ -116,7 +116,15 @@ struct LocationBench {
         }
         let started = BenchClock.now()
         let site = try SiteDescription(path: options.location.site)
-        let runs = try SiteRecording.load(site)
+        var tally = SiteRecording.Tally()
+        let runs = try SiteRecording.load(site, &tally)
+        if tally.outOfRange > 0 {
+            Console.line("  location: \(tally.outOfRange) RSSI cells outside −127…20 dBm read as not heard")
+        }
+        if tally.unpositioned > 0 {
+            Console.line(
+                "  location: \(tally.unpositioned) rows without a position, interpolated between their neighbours")
+        }
         let placing = try SitePlacing(site: site, runs: runs, scratch: scratch)
         // Every run's gateways first: the calibration runs' messages are the teach-in.
         var relayed: [[GatewayMessage]] = []
@@ -272,11 +280,10 @@ struct LocationBench {
     /// The run as a teach-in's marks: a mark at each tick whose true room differs from the last one's.
     static func marks(_ run: SiteRecording, site: SiteDescription) -> [SiteSurvey.Mark] {
         var marks: [SiteSurvey.Mark] = []
-        let (truth, floor) = (run.truth, site.rooms.rooms[0].floor)
+        let truth = run.truth
         var tick = run.start.rounded(.up)
         while tick <= run.end {
-            let here = truth.nearest(to: tick)
-            if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor), marks.last?.room != room.name {
+            if let room = site.room(at: truth.nearest(to: tick))?.room, marks.last?.room != room.name {
                 marks.append(.init(time: ReceiverCaptures.timestamp(tick), room: room.name))
             }
             tick += 1
@@ -328,7 +335,6 @@ struct LocationBench {
         }
         var scores = methods.map { _ in RoomScore() }
         let truth = run.truth
-        let floor = site.rooms.rooms[0].floor
         let heard = site.receivers.indices.filter { k in run.rows.contains { $0.rssi[k] != nil } }.count
         var rate = MessageRate(pairs: heard)
         var log = LocationRunLog()
@@ -357,8 +363,7 @@ struct LocationBench {
                 positionErrors[name, default: PositionErrors()].add(hypot(p.x - here.x, p.y - here.y))
             }
             rate.addSecond(endingAt: Int64(tick), atRest: atRest)
-            if let room = site.rooms.room(atX: here.x, y: here.y, floor: floor) {
-                let distance = site.rooms.boundaryDistance(x: here.x, y: here.y, floor: floor)
+            if let (room, distance) = site.room(at: here) {
                 var answers = answer
                 for b in baselines.indices {
                     answers.append(baselines[b].owner(at: tick).map { .room(site.receivers[$0].room) } ?? .none)

@@ -28,6 +28,12 @@ struct SiteDescription {
     var timeUnit: Double
     var xColumn: String
     var yColumn: String
+    /// The column naming the tag's floor, for a recording of several floors (nil: one floor).
+    var floorColumn: String?
+    /// The files' field separator (`,` unless the recording says otherwise).
+    var delimiter: Character
+    /// RSSI values that stand for "not heard" in this recording (a sentinel such as 100 or −110).
+    var notHeard: Set<Double>
     var runs: [RunFile]
     var receivers: [Receiver]
     var rooms: RoomMap
@@ -57,6 +63,16 @@ struct SiteDescription {
         timeUnit = number(recording, "time_unit_seconds") ?? 1
         xColumn = try text(recording, "x_column")
         yColumn = try text(recording, "y_column")
+        floorColumn = recording["floor_column"] as? String
+        let separator = (recording["delimiter"] as? String) ?? ","
+        guard separator.count == 1, let d = separator.first, d != "\"", !d.isNewline else {
+            throw BenchFailure("\(path): 'recording.delimiter' must be one character (',' ';' or a tab)")
+        }
+        delimiter = d
+        guard let sentinels = (recording["not_heard"] ?? [NSNumber]()) as? [NSNumber] else {
+            throw BenchFailure("\(path): 'recording.not_heard' must be a list of numbers")
+        }
+        notHeard = Set(sentinels.map(\.doubleValue))
         runs = []
         for r in try list("runs") {
             let file = try text(r, "file")
@@ -85,8 +101,20 @@ struct SiteDescription {
         let tag = root["tag"] as? [String: Any] ?? [:]
         measuredPower = Int8(clamping: Int(number(tag, "measured_power") ?? -59))
         sitePlan = (root["site_plan"] as? String).map { "\(directory)/\($0)" }
+        if floorColumn == nil, Set(rooms.map(\.floor)).count > 1 {
+            throw BenchFailure(
+                "\(path): rooms on several floors need 'recording.floor_column', the tag's floor per row")
+        }
         for receiver in receivers where self.rooms.rooms.first(where: { $0.name == receiver.room }) == nil {
             throw BenchFailure("\(path): receiver \(receiver.gateway)'s room '\(receiver.room)' is not among the rooms")
         }
+    }
+
+    /// The room the truth sample `here` lies in (on its floor, or the site's one floor) and how far
+    /// it is from the nearest other room; nil outside every room.
+    func room(at here: TruthTrack.Sample) -> (room: RoomMap.Room, boundary: Double)? {
+        let floor = here.floor ?? rooms.rooms[0].floor
+        guard let room = rooms.room(atX: here.x, y: here.y, floor: floor) else { return nil }
+        return (room, rooms.boundaryDistance(x: here.x, y: here.y, floor: floor))
     }
 }

@@ -9,6 +9,8 @@ struct SiteRecording {
         var time: Double
         var x: Double
         var y: Double
+        /// The tag's floor (`recording.floor_column`); nil: the site's one floor.
+        var floor: String?
         /// Per receiver (the site's order), its RSSI (dBm) or nil.
         var rssi: [Double?]
     }
@@ -19,14 +21,14 @@ struct SiteRecording {
 
     var start: Double { rows[0].time }
     var end: Double { rows[rows.count - 1].time }
-    var truth: TruthTrack { TruthTrack(rows.map { .init(time: $0.time, x: $0.x, y: $0.y) }) }
+    var truth: TruthTrack { TruthTrack(rows.map { .init(time: $0.time, x: $0.x, y: $0.y, floor: $0.floor) }) }
 
     /// Every run of the site, in the order of its files; a file with `split_gap_seconds` is split
     /// where rows lie further apart (runs named `<name> 1`, `<name> 2`, …).
-    static func load(_ site: SiteDescription) throws(BenchFailure) -> [SiteRecording] {
+    static func load(_ site: SiteDescription, _ tally: inout Tally) throws(BenchFailure) -> [SiteRecording] {
         var runs: [SiteRecording] = []
         for file in site.runs {
-            let rows = try readRows(file.path, site: site)
+            let rows = try readRows(file.path, site: site, &tally)
             var parts: [[Row]] = [[]]
             for row in rows {
                 if let gap = file.splitGap, let last = parts[parts.count - 1].last, row.time - last.time > gap {
@@ -43,12 +45,26 @@ struct SiteRecording {
         return runs
     }
 
-    private static func readRows(_ path: String, site: SiteDescription) throws(BenchFailure) -> [Row] {
+    /// What reading a site's files met besides readings: cells that stood for no reading though
+    /// they held a number out of an RSSI's range, and rows without a truth position (interpolated).
+    struct Tally {
+        var outOfRange = 0
+        var unpositioned = 0
+    }
+
+    private static func readRows(
+        _ path: String, site: SiteDescription, _ tally: inout Tally
+    ) throws(BenchFailure)
+        -> [Row]
+    {
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw BenchFailure("cannot read \(path)")
         }
         let lines = text.split(whereSeparator: \.isNewline)
-        guard let header = lines.first?.split(separator: ",", omittingEmptySubsequences: false).map(String.init) else {
+        guard
+            let header = lines.first?.split(separator: site.delimiter, omittingEmptySubsequences: false)
+                .map({ String(RecordedCell.unquoted($0)) })
+        else {
             throw BenchFailure("\(path) is empty")
         }
         func column(_ name: String) throws(BenchFailure) -> Int {
@@ -58,22 +74,54 @@ struct SiteRecording {
         let t = try column(site.timeColumn)
         let x = try column(site.xColumn)
         let y = try column(site.yColumn)
+        let f = try site.floorColumn.map { (c) throws(BenchFailure) in try column(c) }
         var receivers: [Int] = []
         for receiver in site.receivers { receivers.append(try column(receiver.column)) }
-        var rows: [Row] = []
+        var times: [Double] = []
+        var positions: [(x: Double, y: Double, floor: String?)?] = []
+        var signals: [[Double?]] = []
         for (n, line) in lines.dropFirst().enumerated() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
-            guard fields.count == header.count, let time = Double(fields[t]), let px = Double(fields[x]),
-                let py = Double(fields[y])
-            else {
-                throw BenchFailure("\(path):\(n + 2): a row needs \(header.count) fields with a time and a position")
+            let fields = line.split(separator: site.delimiter, omittingEmptySubsequences: false)
+            let at = "\(path):\(n + 2)"
+            guard fields.count == header.count else {
+                throw BenchFailure("\(at): \(fields.count) fields where the header has \(header.count)")
             }
-            rows.append(
-                Row(
-                    time: time * site.timeUnit, x: px, y: py,
-                    rssi: receivers.map { fields[$0].isEmpty ? nil : Double(fields[$0]) }))
+            guard case .value(let time) = RecordedCell(fields[t]) else {
+                throw BenchFailure("\(at): '\(site.timeColumn)' is no time: '\(fields[t])'")
+            }
+            switch (RecordedCell(fields[x]), RecordedCell(fields[y])) {
+            case (.value(let px), .value(let py)):
+                positions.append((px, py, f.map { String(RecordedCell.unquoted(fields[$0])) }))
+            case (.unreadable, _), (_, .unreadable):
+                throw BenchFailure("\(at): the position '\(fields[x])', '\(fields[y])' is no number")
+            default:
+                positions.append(nil)
+                tally.unpositioned += 1
+            }
+            var rssi: [Double?] = []
+            for (k, c) in receivers.enumerated() {
+                switch RecordedCell(fields[c], notHeard: site.notHeard, range: RecordedCell.rssiRange) {
+                case .value(let v): rssi.append(v)
+                case .missing: rssi.append(nil)
+                case .outOfRange:
+                    rssi.append(nil)
+                    tally.outOfRange += 1
+                case .unreadable:
+                    throw BenchFailure(
+                        "\(at): '\(site.receivers[k].column)' is no RSSI: '\(fields[c])' (a number in dBm, blank or NaN when not heard, or one of 'recording.not_heard')"
+                    )
+                }
+            }
+            times.append(time * site.timeUnit)
+            signals.append(rssi)
         }
-        guard !rows.isEmpty else { throw BenchFailure("\(path) has no rows") }
-        return rows.sorted { $0.time < $1.time }
+        // In time order, then the missing positions filled in between their neighbours'.
+        let order = times.indices.sorted { times[$0] < times[$1] }
+        guard
+            let truth = TruthTrack(times: order.map { times[$0] }, positions: order.map { positions[$0] })
+        else { throw BenchFailure("\(path) has no row with a position") }
+        return zip(order, truth.samples).map { i, p in
+            Row(time: p.time, x: p.x, y: p.y, floor: p.floor, rssi: signals[i])
+        }
     }
 }

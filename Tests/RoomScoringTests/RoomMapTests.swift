@@ -38,4 +38,24 @@ import Testing
         #expect(TruthTrack(moving).isAtRest(at: 11.8))
         #expect(TruthTrack(moving).nearest(to: 6.6).x == 1.5)
     }
+
+    @Test func missingPositionsAreInterpolatedInTimeAndTakeTheNearestAtEitherEnd() throws {
+        let track = try #require(
+            TruthTrack(
+                times: [0, 1, 2, 3, 5, 6],
+                positions: [nil, (1, 1, "0"), nil, (4, 1, "0"), nil, nil]))
+        #expect(track.samples.map(\.x) == [1, 1, 2.5, 4, 4, 4])
+        #expect(track.samples.map(\.y) == [1, 1, 1, 1, 1, 1])
+        #expect(track.samples.map(\.floor) == ["0", "0", "0", "0", "0", "0"])
+        // Unevenly spaced: a third of the way in time is a third of the way.
+        let uneven = try #require(TruthTrack(times: [0, 1, 3], positions: [(0, 0, nil), nil, (3, 6, nil)]))
+        #expect(uneven.samples[1].x == 1 && uneven.samples[1].y == 2)
+        #expect(TruthTrack(times: [0, 1], positions: [nil, nil]) == nil)
+    }
+
+    @Test func aChangeOfFloorIsNoRest() {
+        let still = (0...40).map { TruthTrack.Sample(time: Double($0) / 3, x: 1, y: 1, floor: $0 < 20 ? "0" : "1") }
+        #expect(!TruthTrack(still).isAtRest(at: 8))
+        #expect(TruthTrack(still).isAtRest(at: 12))
+    }
 }
