@@ -52,6 +52,12 @@ import Testing
         let plan = try SitePlanFile.load(path: "bench/realdata/kolakowski_flat/site-plan.yaml")
         #expect(plan.gateways.count == 6)
         #expect(Set(plan.rooms.map(\.name)) == ["west room", "living room", "hall", "south-east room"])
+        // The open-plan variant: the annex a zone of its own, receiver 6's.
+        let zones = try SitePlanFile.load(path: "bench/realdata/kolakowski_flat/site-plan-zones.yaml")
+        #expect(Set(zones.rooms.map(\.name)) == ["west room", "living room", "annex", "hall", "south-east room"])
+        #expect(zones.room(at: .init(x: 8, y: 6), floor: "0")?.name == "annex")
+        #expect(zones.room(at: .init(x: 5, y: 6), floor: "0")?.name == "living room")
+        #expect(zones.gateways.first { $0.id == "receiver-6" }?.room == "annex")
     }
 
     /// Each mistake in the plan is reported at its own line in the plan's file.
