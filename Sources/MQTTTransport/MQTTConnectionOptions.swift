@@ -71,7 +71,7 @@ package struct MQTTConnectionOptions: Sendable, Equatable {
     package var inFlightWindow: Int?
 
     package init(
-        host: String, port: Int, clientID: String, statusTopic: String, keepalive: TimeSpan = .seconds(30),
+        host: String, port: Int, clientID: String, statusTopic: String, keepalive: TimeSpan = .seconds(15),
         protocolVersion: ProtocolVersion = .v311, cleanSession: Bool = false, username: String? = nil,
         password: String? = nil, tls: TLS = TLS(), statusQoS: Int = 1,
         reconnectMin: TimeSpan = .seconds(1), reconnectMax: TimeSpan = .seconds(60)

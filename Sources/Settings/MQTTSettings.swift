@@ -27,7 +27,10 @@ package struct MQTTSettings: Sendable, Equatable {
     package var tls = TLSSettings()
     /// QoS for enter/exit events and retained state (proximity and ranging always use 0).
     package var qos: Int = 1
-    package var keepalive: TimeSpan = .seconds(30)
+    /// The broker sends the Last Will one and a half keepalives after the client falls silent (a
+    /// power cut, a lost network): 22.5 s, within which a locator still counts a dead gateway's
+    /// readings. ESPresense nodes keep alive as often (PubSubClient's 15 s).
+    package var keepalive: TimeSpan = .seconds(15)
     package var protocolVersion: ProtocolVersion = .v311
     package var cleanSession: Bool = false
     package var statsInterval: TimeSpan = .seconds(60)

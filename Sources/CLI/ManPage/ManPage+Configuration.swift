@@ -134,7 +134,10 @@ extension ManPage {
         .init(
             "mqtt.qos", "0, 1, 2", "1",
             "QoS of enter/exit events and retained state; proximity and ranging always use 0."),
-        .init("mqtt.keepalive", "duration, 5s…1h", "30s", "MQTT keepalive."),
+        .init(
+            "mqtt.keepalive", "duration, 5s…1h", "15s",
+            "MQTT keepalive. The broker sends the Last Will one and a half keepalives after the agent falls silent (a power cut, a lost network): 22.5 s, for which a locator still counts its last readings (locator.md)."
+        ),
         .init("mqtt.protocol", "\"3.1.1\" (or 311), 5", "\"3.1.1\"", "MQTT protocol version."),
         .init(
             "mqtt.clean_session", "boolean", "false",
