@@ -7,6 +7,15 @@ import Vocabulary
 @testable import BeaconConfig
 
 @Suite struct LocatorConfigTests {
+    /// A gateway that loses power or its network is announced by its Last Will one and a half
+    /// keepalives later. Before `stale_after` its silent readings still count and the locator can
+    /// let its room hold the doubt (docs/locator.md, "When a receiver goes offline"); after it, the
+    /// dead gateway would count as not hearing the beacon, and take the belief from its room.
+    @Test func theDefaultKeepaliveAnnouncesADeadGatewayWithinStaleAfter() {
+        let will = MQTTSettings().keepalive.seconds * 1.5
+        #expect(will < LocatorSettings().staleAfter.seconds)
+    }
+
     @Test func everyLocatorKeyLandsInItsField() throws {
         let config = try parse(
             """
