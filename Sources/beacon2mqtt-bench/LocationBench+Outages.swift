@@ -1,4 +1,5 @@
 import BeaconCore
+import MessageContract
 import RoomScoring
 import Settings
 import Vocabulary
@@ -36,7 +37,7 @@ extension LocationBench {
 
     /// Per method ("<engine>, every receiver", "<engine>, <kind>: <gateway> offline", and the
     /// median's), the run's ticks from its outages on; `every` holds each engine's locations with
-    /// every receiver, as the run's main table decided them (by method).
+    /// every receiver, as the run's main table decided them (by method, each by `since`).
     func outages(
         _ run: SiteRecording, index: Int, relayed: [GatewayMessage], every: [String: [Location]],
         site: SiteDescription, engines: [OutageEngine]
@@ -59,12 +60,13 @@ extension LocationBench {
                     let gateway = site.receivers[o.receiver].gateway
                     var messages = relayed.filter { o.keeps(receiver: rank[$0.gateway] ?? -1, at: $0.time) }
                     let will = GatewayMessage(
-                        topic: "beacons/gateways/\(gateway)/status", payload: "offline", time: o.will,
-                        gateway: gateway, received: 0)
+                        topic: TopicTree(base: "beacons", gateway: gateway).gatewayStatus,
+                        payload: Availability.offline.rawValue, time: o.will, gateway: gateway, received: 0)
                     messages.insert(will, at: messages.firstIndex { $0.time >= o.will } ?? messages.endIndex)
-                    let decided = try runLocator(
-                        messages, after: after, keys: keys,
-                        prefix: "outage-\(index + 1)-\(e + 1)-\(k + 1)-\(o.receiver + 1)")
+                    let decided = Self.bySince(
+                        try runLocator(
+                            messages, after: after, keys: keys,
+                            prefix: "outage-\(index + 1)-\(e + 1)-\(k + 1)-\(o.receiver + 1)"))
                     scores["\(engine.name), \(kind.name): \(gateway) offline", default: OutageScore()]
                         .merge(score(run, decided, from: o.at, site: site))
                 }
@@ -81,12 +83,11 @@ extension LocationBench {
 
     static let everyReceiver = ", every receiver"
 
-    /// The ticks from `from` to the run's end: the newest of `locations` decided at or before each.
+    /// The ticks from `from` to the run's end: the newest of `sorted` (by `since`) decided at or
+    /// before each.
     private func score(
-        _ run: SiteRecording, _ locations: [Location], from: Double, site: SiteDescription
+        _ run: SiteRecording, _ sorted: [Location], from: Double, site: SiteDescription
     ) -> OutageScore {
-        // By `since`, then as published: a confidence band's location repeats its room's `since`.
-        let sorted = locations.enumerated().sorted { ($0.1.since, $0.0) < ($1.1.since, $1.0) }.map(\.1)
         let least = LocatorSettings().belief.minConfidence
         var next = 0
         var current: Location?

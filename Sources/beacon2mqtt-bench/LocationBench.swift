@@ -106,7 +106,7 @@ struct LocationBench {
         var seconds: Double
         var rate: MessageRate
         var relayed: Int
-        /// Per locator (by method), its locations as published.
+        /// Per locator (by method), its locations by `since`, then as published.
         var locations: [String: [Location]]
     }
 
@@ -309,14 +309,12 @@ struct LocationBench {
         let methods = variants.map(\.name) + Self.baselines
         let prefix = "location-\(index + 1)"
         var decided: [[Location]] = []
-        var published: [String: [Location]] = [:]
         let mixed = ESPresenseRelay(site: site)
         for (n, v) in variants.enumerated() {
             let locations = try runLocator(
                 v.mixed ? mixed.messages(relayed) : relayed, after: max(run.end, relayed.last?.time ?? run.end),
                 keys: v.mixed ? mixed.locatorKeys(v.keys) : v.keysByRun?[index] ?? v.keys, prefix: "\(prefix)-\(n + 1)")
-            published[v.name] = locations
-            decided.append(locations.sorted { $0.since < $1.since })
+            decided.append(Self.bySince(locations))
         }
 
         // Each locator's answer at a tick: its newest location decided at or before it.
@@ -395,7 +393,7 @@ struct LocationBench {
             name: run.name, use: run.use,
             scores: Dictionary(uniqueKeysWithValues: zip(methods, scores.map(\.summary))), positions: positionErrors,
             republished: Self.republished(placed.first?.1 ?? []), seconds: run.end - run.start, rate: rate,
-            relayed: relayed.count, locations: published)
+            relayed: relayed.count, locations: Dictionary(zip(variants.map(\.name), decided)) { _, last in last })
     }
 
     static func write(_ lines: [String], to path: String) throws(BenchFailure) {
@@ -509,6 +507,12 @@ struct LocationBench {
         var confidence: Double?
         /// The position on the site plan and the tick that estimated it, when published.
         var position: (x: Double, y: Double, at: Double)?
+    }
+
+    /// `locations` by `since`, then as published: a confidence band's location repeats its room's
+    /// `since`, and the later one holds.
+    static func bySince(_ locations: [Location]) -> [Location] {
+        locations.enumerated().sorted { ($0.1.since, $0.0) < ($1.1.since, $1.0) }.map(\.1)
     }
 
     /// Feeds `messages` to a fresh `locate --clock messages` in order, then two sentinel readings
