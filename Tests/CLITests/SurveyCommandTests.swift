@@ -53,7 +53,7 @@ import Testing
 
     /// The same walk stood still at a point of each room: the points come out as the plan's survey.
     @Test func pointMarksPrintTheSurveySection() throws {
-        let (messages, _) = try Self.walk()
+        let (messages, roomMarks) = try Self.walk()
         let plan = try Self.file(
             """
             gateways:
@@ -66,7 +66,9 @@ import Testing
             """, "yaml")
         let config = try Self.file("locator:\n  site_plan: \(plan)\n", "yaml")
         let marks = try Self.file("1714564800 @ 2 2\n2024-05-01T12:01:00Z @ 7.5 1.25 1\n", "marks")
-        defer { for p in [messages, plan, config, marks] { try? FileManager.default.removeItem(atPath: p) } }
+        defer {
+            for p in [messages, roomMarks, plan, config, marks] { try? FileManager.default.removeItem(atPath: p) }
+        }
         let run = CapturedRun(["survey", "--config", config, messages, marks])
         #expect(run.code == .success, "\(run.stderr)")
         #expect(
