@@ -23,7 +23,6 @@ struct SiteDescription {
     }
 
     var name: String
-    var directory: String
     var timeColumn: String
     var timeUnit: Double
     var xColumn: String
@@ -56,7 +55,6 @@ struct SiteDescription {
             }
             return v
         }
-        directory = (path as NSString).deletingLastPathComponent
         name = try text(root, "name")
         let recording = root["recording"] as? [String: Any] ?? [:]
         timeColumn = try text(recording, "time_column")
@@ -78,7 +76,8 @@ struct SiteDescription {
             let file = try text(r, "file")
             runs.append(
                 RunFile(
-                    name: try text(r, "name"), path: "\(directory)/\(file)", splitGap: number(r, "split_gap_seconds"),
+                    name: try text(r, "name"), path: SiteFile.path(file, besideSite: path),
+                    splitGap: number(r, "split_gap_seconds"),
                     use: (r["use"] as? String) ?? "test"))
         }
         receivers = []
@@ -100,7 +99,7 @@ struct SiteDescription {
         self.rooms = RoomMap(rooms: rooms)
         let tag = root["tag"] as? [String: Any] ?? [:]
         measuredPower = Int8(clamping: Int(number(tag, "measured_power") ?? -59))
-        sitePlan = (root["site_plan"] as? String).map { "\(directory)/\($0)" }
+        sitePlan = (root["site_plan"] as? String).map { SiteFile.path($0, besideSite: path) }
         if floorColumn == nil, Set(rooms.map(\.floor)).count > 1 {
             throw BenchFailure(
                 "\(path): rooms on several floors need 'recording.floor_column', the tag's floor per row")
