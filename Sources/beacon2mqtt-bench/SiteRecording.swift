@@ -86,8 +86,15 @@ struct SiteRecording {
             guard fields.count == header.count else {
                 throw BenchFailure("\(at): \(fields.count) fields where the header has \(header.count)")
             }
-            guard case .value(let time) = RecordedCell(fields[t]) else {
-                throw BenchFailure("\(at): '\(site.timeColumn)' is no time: '\(fields[t])'")
+            let time: Double
+            if case .value(let number) = RecordedCell(fields[t]) {
+                time = number * site.timeUnit
+            } else if let seconds = RecordedTime.seconds(fields[t]) {
+                time = seconds
+            } else {
+                throw BenchFailure(
+                    "\(at): '\(site.timeColumn)' is no time: '\(fields[t])' (a number of 'time_unit_seconds', or a date and time such as 2021-08-03T16:28:19.976Z)"
+                )
             }
             switch (RecordedCell(fields[x]), RecordedCell(fields[y])) {
             case (.value(let px), .value(let py)):
@@ -112,7 +119,7 @@ struct SiteRecording {
                     )
                 }
             }
-            times.append(time * site.timeUnit)
+            times.append(time)
             signals.append(rssi)
         }
         // In time order, then the missing positions filled in between their neighbours'.
