@@ -89,12 +89,23 @@ struct SiteDescription {
         }
         var rooms: [RoomMap.Room] = []
         for r in try list("rooms") {
-            let areas = try list("areas", in: r).map {
-                RoomMap.Area(
-                    xMin: number($0, "x_min"), xMax: number($0, "x_max"), yMin: number($0, "y_min"),
-                    yMax: number($0, "y_max"))
+            let name = try text(r, "name")
+            // Rectangles (`areas`), a polygon (`points`, as a site plan draws a room), or both.
+            var areas =
+                try r["areas"] == nil && r["points"] != nil
+                ? []
+                : list("areas", in: r).map {
+                    RoomMap.Area(
+                        xMin: number($0, "x_min"), xMax: number($0, "x_max"), yMin: number($0, "y_min"),
+                        yMax: number($0, "y_max"))
+                }
+            if let points = r["points"] {
+                guard let pairs = points as? [[NSNumber]], pairs.count >= 3, pairs.allSatisfy({ $0.count == 2 }) else {
+                    throw BenchFailure("\(path): room '\(name)': 'points' must be three or more [x, y] pairs")
+                }
+                areas.append(RoomMap.Area(corners: pairs.map { .init($0[0].doubleValue, $0[1].doubleValue) }))
             }
-            rooms.append(RoomMap.Room(name: try text(r, "name"), floor: try text(r, "floor"), areas: areas))
+            rooms.append(RoomMap.Room(name: name, floor: try text(r, "floor"), areas: areas))
         }
         self.rooms = RoomMap(rooms: rooms)
         let tag = root["tag"] as? [String: Any] ?? [:]

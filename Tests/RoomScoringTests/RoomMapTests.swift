@@ -58,4 +58,41 @@ import Testing
         #expect(!TruthTrack(still).isAtRest(at: 8))
         #expect(TruthTrack(still).isAtRest(at: 12))
     }
+
+    /// An L-shaped living room round a square kitchen in its corner, as a site plan draws them.
+    static let lShaped = RoomMap(rooms: [
+        .init(
+            name: "living", floor: "0",
+            areas: [.init(corners: [.init(0, 0), .init(6, 0), .init(6, 3), .init(3, 3), .init(3, 6), .init(0, 6)])]),
+        .init(
+            name: "kitchen", floor: "0", areas: [.init(corners: [.init(3, 3), .init(6, 3), .init(6, 6), .init(3, 6)])]),
+    ])
+
+    @Test func aPointLiesInThePolygonAroundIt() {
+        #expect(Self.lShaped.room(atX: 1, y: 5, floor: "0")?.name == "living")
+        #expect(Self.lShaped.room(atX: 5, y: 1, floor: "0")?.name == "living")
+        #expect(Self.lShaped.room(atX: 4, y: 4, floor: "0")?.name == "kitchen")
+        // Outside the L and the kitchen: no room, so the tick is not scored.
+        #expect(Self.lShaped.room(atX: 7, y: 1, floor: "0") == nil)
+        #expect(Self.lShaped.room(atX: -1, y: 1, floor: "0") == nil)
+    }
+
+    @Test func theBoundaryDistanceIsToTheNearestEdgeOfAnotherRoomsPolygon() {
+        // In the living room at (1, 5): the kitchen's west wall (x = 3) is 2 m away.
+        #expect(abs(Self.lShaped.boundaryDistance(x: 1, y: 5, floor: "0") - 2) < 1e-9)
+        // At (1, 1): the kitchen's nearest corner (3, 3) is √8 m away.
+        #expect(abs(Self.lShaped.boundaryDistance(x: 1, y: 1, floor: "0") - 8.0.squareRoot()) < 1e-9)
+        // In the kitchen at (4, 5): the living room's edge x = 3 is 1 m away.
+        #expect(abs(Self.lShaped.boundaryDistance(x: 4, y: 5, floor: "0") - 1) < 1e-9)
+    }
+
+    @Test func rectanglesAndPolygonsMix() {
+        let map = RoomMap(rooms: [
+            .init(name: "hall", floor: "0", areas: [.init(xMax: 2)]),
+            .init(name: "room", floor: "0", areas: [.init(corners: [.init(2, 0), .init(5, 0), .init(5, 4)])]),
+        ])
+        #expect(map.room(atX: 4, y: 1, floor: "0")?.name == "room")
+        #expect(map.room(atX: 3, y: 3, floor: "0") == nil)  // above the triangle's slope
+        #expect(abs(map.boundaryDistance(x: 4, y: 1, floor: "0") - 2) < 1e-9)
+    }
 }
