@@ -113,20 +113,36 @@ final class MosquittoBroker: @unchecked Sendable {
     }
 
     static func freePort() throws -> Int {
+        guard let port = bound(port: 0) else { throw BrokerError("no free port") }
+        return port
+    }
+
+    /// A free port whose next one is free too, for a process that serves on both: drawn below the
+    /// kernel's ephemeral range (32768…), where the ports of other tests (`freePort`, bound to
+    /// port 0) never land, so none of them can take the second between the check and its use.
+    static func freePortPair() throws -> Int {
+        for _ in 0..<200 {
+            let port = Int.random(in: 20000..<32000)
+            if bound(port: port) == port, bound(port: port + 1) == port + 1 { return port }
+        }
+        throw BrokerError("no two free ports in a row")
+    }
+
+    /// Binds a loopback TCP socket to `port` (0: any) and closes it: the port bound, nil if taken.
+    private static func bound(port: Int) -> Int? {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()
         addr.sin_family = sa_family_t(AF_INET)
         addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = 0
+        addr.sin_port = in_port_t(UInt16(port).bigEndian)
         var len = socklen_t(MemoryLayout<sockaddr_in>.size)
         let ok = withUnsafeMutablePointer(to: &addr) { ptr in
             ptr.withMemoryRebound(to: sockaddr.self, capacity: 1) { sa in
                 bind(fd, sa, len) == 0 && getsockname(fd, sa, &len) == 0
             }
         }
-        guard ok else { throw BrokerError("no free port") }
-        return Int(UInt16(bigEndian: addr.sin_port))
+        return ok ? Int(UInt16(bigEndian: addr.sin_port)) : nil
     }
 
     static func accepts(port: Int) -> Bool {

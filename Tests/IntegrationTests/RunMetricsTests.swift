@@ -190,8 +190,7 @@ import Testing
     /// (issue 34: both bound metrics.listen, and locate died with libmicrohttpd's raw line).
     @Test func runAndLocateWithOneConfigurationServeSidebySide() throws {
         let broker = try MosquittoBroker()
-        var port = try MosquittoBroker.freePort()
-        while MosquittoBroker.accepts(port: port + 1) { port = try MosquittoBroker.freePort() }
+        let port = try MosquittoBroker.freePortPair()
         let workspace = try Workspace(port: broker.port, extra: "metrics:\n  listen: 127.0.0.1:\(port)\n")
         let agent = try workspace.start()
         let locator = try ChildProcess(
