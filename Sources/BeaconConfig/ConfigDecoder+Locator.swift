@@ -77,8 +77,8 @@ extension ConfigDecoder {
         }
     }
 
-    /// `fingerprints:`, as `beacon2mqtt survey` prints them: per room (`floor` optional), per gateway
-    /// `[mean dBm, spread dB, share heard]`. nil: an empty list.
+    /// `fingerprints:`, as `beacon2mqtt survey` prints them: per room (`floor` and `power` optional),
+    /// per gateway `[mean dBm, spread dB, share heard]`. nil: an empty list.
     static func fingerprints(_ v: ConfigValue) throws(ConfigError) -> RoomFingerprints? {
         var rooms: [RoomFingerprints.Room] = []
         for item in try v.list() {
@@ -103,7 +103,8 @@ extension ConfigDecoder {
                     heard: try triple[2].number(in: 0.001...0.999))
             }
             guard !levels.isEmpty else { throw rssi.at.error("no gateway: a room needs the level of at least one") }
-            rooms.append(RoomFingerprints.Room(place: place, levels: levels))
+            let power = try r["power"].flatMap { v throws(ConfigError) in v.isNull ? nil : try v.number(in: -127...0) }
+            rooms.append(RoomFingerprints.Room(place: place, levels: levels, power: power))
         }
         return rooms.isEmpty ? nil : RoomFingerprints(rooms: rooms)
     }

@@ -41,7 +41,7 @@ enum ConfigKeys {
             "shard", "engine", "min_confidence", "allow_unknown", "foreign_sources", "site_plan",
             "position_deadband", "fingerprints",
         ],
-        "locator.fingerprints[]": ["floor", "room", "rssi"],
+        "locator.fingerprints[]": ["floor", "room", "power", "rssi"],
         "locator.foreign_sources[]": ["format", "topic", "availability", "nodes"],
         "locator.foreign_sources[].nodes[]": ["node", "gateway", "floor", "room", "position"],
         "locator.foreign_sources[].nodes[].position": ["x", "y", "z"],

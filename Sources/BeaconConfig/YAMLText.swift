@@ -20,8 +20,9 @@ package enum YAMLText {
         return out + "\""
     }
 
-    /// `locator.fingerprints` as flow mappings, one a room: each gateway's `[mean dBm, spread dB,
-    /// share heard]`, the share kept within what the configuration accepts (0.001…0.999).
+    /// `locator.fingerprints` as flow mappings, one a room: the taught beacon's measured power when
+    /// known, and each gateway's `[mean dBm, spread dB, share heard]`, the share kept within what the
+    /// configuration accepts (0.001…0.999).
     package static func fingerprints(_ f: RoomFingerprints) -> [String] {
         f.rooms.map { room in
             let rssi = room.levels.keys.sorted().map { g in
@@ -31,7 +32,8 @@ package enum YAMLText {
                     + "\(JSONWriter.format(min(max(l.heard, 0.001), 0.999), decimals: 3))]"
             }
             let floor = room.place.floor.map { "floor: \(quoted($0)), " } ?? ""
-            return "{\(floor)room: \(quoted(room.place.room)), rssi: {\(rssi.joined(separator: ", "))}}"
+            let power = room.power.map { "power: \(JSONWriter.format($0, decimals: 1)), " } ?? ""
+            return "{\(floor)room: \(quoted(room.place.room)), \(power)rssi: {\(rssi.joined(separator: ", "))}}"
         }
     }
 }

@@ -6,10 +6,11 @@ extension LocatorTrack {
     /// `fingerprints` on what each gateway `published` (its signal without the locator's
     /// calibration, which a later calibration would otherwise move against the fingerprints); the
     /// evidence of other floors as it is (floors still weigh against each other by signal). As it
-    /// is too when no gateway with a level hears the beacon.
+    /// is too when no gateway with a level hears the beacon. `power`: the beacon's measured power,
+    /// which the fingerprints weigh against the taught beacon's.
     static func fingerprintEvidence(
         _ evidence: [RoomBelief.Evidence], published: [(gateway: String, signal: Double)],
-        _ fingerprints: RoomFingerprints, offline: Set<String>, _ model: RoomBelief.Model
+        _ fingerprints: RoomFingerprints, offline: Set<String>, power: Double? = nil, _ model: RoomBelief.Model
     ) -> [RoomBelief.Evidence] {
         guard var strongest = evidence.first else { return evidence }
         for e in evidence.dropFirst() where e.signal > strongest.signal { strongest = e }
@@ -22,7 +23,7 @@ extension LocatorTrack {
             for (e, p) in zip(evidence, published) where e.place.floor == floor { signals.append(p) }
         }
         // Empty too on a floor the fingerprints do not cover.
-        let shares = fingerprints.shares(signals, on: floor, offline: offline)
+        let shares = fingerprints.shares(signals, on: floor, offline: offline, power: power)
         guard !shares.isEmpty else { return evidence }
         let rooms = Self.evidence(shares: shares, top: strongest.signal, model)
         guard elsewhere > 0 else { return rooms }

@@ -75,7 +75,8 @@ package struct LocatorTrack: Sendable {
     private var belief = TrackBelief()
     /// With a site plan: where the beacon stands.
     var position = TrackPosition()
-    /// The beacon's advertised RSSI at 1 m (its readings' `measured_power`), for the position's model.
+    /// The beacon's advertised RSSI at 1 m (its readings' `measured_power`), for the position's model
+    /// and the fingerprints (`RoomFingerprints.Room.power`).
     package var measuredPower: Double?
     /// The earliest tick whose decision can differ from the last one's if no message for this
     /// beacon arrives before it (`wake`); nil: decide at the next tick.
@@ -413,7 +414,7 @@ package struct LocatorTrack: Sendable {
             if let fingerprints = s.belief.fingerprints {
                 Self.fingerprintEvidence(
                     Array(gateways), published: cands.map { ($0.gateway, $0.latest.published) },
-                    fingerprints, offline: offline, s.belief.model)
+                    fingerprints, offline: offline, power: measuredPower, s.belief.model)
             } else if site == nil {
                 Array(gateways)
             } else {

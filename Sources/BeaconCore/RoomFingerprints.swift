@@ -28,22 +28,30 @@ package struct RoomFingerprints: Sendable, Equatable {
     package struct Room: Sendable, Equatable {
         package var place: RoomBelief.Place
         package var levels: [String: Level]
+        /// dBm: the measured power (RSSI at 1 m) of the beacon the teach-in walked, when it
+        /// advertised one. A beacon of another power is weighed as if it had this one: a tag 6 dB
+        /// weaker than the phone that taught the rooms reads 6 dB lower at every gateway. nil: levels
+        /// are taken as they are, whatever the beacon.
+        package var power: Double?
 
-        package init(place: RoomBelief.Place, levels: [String: Level]) {
+        package init(place: RoomBelief.Place, levels: [String: Level], power: Double? = nil) {
             self.place = place
             self.levels = levels
+            self.power = power
         }
     }
 
-    /// One second of a teach-in: the room the beacon was in and what each gateway that heard it
-    /// published last (dBm).
+    /// One second of a teach-in: the room the beacon was in, what each gateway that heard it
+    /// published last (dBm), and the beacon's measured power when it advertises one.
     package struct Sample: Sendable, Equatable {
         package var place: RoomBelief.Place
         package var signals: [String: Double]
+        package var power: Double?
 
-        package init(place: RoomBelief.Place, signals: [String: Double]) {
+        package init(place: RoomBelief.Place, signals: [String: Double], power: Double? = nil) {
             self.place = place
             self.signals = signals
+            self.power = power
         }
     }
 
@@ -72,6 +80,8 @@ package struct RoomFingerprints: Sendable, Equatable {
         var terms: [Term] = []
         /// Per room, the log-likelihood of no gateway of the floor hearing the beacon.
         var silence: [Double] = []
+        /// Per room, the taught beacon's measured power (`Room.power`), NaN when unknown.
+        var powers: [Double] = []
     }
 
     /// A level as a tick weighs it. A room with no level for a column says nothing of it: an
@@ -107,6 +117,7 @@ package struct RoomFingerprints: Sendable, Equatable {
                 for (g, level) in room.levels { f.terms[r * width + f.columns[g]!] = Term(level) }
             }
             f.silence = here.indices.map { r in f.terms[(r * width)..<((r + 1) * width)].reduce(0) { $0 + $1.missing } }
+            f.powers = here.map { $0.power ?? .nan }
             floors[room.place.floor] = f
         }
         self.floors = floors
@@ -131,7 +142,9 @@ package struct RoomFingerprints: Sendable, Equatable {
                     mean: mean, spread: max(deviation, least),
                     heard: (Double(values.count) + 1) / (Double(here.count) + 2))
             }
-            return Room(place: place, levels: levels)
+            let powers = here.compactMap(\.power)
+            let power = powers.isEmpty ? nil : (powers.reduce(0, +) / Double(powers.count) * 10).rounded() / 10
+            return Room(place: place, levels: levels, power: power)
         }
         return RoomFingerprints(rooms: rooms)
     }
@@ -153,9 +166,12 @@ package struct RoomFingerprints: Sendable, Equatable {
     /// published), the rooms equally likely beforehand: a gateway that hears the beacon by how well
     /// each room's level explains its signal, one that does not by how often it missed the beacon
     /// there. Gateways `offline`, and in a room the gateways it has no level for, say nothing.
-    /// Empty: no room on `floor`, or no gateway with a level there hears the beacon.
+    /// A beacon's `power` (its measured power) against the taught one's (`Room.power`) shifts its
+    /// signals first, when both are known. Empty: no room on `floor`, or no gateway with a level
+    /// there hears the beacon.
     package func shares(
-        _ signals: [(gateway: String, signal: Double)], on floor: String?, offline: Set<String> = []
+        _ signals: [(gateway: String, signal: Double)], on floor: String?, offline: Set<String> = [],
+        power: Double? = nil
     ) -> [(place: RoomBelief.Place, probability: Double)] {
         guard let f = floors[floor] else { return [] }
         let width = f.columns.count
@@ -182,12 +198,14 @@ package struct RoomFingerprints: Sendable, Equatable {
                     f.terms.withUnsafeBufferPointer { terms in
                         for r in f.places.indices {
                             var sum = f.silence[r]
+                            // dB this beacon reads above the taught one (0 when either is unknown).
+                            let shift = power.map { $0 - f.powers[r] }.flatMap { $0.isNaN ? nil : $0 } ?? 0
                             let row = terms.baseAddress! + r * width
                             for c in spoken[0..<n] {
                                 let term = row[c]
                                 sum -= term.missing
                                 guard columns[c].state == 1 else { continue }
-                                let z = min(abs(columns[c].signal - term.mean) / term.spread, Self.reach)
+                                let z = min(abs(columns[c].signal - shift - term.mean) / term.spread, Self.reach)
                                 sum += term.hearing - z * z / 2
                             }
                             logs[r] = sum

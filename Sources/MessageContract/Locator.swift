@@ -117,6 +117,9 @@ package struct Locator: Sendable {
     /// The current location of a beacon, nil when never located.
     package func location(of beacon: BeaconIdentity) -> LocatorLocation? { tracks[beacon]?.location }
 
+    /// The measured power `beacon`'s readings advertise (dBm at 1 m); nil when they carry none.
+    package func measuredPower(of beacon: BeaconIdentity) -> Double? { tracks[beacon]?.measuredPower }
+
     /// What the gateways published of `beacon` that counts at tick `t` (`LocatorTrack.published`).
     package func published(of beacon: BeaconIdentity, at t: Timestamp) -> [RoomBelief.Evidence] {
         tracks[beacon]?.published(at: t, settings, offline: offline) ?? []

@@ -147,7 +147,8 @@ package struct SiteSurvey: Sendable {
                 samples.append(
                     RoomFingerprints.Sample(
                         place: .init(floor: floor, room: mark.room),
-                        signals: Dictionary(heard.map { ($0.gateway, $0.signal) }, uniquingKeysWith: { a, _ in a })))
+                        signals: Dictionary(heard.map { ($0.gateway, $0.signal) }, uniquingKeysWith: { a, _ in a }),
+                        power: locator.measuredPower(of: beacon)))
             }
         }
         return samples.isEmpty ? nil : RoomFingerprints.fit(samples)

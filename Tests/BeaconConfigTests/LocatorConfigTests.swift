@@ -117,16 +117,33 @@ import Vocabulary
                 """
                 locator:
                   fingerprints:
-                    - {floor: "0", room: "living room", rssi: {kitchen-gw: [-52.1, 6.6, 0.998], hall: [-64.8, 4.8, 0.5]}}
+                    - {floor: "0", room: "living room", power: -59, rssi: {kitchen-gw: [-52.1, 6.6, 0.998], hall: [-64.8, 4.8, 0.5]}}
                     - {room: hall, rssi: {hall: [-50, 3, 0.9]}}
                 """
             ).locator.belief.fingerprints)
         #expect(f.rooms.map(\.place) == [.init(floor: "0", room: "living room"), .init(floor: nil, room: "hall")])
+        #expect(f.rooms.map(\.power) == [-59, nil])
         #expect(f.rooms[0].levels["kitchen-gw"] == .init(mean: -52.1, spread: 6.6, heard: 0.998))
         #expect(f.rooms[1].levels == ["hall": .init(mean: -50, spread: 3, heard: 0.9)])
         #expect(f.gateways(on: "0")?.sorted() == ["hall", "kitchen-gw"])
         #expect(f.gateways(on: nil) == ["hall"])
         #expect(try parse("locator:\n  fingerprints: []\n").locator.belief.fingerprints == nil)
+    }
+
+    /// What `survey` prints is read back as it was fitted (to its printed precision).
+    @Test func printedFingerprintsReadBack() throws {
+        let rooms = [
+            RoomFingerprints.Room(
+                place: .init(floor: "0", room: "living room"),
+                levels: ["a": .init(mean: -52.1, spread: 6.6, heard: 0.998)], power: -59.5),
+            RoomFingerprints.Room(
+                place: .init(floor: nil, room: "hall"), levels: ["b": .init(mean: -50, spread: 3, heard: 0.9)]),
+        ]
+        let yaml =
+            "locator:\n  fingerprints:\n"
+            + YAMLText.fingerprints(RoomFingerprints(rooms: rooms)).map { "    - \($0)\n" }.joined()
+        #expect(yaml.contains("room: \"living room\", power: -59.5, rssi:"), "\(yaml)")
+        #expect(try parse(yaml).locator.belief.fingerprints?.rooms == rooms)
     }
 
     @Test func aFingerprintsMistakeNamesItsLineAndKey() {
@@ -137,6 +154,8 @@ import Vocabulary
             ("{room: hall, rssi: {\"a/b\": [-50, 3, 0.5]}}", "gateway id"),
             ("{room: hall, rssi: {}}", "no gateway"),
             ("{rssi: {a: [-50, 3, 0.5]}}", "missing"),
+            ("{room: hall, power: 30, rssi: {a: [-50, 3, 0.5]}}", "between"),
+            ("{room: hall, power: loud, rssi: {a: [-50, 3, 0.5]}}", "number"),
         ] {
             do {
                 _ = try parse("locator:\n  enabled: true\n  fingerprints:\n    - \(room)\n")

@@ -126,4 +126,39 @@ import Testing
         #expect(f.gateways(on: "1") == ["d"])
         #expect(f.gateways(on: "9") == nil)
     }
+
+    /// The taught beacon's measured power is the mean of its samples' (to 0.1 dB); none when the
+    /// beacon advertised none.
+    @Test func aRoomKeepsThePowerOfTheBeaconThatTaughtIt() {
+        let f = RoomFingerprints.fit([
+            .init(place: Self.west, signals: ["a": -60], power: -59),
+            .init(place: Self.west, signals: ["a": -61], power: -58),
+            .init(place: Self.east, signals: ["a": -70]),
+        ])
+        #expect(f.rooms.map(\.power) == [-58.5, nil])
+    }
+
+    /// A beacon 8 dB weaker than the taught one (−67 against −59 at 1 m) is weighed as if it had
+    /// the taught one's power; unknown on either side, its readings are taken as they are.
+    @Test func aBeaconsPowerShiftsItsSignalsToTheTaughtBeacons() {
+        var f = RoomFingerprints.fit(
+            Self.samples([Self.west: ["a": -58, "b": -80], Self.east: ["a": -66, "b": -70]]).map {
+                var s = $0
+                s.power = -59
+                return s
+            })
+        let taught = f.shares([("a", -66), ("b", -70)], on: "0")
+        let weaker = f.shares([("a", -74), ("b", -78)], on: "0", power: -67)
+        for (t, w) in zip(taught, weaker) {
+            #expect(t.place == w.place)
+            #expect(abs(t.probability - w.probability) < 1e-12)
+        }
+        #expect(Self.probability(weaker, Self.east) > 0.95)
+        // Without the beacon's power, or without the taught one's, no shift.
+        let unshifted = f.shares([("a", -74), ("b", -78)], on: "0")
+        #expect(Self.probability(unshifted, Self.east) < Self.probability(weaker, Self.east) - 0.1, "\(unshifted)")
+        f = RoomFingerprints(rooms: f.rooms.map { .init(place: $0.place, levels: $0.levels) })
+        let untaught = f.shares([("a", -74), ("b", -78)], on: "0", power: -67)
+        #expect(zip(untaught, unshifted).allSatisfy { abs($0.probability - $1.probability) < 1e-12 })
+    }
 }

@@ -17,9 +17,9 @@ struct SiteSurveyTests {
     }
 
     /// The walk with each second's readings, (gateway, its room, rssi_filtered), given the second
-    /// and whether the beacon is in the hall then.
+    /// and whether the beacon is in the hall then, of a beacon advertising `power` at 1 m.
     static func walk(
-        _ readings: (Int, Bool) -> [(String, String, Double)]
+        power: Int = -59, _ readings: (Int, Bool) -> [(String, String, Double)]
     ) -> (messages: [(topic: String, payload: String)], marks: [SiteSurvey.Mark]) {
         var messages: [(topic: String, payload: String)] = []
         let rooms = [(0, "hall"), (60, "office"), (120, "hall")]
@@ -27,7 +27,7 @@ struct SiteSurveyTests {
             let inHall = second < 60 || second >= 120
             for (gw, room, rssi) in readings(second, inHall) {
                 let payload =
-                    #"{"accuracy":2.0,"rssi_filtered":\#(rssi),"measured_power":-59,"floor":"1","room":"\#(room)","#
+                    #"{"accuracy":2.0,"rssi_filtered":\#(rssi),"measured_power":\#(power),"floor":"1","room":"\#(room)","#
                     + #""timestamp":"\#(Fixtures.at(Double(second) + 0.1).rfc3339)"}"#
                 messages.append(("\(beaconTopic)/\(gw)/proximity", payload))
             }
@@ -77,11 +77,7 @@ struct SiteSurveyTests {
     /// gateways' rooms name the office all along; the fingerprints tell the rooms apart by how much
     /// A and B each hear in them.
     @Test func fingerprintsTellApartRoomsThatTheGatewaysRoomsConfuse() throws {
-        let (messages, marks) = Self.walk { second, inHall in
-            [("A", "hall", inHall ? -60.0 : -66), ("B", "office", inHall ? -57.0 : -56)].map {
-                ($0.0, $0.1, $0.2 + (second % 2 == 0 ? 1 : -1))
-            }
-        }
+        let (messages, marks) = Self.wallWalk()
         var survey = SiteSurvey(baseTopic: "beacons", beacon: Fixtures.beacon(1))
         survey.add(messages: messages, marks: marks)
         #expect(survey.score(LocatorSettings()).percent < 50)
@@ -90,10 +86,47 @@ struct SiteSurveyTests {
         // The hall's seconds from its marks, each with the newest reading: A at −60 ± 1, and a few
         // seconds of the office's −66 after the walk came back (the locator's readings stay fresh).
         #expect(abs(hall.levels["A"]!.mean + 60) < 1, "\(hall.levels)")
+        #expect(fingerprints.rooms.map(\.power) == [-59, -59])
         var settings = LocatorSettings()
         settings.belief.fingerprints = fingerprints
         let score = survey.score(settings)
         #expect(score.percent > 90, "\(score)")
         #expect(score.changes == 2)
+    }
+
+    /// The walk by the wall: B, the office's gateway, hears the hall better than A does. Each
+    /// reading `weaker` dB down, as a beacon advertising `power` reads.
+    static func wallWalk(
+        power: Int = -59, weaker: Double = 0
+    ) -> (
+        messages: [(topic: String, payload: String)], marks: [SiteSurvey.Mark]
+    ) {
+        walk(power: power) { second, inHall in
+            [("A", "hall", inHall ? -60.0 : -66), ("B", "office", inHall ? -57.0 : -56)].map {
+                ($0.0, $0.1, $0.2 - weaker + (second % 2 == 0 ? 1 : -1))
+            }
+        }
+    }
+
+    /// Rooms taught with a phone (−59 dBm at 1 m) and a tag 8 dB weaker: its readings sit 8 dB
+    /// below every level, which would make the whole site a worse fit to each room alike and
+    /// the rooms a coin toss between A's and B's; its advertised power says how much weaker it is.
+    @Test func aBeaconOfAnotherPowerIsWeighedAsTheTaughtOne() throws {
+        let (messages, marks) = Self.wallWalk()
+        var taught = SiteSurvey(baseTopic: "beacons", beacon: Fixtures.beacon(1))
+        taught.add(messages: messages, marks: marks)
+        var settings = LocatorSettings()
+        settings.belief.fingerprints = try #require(taught.fingerprints(LocatorSettings()))
+        let (tagMessages, tagMarks) = Self.wallWalk(power: -67, weaker: 8)
+        var tag = SiteSurvey(baseTopic: "beacons", beacon: Fixtures.beacon(1))
+        tag.add(messages: tagMessages, marks: tagMarks)
+        let score = tag.score(settings)
+        #expect(score.percent > 90, "\(score)")
+        #expect(score.changes == 2)
+        // Without the taught power, the tag's readings are taken as they are.
+        var bare = settings
+        bare.belief.fingerprints = RoomFingerprints(
+            rooms: settings.belief.fingerprints!.rooms.map { .init(place: $0.place, levels: $0.levels) })
+        #expect(tag.score(bare).percent < score.percent - 20, "\(tag.score(bare))")
     }
 }

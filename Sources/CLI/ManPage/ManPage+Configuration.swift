@@ -300,6 +300,10 @@ extension ManPage {
         .init("locator.fingerprints[].floor", "text", "none", "The room's floor."),
         .init("locator.fingerprints[].room", "text", "—", "Required: the room, unique on its floor."),
         .init(
+            "locator.fingerprints[].power", "dBm, −127…0", "none",
+            "The measured power (RSSI at 1 m) of the beacon the teach-in walked: a beacon that advertises another is weighed as if it advertised this one. None: the levels are taken as they are, whatever the beacon."
+        ),
+        .init(
             "locator.fingerprints[].rssi", "map gateway id → [mean dBm, spread dB, share heard]", "—",
             "Required: per gateway, what it published of the beacon there: its mean (−127…20), spread (0.5…40) and the share of seconds it heard it (0.001…0.999)."
         ),
