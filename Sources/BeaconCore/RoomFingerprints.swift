@@ -80,8 +80,8 @@ package struct RoomFingerprints: Sendable, Equatable {
         var terms: [Term] = []
         /// Per room, the log-likelihood of no gateway of the floor hearing the beacon.
         var silence: [Double] = []
-        /// Per room, the taught beacon's measured power (`Room.power`), NaN when unknown.
-        var powers: [Double] = []
+        /// Per room, the taught beacon's measured power (`Room.power`).
+        var powers: [Double?] = []
     }
 
     /// A level as a tick weighs it. A room with no level for a column says nothing of it: an
@@ -117,7 +117,7 @@ package struct RoomFingerprints: Sendable, Equatable {
                 for (g, level) in room.levels { f.terms[r * width + f.columns[g]!] = Term(level) }
             }
             f.silence = here.indices.map { r in f.terms[(r * width)..<((r + 1) * width)].reduce(0) { $0 + $1.missing } }
-            f.powers = here.map { $0.power ?? .nan }
+            f.powers = here.map(\.power)
             floors[room.place.floor] = f
         }
         self.floors = floors
@@ -199,7 +199,8 @@ package struct RoomFingerprints: Sendable, Equatable {
                         for r in f.places.indices {
                             var sum = f.silence[r]
                             // dB this beacon reads above the taught one (0 when either is unknown).
-                            let shift = power.map { $0 - f.powers[r] }.flatMap { $0.isNaN ? nil : $0 } ?? 0
+                            var shift = 0.0
+                            if let power, let taught = f.powers[r] { shift = power - taught }
                             let row = terms.baseAddress! + r * width
                             for c in spoken[0..<n] {
                                 let term = row[c]

@@ -136,6 +136,8 @@ import Testing
             .init(place: Self.east, signals: ["a": -70]),
         ])
         #expect(f.rooms.map(\.power) == [-58.5, nil])
+        // Equal to itself, with a room of unknown power (a reloaded configuration is no change).
+        #expect(RoomFingerprints(rooms: f.rooms) == f)
     }
 
     /// A beacon 8 dB weaker than the taught one (−67 against −59 at 1 m) is weighed as if it had
